@@ -1,0 +1,106 @@
+package org.lockstep.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+
+/**
+ * The bootstrap: finds a {@link LockstepProvider} and runs programs on it.
+ *
+ * <p>A provider is chosen the way the JDK and SLF4J choose theirs: an explicit name given to
+ * {@link #provider(String)}; else the system property {@value #PROVIDER_PROPERTY}; else the
+ * environment variable {@value #PROVIDER_ENVIRONMENT}; else the only provider that
+ * {@link ServiceLoader} finds (or, among several, the one named {@value #DEFAULT_PROVIDER}).
+ * When none fits, the error lists the providers that are installed.
+ *
+ * <pre>{@code
+ * Lockstep.run(4, world -> {
+ *     int next = (world.rank() + 1) % world.size();
+ *     int prev = (world.rank() + world.size() - 1) % world.size();
+ *     world.sendrecv(...);
+ * });
+ * }</pre>
+ */
+public final class Lockstep {
+    public static final String PROVIDER_PROPERTY = "lockstep.provider";
+    public static final String PROVIDER_ENVIRONMENT = "LOCKSTEP_PROVIDER";
+    /** The provider preferred when several are installed and none is named. */
+    public static final String DEFAULT_PROVIDER = "mailbox";
+
+    private Lockstep() {
+    }
+
+    /** Runs {@code program} on {@code ranks} threads over the default provider. */
+    public static void run(int ranks, RankProgram program) {
+        run(JobOptions.ofRanks(ranks), program);
+    }
+
+    /** Runs {@code program} on {@code options.ranks()} threads over the chosen provider. */
+    public static void run(JobOptions options, RankProgram program) {
+        provider(options.property(PROVIDER_PROPERTY).orElse(null)).runInThreads(options, program);
+    }
+
+    /** The provider chosen by property, environment or discovery. */
+    public static LockstepProvider provider() {
+        return provider(null);
+    }
+
+    /**
+     * The provider called {@code name}; when {@code name} is null, the one chosen by property,
+     * environment or discovery.
+     *
+     * @throws LockstepException {@link ErrorClass#NO_PROVIDER} listing what is installed
+     */
+    public static LockstepProvider provider(String name) {
+        List<LockstepProvider> installed = installed();
+        String wanted = firstPresent(name, System.getProperty(PROVIDER_PROPERTY), System.getenv(PROVIDER_ENVIRONMENT));
+        if (wanted != null) {
+            return installed.stream().filter(p -> p.name().equals(wanted)).findFirst()
+                    .orElseThrow(() -> noProvider("no Lockstep provider named '" + wanted + "'", installed));
+        }
+        if (installed.size() == 1) {
+            return installed.getFirst();
+        }
+        return installed.stream().filter(p -> p.name().equals(DEFAULT_PROVIDER)).findFirst()
+                .orElseThrow(() -> noProvider(installed.isEmpty() ? "no Lockstep provider is installed"
+                        : "several Lockstep providers are installed and none is chosen; set -D" + PROVIDER_PROPERTY, installed));
+    }
+
+    /** Every provider that {@link ServiceLoader} finds, with its name and description. */
+    public static Map<String, String> providers() {
+        return installed().stream().collect(Collectors.toMap(LockstepProvider::name, LockstepProvider::description,
+                (a, b) -> a, java.util.TreeMap::new));
+    }
+
+    private static List<LockstepProvider> installed() {
+        List<LockstepProvider> found = new ArrayList<>();
+        ServiceLoader.load(LockstepProvider.class, Lockstep.class.getClassLoader()).forEach(found::add);
+        if (found.isEmpty()) {
+            ServiceLoader.load(LockstepProvider.class).forEach(found::add);
+        }
+        return found;
+    }
+
+    private static String firstPresent(String... candidates) {
+        for (String c : candidates) {
+            if (c != null && !c.isBlank()) {
+                return c.trim();
+            }
+        }
+        return null;
+    }
+
+    private static LockstepException noProvider(String what, List<LockstepProvider> installed) {
+        String list = installed.isEmpty() ? "none (put a provider such as lockstep-impl-pcie on the module or class path)"
+                : installed.stream().map(p -> p.name() + " (" + p.description() + ")").collect(Collectors.joining(", "));
+        return new LockstepException(ErrorClass.NO_PROVIDER, what + "; installed: " + list);
+    }
+
+    /** Empty unless a provider is installed under this name. */
+    public static Optional<LockstepProvider> find(String name) {
+        return installed().stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+}

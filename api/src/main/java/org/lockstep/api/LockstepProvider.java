@@ -1,0 +1,33 @@
+package org.lockstep.api;
+
+/**
+ * The one service interface through which {@link Lockstep} finds providers. A provider module
+ * declares {@code provides org.lockstep.api.LockstepProvider with ...} and lists the same class in
+ * {@code META-INF/services/org.lockstep.api.LockstepProvider}. Everything else a provider builds
+ * on lives in the SPI module ({@code org.lockstep.spi}).
+ */
+public interface LockstepProvider {
+    /** Short name by which users choose this provider, e.g. {@code mailbox}. */
+    String name();
+
+    /** One line that says what this provider is. */
+    String description();
+
+    /**
+     * Runs {@code program} on {@code options.ranks()} ranks, each a thread of this JVM, and returns
+     * when every rank has returned. If a rank throws, the others see it as a failed process on the
+     * operations that involve it, and this method throws a {@link LockstepException} whose cause is
+     * the first failure (the others are suppressed).
+     */
+    void runInThreads(JobOptions options, RankProgram program);
+
+    /**
+     * Joins this process, as one rank, to a world of separate processes that was set up by a
+     * launcher (rank, size and device come from {@code options} and the environment).
+     *
+     * @throws LockstepException {@link ErrorClass#UNSUPPORTED_OPERATION} if the provider has no multi-process mode
+     */
+    default Communicator attach(JobOptions options) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot attach separate processes");
+    }
+}

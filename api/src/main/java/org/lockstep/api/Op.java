@@ -1,0 +1,224 @@
+package org.lockstep.api;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * A reduction operation: MPI's predefined set, {@link #MINLOC}/{@link #MAXLOC} on value–index pairs
+ * (ties go to the lower index), and user-defined operations with a commutativity flag
+ * ({@link #create(UserFunction, boolean)}).
+ *
+ * <p>{@link #apply} computes {@code inout[i] = in[i] op inout[i]} element-wise, as
+ * {@code MPI_Reduce_local} does: {@code in} is the left operand. Collectives that combine values
+ * from several ranks call it so that a non-commutative operation sees its operands in rank order.
+ */
+public final class Op {
+    /** The function of a user-defined operation, with the semantics of {@link Op#apply}. */
+    @FunctionalInterface
+    public interface UserFunction {
+        void apply(MemorySegment in, MemorySegment inout, long count, Datatype type);
+    }
+
+    private enum Predefined { MAX, MIN, SUM, PROD, LAND, LOR, LXOR, BAND, BOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP }
+
+    public static final Op MAX = new Op(Predefined.MAX);
+    public static final Op MIN = new Op(Predefined.MIN);
+    public static final Op SUM = new Op(Predefined.SUM);
+    public static final Op PROD = new Op(Predefined.PROD);
+    /** Logical and: non-zero is true; the result is 1 or 0. */
+    public static final Op LAND = new Op(Predefined.LAND);
+    public static final Op LOR = new Op(Predefined.LOR);
+    public static final Op LXOR = new Op(Predefined.LXOR);
+    /** Bitwise and, for integer types and bytes. */
+    public static final Op BAND = new Op(Predefined.BAND);
+    public static final Op BOR = new Op(Predefined.BOR);
+    public static final Op BXOR = new Op(Predefined.BXOR);
+    /** Minimum value and the lowest index that has it; defined on the pair datatypes. */
+    public static final Op MINLOC = new Op(Predefined.MINLOC);
+    /** Maximum value and the lowest index that has it; defined on the pair datatypes. */
+    public static final Op MAXLOC = new Op(Predefined.MAXLOC);
+    /** The result is the left operand ({@code MPI_REPLACE}). */
+    public static final Op REPLACE = new Op(Predefined.REPLACE);
+    /** The result is the right operand ({@code MPI_NO_OP}). */
+    public static final Op NO_OP = new Op(Predefined.NO_OP);
+
+    private final Predefined predefined;
+    private final UserFunction function;
+    private final boolean commutative;
+
+    private Op(Predefined predefined) {
+        this.predefined = predefined;
+        this.function = null;
+        this.commutative = predefined != Predefined.REPLACE && predefined != Predefined.NO_OP;
+    }
+
+    private Op(UserFunction function, boolean commutative) {
+        this.predefined = null;
+        this.function = Objects.requireNonNull(function, "function");
+        this.commutative = commutative;
+    }
+
+    /** A user-defined operation ({@code MPI_Op_create}); it must be associative. */
+    public static Op create(UserFunction function, boolean commutative) {
+        return new Op(function, commutative);
+    }
+
+    public boolean isCommutative() {
+        return commutative;
+    }
+
+    public boolean isPredefined() {
+        return predefined != null;
+    }
+
+    /** Whether this operation is defined on the datatype. */
+    public boolean supports(Datatype type) {
+        if (predefined == null) {
+            return true;
+        }
+        Datatype.Kind k = type.kind();
+        return switch (predefined) {
+            case MINLOC, MAXLOC -> k == Datatype.Kind.PAIR;
+            case MAX, MIN -> k != Datatype.Kind.PAIR && k != Datatype.Kind.BOOLEAN;
+            case SUM, PROD -> k != Datatype.Kind.PAIR && k != Datatype.Kind.BOOLEAN && k != Datatype.Kind.CHAR;
+            case LAND, LOR, LXOR -> k != Datatype.Kind.PAIR && k != Datatype.Kind.FLOAT && k != Datatype.Kind.DOUBLE;
+            case BAND, BOR, BXOR -> k == Datatype.Kind.BYTE || k == Datatype.Kind.SHORT || k == Datatype.Kind.INT
+                    || k == Datatype.Kind.LONG || k == Datatype.Kind.CHAR || k == Datatype.Kind.BOOLEAN;
+            case REPLACE, NO_OP -> true;
+        };
+    }
+
+    /**
+     * {@code inout[i] = in[i] op inout[i]} for {@code i < count}.
+     *
+     * @throws LockstepException {@link ErrorClass#OP} if the operation is not defined on the type,
+     *         {@link ErrorClass#BUFFER} if a segment is shorter than {@code count} elements
+     */
+    public void apply(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        long bytes = type.byteLength(count);
+        if (in.byteSize() < bytes || inout.byteSize() < bytes) {
+            throw new LockstepException(ErrorClass.BUFFER, "reduction of " + count + " " + type
+                    + " needs " + bytes + " bytes; got in=" + in.byteSize() + ", inout=" + inout.byteSize());
+        }
+        if (function != null) {
+            function.apply(in, inout, count, type);
+            return;
+        }
+        if (!supports(type)) {
+            throw new LockstepException(ErrorClass.OP, this + " is not defined on " + type);
+        }
+        switch (predefined) {
+            case NO_OP -> { }
+            case REPLACE -> MemorySegment.copy(in, 0, inout, 0, bytes);
+            case MINLOC, MAXLOC -> applyLoc(in, inout, count, type);
+            default -> applyElementwise(in, inout, count, type);
+        }
+    }
+
+    private void applyElementwise(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        switch (type.kind()) {
+            case BYTE, BOOLEAN -> {
+                for (long i = 0; i < count; i++) {
+                    long r = combineLong(in.get(ValueLayout.JAVA_BYTE, i), inout.get(ValueLayout.JAVA_BYTE, i));
+                    inout.set(ValueLayout.JAVA_BYTE, i, (byte) r);
+                }
+            }
+            case SHORT -> {
+                ValueLayout.OfShort l = ValueLayout.JAVA_SHORT_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 2, (short) combineLong(in.get(l, i * 2), inout.get(l, i * 2)));
+                }
+            }
+            case CHAR -> {
+                ValueLayout.OfChar l = ValueLayout.JAVA_CHAR_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 2, (char) combineLong(in.get(l, i * 2), inout.get(l, i * 2)));
+                }
+            }
+            case INT -> {
+                ValueLayout.OfInt l = ValueLayout.JAVA_INT_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 4, (int) combineLong(in.get(l, i * 4), inout.get(l, i * 4)));
+                }
+            }
+            case LONG -> {
+                ValueLayout.OfLong l = ValueLayout.JAVA_LONG_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 8, combineLong(in.get(l, i * 8), inout.get(l, i * 8)));
+                }
+            }
+            case FLOAT -> {
+                ValueLayout.OfFloat l = ValueLayout.JAVA_FLOAT_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 4, (float) combineDouble(in.get(l, i * 4), inout.get(l, i * 4)));
+                }
+            }
+            case DOUBLE -> {
+                ValueLayout.OfDouble l = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+                for (long i = 0; i < count; i++) {
+                    inout.set(l, i * 8, combineDouble(in.get(l, i * 8), inout.get(l, i * 8)));
+                }
+            }
+            case PAIR -> throw new LockstepException(ErrorClass.OP, this + " is not defined on " + type);
+        }
+    }
+
+    private long combineLong(long a, long b) {
+        return switch (predefined) {
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case SUM -> a + b;
+            case PROD -> a * b;
+            case LAND -> (a != 0 && b != 0) ? 1 : 0;
+            case LOR -> (a != 0 || b != 0) ? 1 : 0;
+            case LXOR -> ((a != 0) ^ (b != 0)) ? 1 : 0;
+            case BAND -> a & b;
+            case BOR -> a | b;
+            case BXOR -> a ^ b;
+            default -> throw new IllegalStateException(predefined.name());
+        };
+    }
+
+    private double combineDouble(double a, double b) {
+        return switch (predefined) {
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case SUM -> a + b;
+            case PROD -> a * b;
+            default -> throw new IllegalStateException(predefined.name());
+        };
+    }
+
+    private void applyLoc(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        Datatype value = type.valueType();
+        long stride = type.size();
+        long indexOffset = value.size();
+        ValueLayout.OfInt index = ValueLayout.JAVA_INT_UNALIGNED;
+        for (long i = 0; i < count; i++) {
+            long base = i * stride;
+            int cmp = compareValues(in, inout, base, value);
+            int inIndex = in.get(index, base + indexOffset);
+            int outIndex = inout.get(index, base + indexOffset);
+            boolean takeIn = predefined == Predefined.MINLOC ? cmp < 0 : cmp > 0;
+            if (takeIn || (cmp == 0 && inIndex < outIndex)) {
+                MemorySegment.copy(in, base, inout, base, stride);
+            }
+        }
+    }
+
+    private static int compareValues(MemorySegment a, MemorySegment b, long offset, Datatype value) {
+        return switch (value.kind()) {
+            case INT -> Integer.compare(a.get(ValueLayout.JAVA_INT_UNALIGNED, offset), b.get(ValueLayout.JAVA_INT_UNALIGNED, offset));
+            case LONG -> Long.compare(a.get(ValueLayout.JAVA_LONG_UNALIGNED, offset), b.get(ValueLayout.JAVA_LONG_UNALIGNED, offset));
+            case FLOAT -> Float.compare(a.get(ValueLayout.JAVA_FLOAT_UNALIGNED, offset), b.get(ValueLayout.JAVA_FLOAT_UNALIGNED, offset));
+            case DOUBLE -> Double.compare(a.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset), b.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset));
+            default -> throw new IllegalStateException(value.name());
+        };
+    }
+
+    @Override
+    public String toString() {
+        return predefined != null ? "Op." + predefined.name() : (commutative ? "Op.user(commutative)" : "Op.user(non-commutative)");
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * What a Lockstep provider implements and builds on: the device (external-memory) contract and
+ * the messaging machinery every provider reuses (matching engine, request bookkeeping, argument
+ * checks, the thread-world runner).
+ */
+module org.lockstep.spi {
+    requires transitive org.lockstep.api;
+
+    exports org.lockstep.spi.device;
+    exports org.lockstep.spi.messaging;
+
+    uses org.lockstep.spi.device.DeviceProvider;
+}

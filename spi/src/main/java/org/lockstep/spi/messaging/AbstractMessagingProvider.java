@@ -1,0 +1,78 @@
+package org.lockstep.spi.messaging;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.LockstepProvider;
+import org.lockstep.api.RankProgram;
+
+/**
+ * Base class of messaging providers: runs a program on ranks that are platform threads of this
+ * JVM over the provider's {@link ThreadWorld}, reports a rank that throws to the others as a
+ * failed process, and gathers the failures into one exception.
+ */
+public abstract class AbstractMessagingProvider implements LockstepProvider {
+
+    /** Sets up a world of {@code options.ranks()} ranks (for example formats a device for them). */
+    protected abstract ThreadWorld openThreadWorld(JobOptions options);
+
+    @Override
+    public void runInThreads(JobOptions options, RankProgram program) {
+        int ranks = options.ranks();
+        AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(ranks);
+        try (ThreadWorld world = openThreadWorld(options)) {
+            List<Thread> threads = new ArrayList<>(ranks);
+            for (int r = 0; r < ranks; r++) {
+                int rank = r;
+                threads.add(Thread.ofPlatform().name("lockstep-rank-" + rank).unstarted(() -> {
+                    try {
+                        program.run(world.communicator(rank));
+                        world.rankFinished(rank);
+                    } catch (Throwable t) {
+                        failures.set(rank, t);
+                        world.rankFailed(rank, t);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                joinUninterruptibly(t);
+            }
+        }
+        LockstepException summary = null;
+        for (int r = 0; r < ranks; r++) {
+            Throwable t = failures.get(r);
+            if (t == null) {
+                continue;
+            }
+            if (summary == null) {
+                ErrorClass errorClass = t instanceof LockstepException le ? le.errorClass() : ErrorClass.OTHER;
+                summary = new LockstepException(errorClass, "rank " + r + " of " + ranks + " failed: " + t, t);
+            } else {
+                summary.addSuppressed(new LockstepException(ErrorClass.OTHER, "rank " + r + " failed: " + t, t));
+            }
+        }
+        if (summary != null) {
+            throw summary;
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
