@@ -22,7 +22,7 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     sender incarnation (8)                    | 48
  *  +---------------------------------------------------------------+
- *  |                     reserved (8)                              | 56
+ *  |                     message length (8), of all fragments      | 56
  *  +===============================================================+  receiver's line
  *  |                     released ticket (8): the lock hand-off    | 64
  *  +---------------------------------------------------------------+
@@ -31,6 +31,9 @@ package org.lockstep.pcie.layout;
  *  |                     in-place payload (inline capacity bytes)  | 128
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>The length word is the bytes in this slot's payload; the message length word is the length of
+ * the whole message, which differs only for fragments.
  *
  * <p>The lock of seed 001 ("locked until the receiver reads it") is this ownership hand-off:
  * message number {@code t} of a ring of {@code n} slots goes to slot {@code (t - 1) mod n}; the
@@ -50,6 +53,7 @@ public final class SlotDescriptor {
     public static final int SOURCE_OFFSET = 36;
     public static final int HEAP_OFFSET_OFFSET = 40;
     public static final int SENDER_INCARNATION_OFFSET = 48;
+    public static final int MESSAGE_LENGTH_OFFSET = 56;
 
     public static final int RELEASED_TICKET_OFFSET = LayoutConstants.CACHE_LINE;
     public static final int PAYLOAD_OFFSET = 2 * LayoutConstants.CACHE_LINE;
@@ -58,8 +62,16 @@ public final class SlotDescriptor {
     public static final int FLAG_INDIRECT = 1;
     /** A synchronous send: the sender waits for the release of this slot. */
     public static final int FLAG_SYNCHRONOUS = 2;
+    /**
+     * The first fragment of a message too large for one heap block: it is matched like any
+     * message, with the message length; the fragments that follow it on the channel carry
+     * {@link #FLAG_FRAGMENT_NEXT} and are appended in sequence order. Every fragment is indirect.
+     */
+    public static final int FLAG_FRAGMENT_FIRST = 4;
+    /** A fragment after the first; never matched on its own. */
+    public static final int FLAG_FRAGMENT_NEXT = 8;
     /** Every flag a valid slot may carry. */
-    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS;
+    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT;
 
     private SlotDescriptor() {
     }

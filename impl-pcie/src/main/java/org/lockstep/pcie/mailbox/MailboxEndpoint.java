@@ -22,12 +22,14 @@ import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.Envelope;
 import org.lockstep.spi.messaging.IdleStrategy;
 import org.lockstep.spi.messaging.MatchingEngine;
 import org.lockstep.spi.messaging.ProgressEngine;
@@ -71,6 +73,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final ReentrantLock lock = new ReentrantLock();
     private final MatchingEngine<IncomingMessage> matching;
     private final HeapAllocator heap;
+    /** Largest payload placed in one heap block; longer messages go as several fragments. */
+    private final long maxFragment;
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
@@ -78,12 +82,14 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final ArrayDeque<SendRequest>[] pendingSends;
     private int pendingSendCount;
     /** Placed messages whose slot release this sender still waits to see (ssend, indirect payloads). */
-    private final ArrayList<SendRequest> awaitingRelease = new ArrayList<>();
+    private final ArrayList<PlacedFragment> awaitingRelease = new ArrayList<>();
 
     // receiver side, indexed by source
     private final long[] nextPairArrival;
     private final long[] nextReceiveSequence;
     private final TreeMap<Long, IncomingMessage>[] aheadOfSequence;
+    /** Per source, the fragmented message whose later fragments are still arriving. */
+    private final Reassembly[] reassembly;
     private long nextAsyncArrival = 1;
 
     // failure detection
@@ -108,6 +114,9 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
         this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
+        // A quarter of the heap per fragment keeps several in flight, so copies on both sides overlap.
+        this.maxFragment = Math.max(inlineCapacity + 1, (layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
+        this.reassembly = new Reassembly[config.worldSize()];
         nextPairTicket = filled(size, 1);
         nextSendSequence = filled(size, 1);
         nextPairArrival = filled(size, 1);
@@ -170,17 +179,22 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (dest == PROC_NULL) {
             return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
         }
-        if (bytes > inlineCapacity && bytes > heap.capacity()) {
+        if (bytes > inlineCapacity && maxFragment < LayoutConstants.CACHE_LINE) {
             throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
-                    + " exceeds this rank's heap partition of " + heap.capacity()
-                    + " bytes; raise lockstep.mailbox.heapPerRank");
+                    + " is above the inline threshold of " + inlineCapacity + " bytes but the heap partition has only "
+                    + heap.capacity() + " bytes; raise lockstep.mailbox.heapPerRank");
         }
         SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
         lock.lock();
         try {
             failIfPeerGone(dest, "send to");
-            if (pendingSends[dest].isEmpty() && placeMessage(request)) {
-                return request;
+            if (pendingSends[dest].isEmpty()) {
+                while (!request.fullyPlaced() && placeMessage(request)) {
+                    // place as many fragments as there is room for
+                }
+                if (request.fullyPlaced()) {
+                    return request;
+                }
             }
             pendingSends[dest].addLast(request);
             pendingSendCount++;
@@ -192,18 +206,23 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     }
 
     /**
-     * {@code place_message}: puts the message in the next slot of the pair mailbox, or of the
-     * receiver's asynchronous mailbox when the pair mailbox is full. Returns false, changing
-     * nothing on the device, when neither has room (or the heap has none for the payload).
+     * {@code place_message}: puts the message — or its next fragment, for one larger than a heap
+     * block may be — in the next slot of the pair mailbox, or of the receiver's asynchronous
+     * mailbox when the pair mailbox is full. Returns false, changing nothing on the device, when
+     * neither has room or the heap has none for the payload.
      */
     private boolean placeMessage(SendRequest send) {
+        long remaining = send.length - send.placedBytes;
         boolean indirect = send.length > inlineCapacity;
-        if (indirect && send.heapOffset == HeapAllocator.FAILED) {
-            send.heapOffset = heap.allocate(send.length);
-            if (send.heapOffset == HeapAllocator.FAILED) {
+        boolean fragmented = send.length > maxFragment && indirect;
+        long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        long heapOffset = HeapAllocator.FAILED;
+        if (indirect) {
+            heapOffset = heap.allocate(fragmentLength);
+            if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
-                send.heapOffset = heap.allocate(send.length);
-                if (send.heapOffset == HeapAllocator.FAILED) {
+                heapOffset = heap.allocate(fragmentLength);
+                if (heapOffset == HeapAllocator.FAILED) {
                     statistics.heapFullWaits++;
                     return false;
                 }
@@ -223,39 +242,53 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             slot = layout.slotAddress(layout.asyncSlotsBase(send.dest), ticket, config.asyncSlots());
             statistics.asyncMailboxSends++;
         } else {
+            if (heapOffset != HeapAllocator.FAILED) {
+                heap.release(heapOffset, fragmentLength);
+            }
             statistics.mailboxFullWaits++;
             return false;
         }
+        boolean last = fragmentLength == remaining;
+        int flags = send.synchronous && last ? FLAG_SYNCHRONOUS : 0;
         long payload;
-        int flags = send.synchronous ? FLAG_SYNCHRONOUS : 0;
         if (indirect) {
-            payload = send.heapOffset;
+            payload = heapOffset;
             flags |= FLAG_INDIRECT;
-            statistics.indirectSends++;
+            if (fragmented) {
+                flags |= send.placedBytes == 0 ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
+            }
         } else {
             payload = slot + PAYLOAD_OFFSET;
         }
-        if (send.length > 0) {
-            device.write(payload, send.buffer, 0, send.length);
+        if (fragmentLength > 0) {
+            device.write(payload, send.buffer, send.placedBytes, fragmentLength);
         }
         device.putLong(slot + SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
         device.putInt(slot + TAG_OFFSET, send.tag);
         device.putInt(slot + CONTEXT_OFFSET, send.context);
-        device.putLong(slot + LENGTH_OFFSET, send.length);
+        device.putLong(slot + LENGTH_OFFSET, fragmentLength);
+        device.putLong(slot + MESSAGE_LENGTH_OFFSET, send.length);
         device.putInt(slot + FLAGS_OFFSET, flags);
         device.putInt(slot + SOURCE_OFFSET, rank);
-        device.putLong(slot + HEAP_OFFSET_OFFSET, indirect ? send.heapOffset : 0);
+        device.putLong(slot + HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
         device.putLong(slot + SENDER_INCARNATION_OFFSET, incarnation);
         device.putLongRelease(slot + TICKET_OFFSET, ticket);
-        statistics.messagesSent++;
-        statistics.bytesSent += send.length;
-        send.lockAddress = MailboxLayout.lockAddress(slot);
-        send.ticket = ticket;
-        if (indirect || send.synchronous) {
-            awaitingRelease.add(send);
+        send.started = true;
+        send.placedBytes += fragmentLength;
+        statistics.bytesSent += fragmentLength;
+        if (indirect) {
+            statistics.indirectSends++;
         }
-        if (!send.synchronous) {
-            send.completeSend();
+        boolean completesOnRelease = send.synchronous && last;
+        if (indirect || completesOnRelease) {
+            awaitingRelease.add(new PlacedFragment(MailboxLayout.lockAddress(slot), ticket, heapOffset, fragmentLength,
+                    completesOnRelease ? send : null));
+        }
+        if (last) {
+            statistics.messagesSent++;
+            if (!send.synchronous) {
+                send.completeSend();
+            }
         }
         return true;
     }
@@ -289,16 +322,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     /** Frees heap blocks and completes synchronous sends whose slots the receivers have released. */
     private boolean reclaim() {
         boolean any = false;
-        for (Iterator<SendRequest> it = awaitingRelease.iterator(); it.hasNext(); ) {
-            SendRequest send = it.next();
-            if (device.getLongAcquire(send.lockAddress) >= send.ticket) {
+        for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
+            PlacedFragment placed = it.next();
+            if (device.getLongAcquire(placed.lockAddress()) >= placed.ticket()) {
                 it.remove();
-                if (send.heapOffset != HeapAllocator.FAILED) {
-                    heap.release(send.heapOffset, send.length);
-                    send.heapOffset = HeapAllocator.FAILED;
+                if (placed.heapOffset() != HeapAllocator.FAILED) {
+                    heap.release(placed.heapOffset(), placed.heapLength());
                 }
-                if (send.synchronous) {
-                    send.completeSend();
+                if (placed.completes() != null) {
+                    placed.completes().completeSend();
                 }
                 any = true;
             }
@@ -314,9 +346,11 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         for (int dest = 0; dest < size; dest++) {
             ArrayDeque<SendRequest> queue = pendingSends[dest];
             while (!queue.isEmpty() && placeMessage(queue.peekFirst())) {
-                queue.pollFirst();
-                pendingSendCount--;
                 any = true;
+                if (queue.peekFirst().fullyPlaced()) {
+                    queue.pollFirst();
+                    pendingSendCount--;
+                }
             }
         }
         return any;
@@ -454,6 +488,13 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (tag < 0 || context < 0 || sequence < 1) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
         }
+        long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
+        boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+        if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
+                && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
+            throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
+                    + " of a message of " + messageLength);
+        }
         long payload;
         if ((flags & FLAG_INDIRECT) != 0) {
             payload = device.getLong(slot + HEAP_OFFSET_OFFSET);
@@ -464,7 +505,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             }
             payload = slot + PAYLOAD_OFFSET;
         }
-        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, flags, payload);
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload);
     }
 
     private DeviceException corrupt(long slot, String what) {
@@ -474,9 +515,9 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     /** Hands arrivals to matching in channel order; an arrival ahead of its channel waits for the gap to fill. */
     private void accept(IncomingMessage message) {
-        int source = message.source();
+        int source = message.source;
         long expected = nextReceiveSequence[source];
-        if (message.sequence() == expected) {
+        if (message.sequence == expected) {
             deliver(message);
             nextReceiveSequence[source] = ++expected;
             TreeMap<Long, IncomingMessage> ahead = aheadOfSequence[source];
@@ -485,31 +526,63 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 deliver(next);
                 nextReceiveSequence[source] = ++expected;
             }
-        } else if (message.sequence() > expected) {
-            if (aheadOfSequence[source].put(message.sequence(), message) != null) {
-                throw corrupt(message.slotAddress(), "a second message with sequence number " + message.sequence());
+        } else if (message.sequence > expected) {
+            if (aheadOfSequence[source].put(message.sequence, message) != null) {
+                throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
             }
         } else {
-            throw corrupt(message.slotAddress(), "sequence number " + message.sequence() + " from rank " + source
+            throw corrupt(message.slotAddress, "sequence number " + message.sequence + " from rank " + source
                     + ", already received up to " + (expected - 1));
         }
     }
 
     private void deliver(IncomingMessage message) {
+        int source = message.source;
+        if ((message.flags & FLAG_FRAGMENT_NEXT) != 0) {
+            appendFragment(message);
+            return;
+        }
+        if (reassembly[source] != null) {
+            throw corrupt(message.slotAddress, "a new message from rank " + source + " before the last fragment of the previous one");
+        }
+        if ((message.flags & FLAG_FRAGMENT_FIRST) != 0) {
+            message.reassembly = new Reassembly(message);
+            reassembly[source] = message.reassembly;
+        }
         statistics.messagesReceived++;
         MatchingEngine.PostedReceive posted = matching.arrive(new MatchingEngine.Arrival<>(
-                new org.lockstep.spi.messaging.Envelope(message.source(), message.tag(), message.context()),
-                message.length(), message));
+                new Envelope(source, message.tag, message.context), message.messageLength, message));
         if (posted != null) {
             ((ReceiveRequest.Posted) posted).request.deliver(message);
         }
     }
 
-    /** {@code copy_message}: copies up to {@code capacity} bytes of the payload into the receive buffer. */
-    long copyMessage(IncomingMessage message, MemorySegment buffer, long capacity) {
-        long n = Math.min(message.length(), capacity);
+    /** A later fragment: into the matched receive's buffer, or into staging memory until a receive matches. */
+    private void appendFragment(IncomingMessage fragment) {
+        Reassembly r = reassembly[fragment.source];
+        if (r == null || fragment.messageLength != r.first.messageLength || fragment.tag != r.first.tag
+                || fragment.length > r.first.messageLength - r.arrived) {
+            throw corrupt(fragment.slotAddress, "a fragment that continues no message in progress from rank " + fragment.source);
+        }
+        long offset = r.arrived;
+        r.arrived += fragment.length;
+        if (r.isComplete()) {
+            reassembly[fragment.source] = null;
+        }
+        if (r.receive != null) {
+            r.receive.appendFragment(fragment, offset);
+        } else {
+            device.read(fragment.payloadAddress, r.staging(), offset - r.first.length, fragment.length);
+            unlockMailbox(fragment);
+            statistics.fragmentsStaged++;
+        }
+    }
+
+    /** {@code copy_message}: copies the payload into the receive buffer at {@code offset}, up to {@code capacity}. */
+    long copyMessage(IncomingMessage message, MemorySegment buffer, long offset, long capacity) {
+        long n = Math.max(0, Math.min(message.length, capacity - offset));
         if (n > 0) {
-            device.read(message.payloadAddress(), buffer, 0, n);
+            device.read(message.payloadAddress, buffer, offset, n);
         }
         statistics.bytesReceived += n;
         return n;
@@ -517,7 +590,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     /** {@code unlock_mailbox}: hands the slot back to its sender (and with it the heap block it points at). */
     void unlockMailbox(IncomingMessage message) {
-        device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress()), message.ticket());
+        device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
     }
 
     // ------------------------------------------------------------------ progress and failures
@@ -585,11 +658,19 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 pendingSends[dest].clear();
             }
         }
-        for (Iterator<SendRequest> it = awaitingRelease.iterator(); it.hasNext(); ) {
-            SendRequest send = it.next();
-            if (send.synchronous && isGone(peerState[send.dest])) {
+        for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
+            PlacedFragment placed = it.next();
+            SendRequest send = placed.completes();
+            if (send != null && isGone(peerState[send.dest])) {
                 send.failWith(peerGone(send.dest, "synchronous send to"));
                 it.remove();
+            }
+        }
+        for (int source = 0; source < size; source++) {
+            Reassembly r = reassembly[source];
+            if (r != null && r.receive != null && peerState[source] == RankTableDescriptor.STATE_FAILED) {
+                r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+                reassembly[source] = null;
             }
         }
     }

@@ -14,7 +14,8 @@ final class ReceiveRequest extends AbstractRequest {
     final long capacity;
     final Posted posted;
     private final MailboxEndpoint endpoint;
-    private long messageLength;
+    private IncomingMessage matched;
+    private long delivered;
 
     /** The entry of this receive in the matching engine's posted queue. */
     static final class Posted extends MatchingEngine.PostedReceive {
@@ -34,13 +35,45 @@ final class ReceiveRequest extends AbstractRequest {
         this.posted = new Posted(this, source, tag, context);
     }
 
-    /** Completes the receive with the message: {@code copy_message}, then {@code unlock_mailbox}. */
+    /**
+     * The receive has matched {@code message}: {@code copy_message}, then {@code unlock_mailbox}.
+     * A fragmented message completes the receive only once its last fragment is copied.
+     */
     void deliver(IncomingMessage message) {
-        long delivered = endpoint.copyMessage(message, buffer, capacity);
+        matched = message;
+        delivered += endpoint.copyMessage(message, buffer, 0, capacity);
         endpoint.unlockMailbox(message);
-        messageLength = message.length();
-        boolean truncated = message.length() > capacity;
-        complete(new Status(message.source(), message.tag(), delivered, false, truncated ? ErrorClass.TRUNCATE : null));
+        Reassembly reassembly = message.reassembly;
+        if (reassembly == null) {
+            finish();
+            return;
+        }
+        reassembly.receive = this;
+        long staged = reassembly.arrived - message.length;
+        long room = Math.max(0, Math.min(staged, capacity - message.length));
+        if (room > 0) {
+            MemorySegment.copy(reassembly.staging(), 0, buffer, message.length, room);
+            delivered += room;
+        }
+        if (reassembly.isComplete()) {
+            reassembly.releaseStaging();
+            finish();
+        }
+    }
+
+    /** A later fragment of the matched message, at {@code offset} within it. */
+    void appendFragment(IncomingMessage fragment, long offset) {
+        delivered += endpoint.copyMessage(fragment, buffer, offset, capacity);
+        endpoint.unlockMailbox(fragment);
+        if (matched.reassembly.isComplete()) {
+            matched.reassembly.releaseStaging();
+            finish();
+        }
+    }
+
+    private void finish() {
+        boolean truncated = matched.messageLength > capacity;
+        complete(new Status(matched.source, matched.tag, delivered, false, truncated ? ErrorClass.TRUNCATE : null));
     }
 
     void failWith(LockstepException error) {
@@ -54,7 +87,7 @@ final class ReceiveRequest extends AbstractRequest {
 
     @Override
     protected long truncatedLength() {
-        return messageLength;
+        return matched == null ? -1 : matched.messageLength;
     }
 
     @Override

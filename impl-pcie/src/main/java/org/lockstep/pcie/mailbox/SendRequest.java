@@ -7,8 +7,9 @@ import org.lockstep.api.Status;
 import org.lockstep.spi.messaging.AbstractRequest;
 
 /**
- * A send of the mailbox transport: pending until {@code place_message} has put it in a slot; a
- * synchronous send stays pending until the receiver has released that slot.
+ * A send of the mailbox transport: pending until {@code place_message} has put all of it in
+ * slots (one, or several fragments); a synchronous send stays pending until the receiver has
+ * released the slot of its last fragment.
  */
 final class SendRequest extends AbstractRequest {
     final MemorySegment buffer;
@@ -17,11 +18,10 @@ final class SendRequest extends AbstractRequest {
     final int tag;
     final int context;
     final boolean synchronous;
-    /** Heap block reserved for an indirect payload, or {@link HeapAllocator#FAILED}. */
-    long heapOffset = HeapAllocator.FAILED;
-    /** Where the receiver will release the slot, and the ticket it will store there. */
-    long lockAddress;
-    long ticket;
+    /** Bytes already placed in slots. */
+    long placedBytes;
+    /** Whether any slot has been written (a zero-length message is placed once). */
+    boolean started;
 
     SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous) {
         super(endpoint);
@@ -31,6 +31,10 @@ final class SendRequest extends AbstractRequest {
         this.tag = tag;
         this.context = context;
         this.synchronous = synchronous;
+    }
+
+    boolean fullyPlaced() {
+        return started && placedBytes == length;
     }
 
     void completeSend() {

@@ -15,6 +15,7 @@ final class TransportStatistics {
     long sendsQueued;
     long mailboxFullWaits;
     long heapFullWaits;
+    long fragmentsStaged;
 
     @Override
     public String toString() {

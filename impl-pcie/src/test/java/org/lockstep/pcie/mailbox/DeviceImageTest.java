@@ -105,6 +105,7 @@ class DeviceImageTest {
             d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, SlotDescriptor.FLAG_INDIRECT);
             d.putLong(slot + SlotDescriptor.HEAP_OFFSET_OFFSET, Long.MAX_VALUE - 10);
             d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 100);
+            d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 100);
             d.putLongRelease(slot + SlotDescriptor.TICKET_OFFSET, 1);
             LockstepException e = assertThrows(LockstepException.class, () -> receiver.iprobe(0, 0));
             assertEquals(ErrorClass.INTERN, e.errorClass());
@@ -112,25 +113,13 @@ class DeviceImageTest {
 
             d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, 0);
             d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 1 << 20);
+            d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 1 << 20);
             MailboxEndpoint fresh = (MailboxEndpoint) world.communicator(1);
             LockstepException inPlace = assertThrows(LockstepException.class, () -> fresh.iprobe(0, 0));
             assertTrue(inPlace.getMessage().contains("in-place length"), inPlace.getMessage());
         } finally {
             world.close();
         }
-    }
-
-    @Test
-    void aMessageLargerThanTheHeapPartitionIsRefusedUpFront() {
-        TestWorlds.run(TestWorlds.options(2).with(MailboxOptions.HEAP_PER_RANK, "64k"), world -> {
-            if (world.rank() == 0) {
-                LockstepException e = assertThrows(LockstepException.class, () -> world.send(new byte[200_000], 1, 0));
-                assertEquals(ErrorClass.NO_MEM, e.errorClass());
-                world.send(new byte[10], 1, 0);
-            } else {
-                world.recv(new byte[10], 0, 0);
-            }
-        });
     }
 
     private static void assertAttachFails(ExternalMemory d, long jobKey, int worldSize, String expectedText) {
