@@ -1,0 +1,19 @@
+package org.lockstep.conformance;
+
+/**
+ * Optional features a messaging provider may declare. Rules that need one run only when it is
+ * declared; the kit also checks that what is declared is true where it can.
+ */
+public enum Capability {
+    /** A send that has not been matched can be cancelled ({@code MPI_Cancel} of a send). */
+    SEND_CANCEL,
+    /** Messages survive the loss of the processes, e.g. on a persistent device (checkpoint issue). */
+    PERSISTENCE,
+    /** The provider can crash a rank or its device on demand, for failure rules. */
+    CRASH_INJECTION,
+    /**
+     * The provider runs over a device chosen by job properties ({@link DeviceRouting}): the kit may
+     * interpose on the device to observe ownership of the device's memory.
+     */
+    DEVICE_TRANSPORT
+}

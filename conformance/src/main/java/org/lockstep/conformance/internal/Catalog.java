@@ -1,0 +1,21 @@
+package org.lockstep.conformance.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.lockstep.conformance.Rule;
+
+/** Collects the rule definitions of every group. */
+public final class Catalog {
+    private Catalog() {
+    }
+
+    public static List<Rule> rules() {
+        List<Rule> all = new ArrayList<>();
+        all.addAll(PointToPointRules.rules());
+        all.addAll(MailboxRules.rules());
+        all.addAll(IndirectionRules.rules());
+        all.addAll(DeviceRules.rules());
+        return all;
+    }
+}

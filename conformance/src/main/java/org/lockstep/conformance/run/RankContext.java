@@ -1,0 +1,110 @@
+package org.lockstep.conformance.run;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.lockstep.api.Communicator;
+
+/**
+ * What a rank's body gets: its communicator (recorded, and stoppable by the runner), the provider's
+ * own communicator for rules that exercise blocking calls, and choreography between the ranks of the
+ * run that is not MPI traffic (named signals and a rendezvous), all of which the runner can stop.
+ */
+public final class RankContext {
+    private static final long POLL_MILLIS = 10;
+
+    private final RankState state;
+    private final RecordingCommunicator comm;
+
+    RankContext(RankState state, RecordingCommunicator comm) {
+        this.state = state;
+        this.comm = comm;
+    }
+
+    public int rank() {
+        return comm.rank();
+    }
+
+    public int size() {
+        return comm.size();
+    }
+
+    /** This rank's communicator, recorded by the runner. */
+    public Communicator comm() {
+        return comm;
+    }
+
+    /**
+     * The provider's communicator, unrecorded: its blocking calls are the provider's own. A rank
+     * stuck in one can be reported but not stopped; use it only where the rule is about those calls.
+     */
+    public Communicator raw() {
+        return comm.raw();
+    }
+
+    /** Records a call made on {@link #raw()}, so that a hang report names it; end it with {@link Call#done}. */
+    public Call calling(String operation, String detail) {
+        return new Call(state, state.begin(operation, detail, true));
+    }
+
+    /** Raises the signal {@code name} (once raised it stays raised). */
+    public void signal(String name) {
+        state.run().signal(name).countDown();
+    }
+
+    /** Waits until some rank raises {@code name}. */
+    public void awaitSignal(String name) {
+        CountDownLatch latch = state.run().signal(name);
+        RankState.Activity a = state.begin("await signal", name, true);
+        try {
+            while (!latch.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                state.checkAborted();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.checkAborted();
+            throw new RunAborted("interrupted while waiting for signal " + name);
+        }
+        state.end(a, "raised");
+    }
+
+    /** Waits until every rank of the run has called this (a barrier outside the provider). */
+    public void rendezvous() {
+        RankState.Activity a = state.begin("rendezvous", "all ranks", true);
+        int phase = state.run().rendezvous.arrive();
+        while (true) {
+            try {
+                state.run().rendezvous.awaitAdvanceInterruptibly(phase, POLL_MILLIS, TimeUnit.MILLISECONDS);
+                break;
+            } catch (TimeoutException e) {
+                state.checkAborted();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                state.checkAborted();
+                throw new RunAborted("interrupted at a rendezvous");
+            }
+        }
+        state.end(a, "all arrived");
+    }
+
+    /** Throws {@link RunAborted} if the runner has stopped the run. */
+    public void checkAborted() {
+        state.checkAborted();
+    }
+
+    /** A call on the raw communicator in progress. */
+    public static final class Call {
+        private final RankState state;
+        private final RankState.Activity activity;
+
+        private Call(RankState state, RankState.Activity activity) {
+            this.state = state;
+            this.activity = activity;
+        }
+
+        public void done(String outcome) {
+            state.end(activity, outcome);
+        }
+    }
+}

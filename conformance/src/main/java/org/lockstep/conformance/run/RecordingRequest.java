@@ -1,0 +1,89 @@
+package org.lockstep.conformance.run;
+
+import java.util.Optional;
+
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+
+/**
+ * A provider's request as ranks see it in a run: completion is recorded the first time it is
+ * observed, and {@link #await()} polls {@link Request#test()} so that the runner can stop a rank
+ * that waits forever.
+ */
+final class RecordingRequest implements Request {
+    private final Request raw;
+    private final RankState rank;
+    private final RankState.Activity started;
+    private boolean recorded;
+
+    RecordingRequest(Request raw, RankState rank, RankState.Activity started) {
+        this.raw = raw;
+        this.rank = rank;
+        this.started = started;
+    }
+
+    @Override
+    public Status await() {
+        Optional<Status> done = test();
+        if (done.isPresent()) {
+            return done.get();
+        }
+        RankState.Activity waiting = rank.begin("wait", started.operation() + "(" + started.detail() + ")", true);
+        Waiting idle = new Waiting(rank);
+        try {
+            while (true) {
+                done = test();
+                if (done.isPresent()) {
+                    rank.end(waiting, "done");
+                    return done.get();
+                }
+                idle.idle();
+            }
+        } catch (RuntimeException | Error e) {
+            if (!(e instanceof RunAborted)) {
+                rank.end(waiting, "threw " + e);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<Status> test() {
+        Optional<Status> result;
+        try {
+            result = raw.test();
+        } catch (LockstepException e) {
+            record("threw " + e.getMessage());
+            throw e;
+        }
+        if (result.isPresent()) {
+            record(String.valueOf(result.get()));
+        }
+        return result;
+    }
+
+    @Override
+    public boolean isComplete() {
+        return raw.isComplete();
+    }
+
+    @Override
+    public void cancel() {
+        RankState.Activity a = rank.begin("cancel", started.operation() + "(" + started.detail() + ")", false);
+        raw.cancel();
+        rank.end(a, "requested");
+    }
+
+    private void record(String outcome) {
+        if (!recorded) {
+            recorded = true;
+            rank.end(started, outcome);
+        }
+    }
+
+    /** The provider's own request. */
+    Request raw() {
+        return raw;
+    }
+}
