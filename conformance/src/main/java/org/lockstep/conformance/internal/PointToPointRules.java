@@ -155,7 +155,10 @@ final class PointToPointRules {
                         List.of(mpich("pt2pt/scancel.c"), mpich("pt2pt/scancel_unmatch.c")), PointToPointRules::cancelUnmatchedSend),
                 messaging(PT2PT, 32, STOCHASTIC, "racingWildcardReceives",
                         "Concurrent senders racing into ANY_SOURCE and specific receives, repeated: exactly once, in channel order.",
-                        List.of(mpich("pt2pt/sendflood.c"), ibm("pt2pt/Seq.java")), PointToPointRules::racingWildcardReceives));
+                        List.of(mpich("pt2pt/sendflood.c"), ibm("pt2pt/Seq.java")), PointToPointRules::racingWildcardReceives),
+                messaging(PT2PT, 33, REQUIRED, "progressPastUnexpectedMessages",
+                        "A receive whose message was sent after many messages it does not match completes while those stay unreceived (MPI's progress rule).",
+                        List.of(standard("§3.5 progress"), mpich("pt2pt/sendflood.c")), PointToPointRules::progressPastUnexpectedMessages));
     }
 
     // ---------------------------------------------------------------- order and matching
@@ -947,5 +950,30 @@ final class PointToPointRules {
                 }
             });
         }
+    }
+
+    private static void progressPastUnexpectedMessages(MessagingRuleContext c) {
+        int backlog = 40;
+        c.runClean(2, "progress past unexpected messages", rank -> {
+            Communicator w = rank.comm();
+            if (w.rank() == 0) {
+                List<Request> pending = new ArrayList<>();
+                for (int i = 0; i < backlog; i++) {
+                    pending.add(w.isend(numbered(i, 8), 8, BYTE, 1, 2));
+                }
+                pending.add(w.isend(numbered(backlog, 8), 8, BYTE, 1, 1));
+                rank.signal("all started");
+                Request.waitAll(pending.toArray(Request[]::new));
+                return;
+            }
+            rank.awaitSignal("all started");
+            MemorySegment b = MemorySegment.ofArray(new byte[8]);
+            w.recv(b, 8, BYTE, 0, 1);
+            checkEquals(backlog, sequenceOf(b), "the message sent after " + backlog + " others with another tag");
+            for (int i = 0; i < backlog; i++) {
+                w.recv(b, 8, BYTE, 0, 2);
+                checkEquals(i, sequenceOf(b), "message " + i + " of the backlog");
+            }
+        });
     }
 }

@@ -228,10 +228,15 @@ public final class ScenarioChecks {
     private static Optional<String> linearizability(ScenarioRecord record, Map<ScenarioRecord.ReceiveRecord, Message> identified) {
         Scenario scenario = record.scenario();
         List<LinearizabilityChecker.Operation<MailboxModel>> ops = new ArrayList<>();
+        Map<Long, Integer> onChannel = new HashMap<>();
+        Map<Integer, Integer> order = new HashMap<>();
+        for (Message m : scenario.messages()) {
+            order.put(m.id(), onChannel.merge(((long) m.source() << Integer.SIZE) | m.dest(), 1, Integer::sum) - 1);
+        }
         for (ScenarioRecord.SendRecord s : record.sends()) {
             Message m = scenario.messages().get(s.message());
             ops.add(new LinearizabilityChecker.Operation<>("send " + m, s.startNanos(), Math.max(s.startNanos(), s.completedNanos()),
-                    MailboxModel.send(m.id(), m.source(), m.dest(), m.tag())));
+                    MailboxModel.send(m.id(), m.source(), m.dest(), m.tag(), order.get(m.id()))));
         }
         identified.forEach((r, m) -> ops.add(new LinearizabilityChecker.Operation<>("rank " + r.rank() + " recv " + r.spec() + " = m"
                 + m.id(), r.postNanos(), r.completeNanos(),

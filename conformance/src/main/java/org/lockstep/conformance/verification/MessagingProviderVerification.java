@@ -240,6 +240,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_PT2PT_33_progressPastUnexpectedMessages() {
+        verify("PT2PT.33");
+    }
+
+    @Test
     public void optional_MBX_01_noTwoOwners() {
         verify("MBX.01");
     }

@@ -1,0 +1,14 @@
+/**
+ * The Lockstep TCK: the kit a third party runs against its provider or device (runner,
+ * configuration, compatibility report as Markdown, HTML and JUnit XML, certification mode), and
+ * its self-test against deliberately broken providers and devices built with Byte Buddy.
+ */
+module org.lockstep.tck {
+    requires transitive org.lockstep.conformance;
+    requires net.bytebuddy;
+
+    exports org.lockstep.tck;
+    exports org.lockstep.tck.report;
+
+    uses org.lockstep.api.LockstepProvider;
+}

@@ -1,0 +1,207 @@
+package org.lockstep.tck;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.LockstepProvider;
+import org.lockstep.conformance.Capabilities;
+import org.lockstep.conformance.DeviceTarget;
+import org.lockstep.conformance.MessagingTarget;
+import org.lockstep.conformance.Rule;
+import org.lockstep.conformance.RuleCatalog;
+import org.lockstep.conformance.RuleExecutor;
+import org.lockstep.conformance.RuleOutcome;
+import org.lockstep.conformance.RuleSkipped;
+import org.lockstep.conformance.RunSettings;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceProviders;
+import org.lockstep.spi.device.DeviceSpec;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.tck.report.ReportWriter;
+
+/**
+ * The kit's runner: finds the provider, decides what it declares, runs every selected rule of the
+ * {@link RuleCatalog} against it (and the device rules against the device it runs over), and
+ * returns the report. {@link #main} is the command line; the {@code lockstep tck} command of the
+ * tools module calls {@link #run} the same way.
+ */
+public final class Tck {
+    private Tck() {
+    }
+
+    /** Runs the kit as {@code configuration} says, printing progress to {@code progress}. */
+    public static TckReport run(TckConfiguration configuration, Consumer<String> progress) {
+        Instant started = Instant.now();
+        Optional<LockstepProvider> found;
+        try {
+            found = ProviderDiscovery.find(configuration.provider(), configuration.providerPath());
+        } catch (RuntimeException e) {
+            return TckReport.nothingRan(configuration.provider(), "looking for provider '" + configuration.provider() + "' failed: " + e,
+                    started);
+        }
+        if (found.isEmpty()) {
+            return TckReport.nothingRan(configuration.provider(), "no provider named '" + configuration.provider()
+                    + "' is installed; installed: " + ProviderDiscovery.installedNames(configuration.providerPath()), started);
+        }
+        LockstepProvider provider = found.get();
+        ProviderProfile profile = profile(configuration, provider);
+        List<String> notes = new ArrayList<>();
+        if (configuration.devicePath().isPresent()) {
+            if (profile.capabilities().deviceRouting().isEmpty()) {
+                return TckReport.nothingRan(provider.name(), "provider " + provider.name()
+                        + " does not run over a device, so --device cannot apply (declare it with --capability DEVICE_TRANSPORT)", started);
+            }
+            try {
+                DeviceProviders.named(configuration.deviceProvider());
+            } catch (LockstepException e) {
+                return TckReport.nothingRan(provider.name(), "cannot map device " + configuration.devicePath().get() + ": "
+                        + e.getMessage(), started);
+            }
+            profile = profile.onDevice(configuration.deviceProvider(), configuration.devicePath().get());
+        }
+        MessagingTarget target = profile.target(provider);
+        Optional<DeviceTarget> device = deviceTarget(configuration, profile);
+        if (device.isEmpty()) {
+            notes.add("device rules not run: the provider does not declare a device it runs over");
+        }
+        List<Long> seeds = configuration.certification() ? Certification.SEEDS
+                : List.of(configuration.seed().orElseGet(() -> new SecureRandom().nextLong()));
+        List<Rule> rules = select(configuration);
+        if (rules.isEmpty()) {
+            return TckReport.nothingRan(provider.name(), "no rule matches the selection " + configuration.rules(), started);
+        }
+        Map<Rule, RuleOutcome> merged = new LinkedHashMap<>();
+        RunSettings first = null;
+        for (long seed : seeds) {
+            RunSettings settings = settings(configuration, seed);
+            first = first == null ? settings : first;
+            progress.accept("seed " + seed + ": " + rules.size() + " rules against " + target.name());
+            for (Rule rule : rules) {
+                RuleOutcome o;
+                if (rule.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE) {
+                    o = device.map(d -> RuleExecutor.run(rule, d, settings)).orElseGet(() -> new RuleOutcome(rule,
+                            RuleOutcome.Verdict.SKIPPED, "no device to check", "", java.util.OptionalLong.empty(), Duration.ZERO));
+                } else {
+                    o = RuleExecutor.run(rule, target, settings);
+                }
+                progress.accept(String.format("  %-9s %-10s %-42s %s", rule.id(), rule.level().prefix(), rule.name(),
+                        o.verdict() + (o.verdict() == RuleOutcome.Verdict.PASSED ? "" : ": " + firstLine(o.message()))
+                                + " (" + o.elapsed().toMillis() + " ms)"));
+                merged.merge(rule, o, Tck::worse);
+            }
+        }
+        String targetText = provider.name() + " with " + profile.properties() + "; declares " + describe(profile.capabilities());
+        String settingsText = (configuration.certification() ? "certification " + Certification.VERSION + ", " : "")
+                + "tries " + first.tries() + ", ranks " + first.rankCounts() + ", run deadline " + first.runDeadline().toSeconds()
+                + " s, stall timeout " + first.stallTimeout().toSeconds() + " s";
+        return new TckReport(provider.name(), provider.description(), targetText, seeds, settingsText, started,
+                Duration.between(started, Instant.now()), List.copyOf(merged.values()), notes);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static RuleOutcome worse(RuleOutcome a, RuleOutcome b) {
+        return a.failed() ? a : b.failed() ? b : a.passed() ? a : b;
+    }
+
+    static String describe(Capabilities c) {
+        return "maxRanks " + c.maxRanks() + (c.indirectionThreshold().isPresent() ? ", threshold " + c.indirectionThreshold().getAsLong() : "")
+                + (c.indirectBytesPerRank().isPresent() ? ", indirect storage " + c.indirectBytesPerRank().getAsLong() : "")
+                + (c.features().isEmpty() ? "" : ", " + c.features());
+    }
+
+    /** The built-in profile of the provider, or one made of the user's declarations; the user's values win. */
+    static ProviderProfile profile(TckConfiguration configuration, LockstepProvider provider) {
+        ProviderProfile base = ProviderProfile.builtIn(provider.name()).orElseGet(() -> new ProviderProfile(
+                Capabilities.of(configuration.rankCounts().stream().mapToInt(Integer::intValue).max().orElse(2)), Map.of()));
+        Capabilities c = base.capabilities();
+        if (configuration.maxRanks().isPresent()) {
+            c = new Capabilities(configuration.maxRanks().getAsInt(), c.indirectionThreshold(), c.indirectBytesPerRank(), c.features(),
+                    c.deviceRouting());
+        }
+        if (configuration.threshold().isPresent()) {
+            c = c.withIndirectionThreshold(configuration.threshold().getAsLong());
+        }
+        if (configuration.indirectBytes().isPresent()) {
+            c = c.withIndirectBytesPerRank(configuration.indirectBytes().getAsLong());
+        }
+        for (org.lockstep.conformance.Capability f : configuration.features()) {
+            c = f == org.lockstep.conformance.Capability.DEVICE_TRANSPORT
+                    ? c.withDeviceRouting(c.deviceRouting().orElse(org.lockstep.conformance.DeviceRouting.MAILBOX)) : c.with(f);
+        }
+        return base.withCapabilities(c).withProperties(configuration.options());
+    }
+
+    static RunSettings settings(TckConfiguration configuration, long seed) {
+        if (configuration.certification()) {
+            return Certification.settings(seed);
+        }
+        return RunSettings.defaults(seed).withTries(configuration.tries()).withRankCounts(configuration.rankCounts())
+                .withTimeouts(configuration.runDeadline(), configuration.stallTimeout());
+    }
+
+    static List<Rule> select(TckConfiguration configuration) {
+        if (configuration.rules().isEmpty()) {
+            return RuleCatalog.all();
+        }
+        return RuleCatalog.all().stream().filter(r -> configuration.rules().contains(r.id())
+                || configuration.rules().contains(r.group().name())).toList();
+    }
+
+    /** The device the provider runs over, opened fresh for each device rule. */
+    static Optional<DeviceTarget> deviceTarget(TckConfiguration configuration, ProviderProfile profile) {
+        if (profile.capabilities().deviceRouting().isEmpty()) {
+            return Optional.empty();
+        }
+        String deviceProvider = profile.properties().getOrDefault(ProviderProfile.DEVICE,
+                profile.capabilities().deviceRouting().get().defaultDevice());
+        Optional<String> path = Optional.ofNullable(profile.properties().get(ProviderProfile.DEVICE_PATH));
+        return Optional.of(new DeviceTarget(deviceProvider + path.map(p -> " at " + p).orElse(""),
+                capacity -> DeviceProviders.open(new DeviceSpec(deviceProvider, capacity, DeviceSpec.DEFAULT_BLOCK_SIZE, path, Map.of())),
+                Optional.of(Tck::crashThroughDevice)));
+    }
+
+    /**
+     * Emulated power loss through the device's own {@code crash()} method, the only way there is:
+     * the device SPI has no crash operation. Works where the device's class is accessible to the kit
+     * (class path, or its package exported to {@code org.lockstep.tck}); otherwise the rule is skipped.
+     */
+    static void crashThroughDevice(ExternalMemory device) {
+        if (!device.has(DeviceCapability.CRASH_INJECTION)) {
+            throw new RuleSkipped("the device does not declare CRASH_INJECTION");
+        }
+        try {
+            Method crash = device.getClass().getMethod("crash");
+            crash.invoke(device);
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            throw new RuleSkipped("the device declares CRASH_INJECTION but the kit cannot reach a crash operation on "
+                    + device.getClass().getName() + " (the device SPI has none; " + e.getClass().getSimpleName() + ")");
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("the device's crash() failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Writes the report's files into {@code directory}; returns their paths. */
+    public static List<Path> write(TckReport report, Path directory) {
+        return ReportWriter.writeAll(report, directory);
+    }
+
+    /** The command line: {@code --provider NAME [--device PATH] [--ranks 2,3,4,8] [--seed S] [--tries N] [--report DIR] ...}. */
+    public static void main(String[] args) {
+        System.exit(TckArguments.runFromCommandLine(args, System.out::println, System.err::println));
+    }
+}

@@ -1,0 +1,109 @@
+package org.lockstep.tck.mutants;
+
+import java.util.List;
+
+import org.lockstep.conformance.Capabilities;
+
+/**
+ * The self-test's mutants: every required rule of the catalog is the designated killer of at
+ * least one (the self-test checks that), and the first seven are the breakages the issue names.
+ */
+public final class Mutants {
+    /** Indirect storage assumed when the provider declares none (as the rules assume). */
+    private static final long ASSUMED_STORAGE = 16L << 20;
+    private static final long ASSUMED_THRESHOLD = 4096;
+
+    private Mutants() {
+    }
+
+    private static long threshold(Capabilities c) {
+        return c.indirectionThreshold().orElse(ASSUMED_THRESHOLD);
+    }
+
+    public static List<Mutant> all() {
+        return List.of(
+                Mutant.communicator("DROP_MESSAGE", "loses the second message each rank sends to each destination",
+                        List.of("PT2PT.25", "PT2PT.33", "MBX.03"), CommunicatorBreakages.DropMessage::new),
+                Mutant.communicator("REORDER_TWO", "sends the second standard message to a destination after the third",
+                        List.of("PT2PT.01", "PT2PT.30", "MBX.04", "LARGE.02"), CommunicatorBreakages.ReorderTwo::new),
+                Mutant.communicator("DUPLICATE_ONE", "delivers the second standard message to each destination twice",
+                        List.of("PT2PT.06", "MBX.02"), CommunicatorBreakages.DuplicateOne::new),
+                Mutant.deviceUnderProvider("TWO_OWNERS", "the device's compare-and-set is a read and a later write, so two "
+                        + "senders can claim one slot of the asynchronous mailbox", List.of("MBX.01"),
+                        (real, caps) -> new DeviceBreakages.NonAtomicUpdates(real)),
+                Mutant.deviceUnderProvider("CORRUPT_INDIRECTION_OFFSET", "payloads read through the indirection (reads longer "
+                        + "than the threshold) start one cache line late", List.of("PT2PT.07", "LARGE.01", "LARGE.03", "LARGE.06"),
+                        (real, caps) -> new DeviceBreakages.ShiftedIndirectReads(real, threshold(caps))),
+                Mutant.communicator("NEVER_RECLAIMS_HEAP", "once a rank has sent its indirect storage's worth of large "
+                        + "messages, its large sends never complete (the symptom of a transport that never reclaims)", true,
+                        List.of("LARGE.04", "LARGE.05"), (real, caps) -> new CommunicatorBreakages.NeverReclaims(real,
+                                threshold(caps), caps.indirectBytesPerRank().orElse(ASSUMED_STORAGE))),
+                Mutant.communicator("WRONG_STATUS_SOURCE", "ANY_SOURCE receives and probes report the next rank as the source",
+                        List.of("PT2PT.04", "LARGE.08"), CommunicatorBreakages.WrongStatusSource::new),
+                Mutant.communicator("WRONG_STATUS_TAG", "ANY_TAG receives and probes report tag 0",
+                        List.of("PT2PT.02", "PT2PT.05"), CommunicatorBreakages.WrongStatusTag::new),
+                Mutant.communicator("LATER_POSTED_WINS", "every second irecv is posted only after the next one",
+                        List.of("PT2PT.03"), CommunicatorBreakages.LaterPostedWins::new),
+                Mutant.communicator("OVERWRITES_PAST_MESSAGE", "a receive changes the byte after the message it delivered",
+                        List.of("PT2PT.08"), CommunicatorBreakages.OverwritesPastMessage::new),
+                Mutant.communicator("PROBE_CONSUMES", "a probe that finds a message receives it",
+                        List.of("PT2PT.09"), CommunicatorBreakages.ProbeConsumes::new),
+                Mutant.communicator("PROBE_NEVER_WAKES", "a blocking probe sees only messages there when it starts (lost wake-up)",
+                        List.of("PT2PT.10"), CommunicatorBreakages.ProbeNeverWakes::new),
+                Mutant.communicator("TAG_IGNORED", "receives and probes ignore the tag they ask for",
+                        List.of("PT2PT.11", "PT2PT.24"), CommunicatorBreakages.TagIgnored::new),
+                Mutant.communicator("BYTE_COUNT_OFF", "statuses report the receive buffer's capacity as the byte count",
+                        List.of("PT2PT.12"), CommunicatorBreakages.ByteCountOff::new),
+                Mutant.communicator("TRUNCATION_IGNORED", "truncated receives complete without the TRUNCATE error",
+                        List.of("PT2PT.13", "PT2PT.14"), CommunicatorBreakages.TruncationIgnored::new),
+                Mutant.communicator("SSEND_AS_SEND", "synchronous sends complete like standard ones",
+                        List.of("PT2PT.15", "PT2PT.16", "LARGE.07"), CommunicatorBreakages.SsendAsSend::new),
+                Mutant.communicator("PROC_NULL_AS_ANY_SOURCE", "receives and probes from PROC_NULL are taken as ANY_SOURCE",
+                        List.of("PT2PT.17", "PT2PT.18"), CommunicatorBreakages.ProcNullAsAnySource::new),
+                Mutant.communicator("STATUS_ONCE", "a completed receive request gives its status once; later calls get an empty one",
+                        List.of("PT2PT.19"), real -> new CommunicatorBreakages.BrokenReceiveRequests(real,
+                                (r, made) -> new RequestBreakages.StatusOnce(r))),
+                Mutant.communicator("TEST_REPORTS_EARLY", "the first test() of a receive reports completion whether or not it completed",
+                        List.of("PT2PT.20"), real -> new CommunicatorBreakages.BrokenReceiveRequests(real,
+                                (r, made) -> new RequestBreakages.TestReportsEarly(r, made))),
+                Mutant.communicator("CANCEL_IGNORED", "cancel() of a receive does nothing",
+                        List.of("PT2PT.21"), real -> new CommunicatorBreakages.BrokenReceiveRequests(real,
+                                (r, made) -> new RequestBreakages.IgnoreCancel(r))),
+                Mutant.communicator("CANCEL_OVERRIDES_COMPLETION", "cancel() of a completed receive makes its status cancelled",
+                        List.of("PT2PT.22"), real -> new CommunicatorBreakages.BrokenReceiveRequests(real,
+                                (r, made) -> new RequestBreakages.CancelOverridesCompletion(r))),
+                Mutant.communicator("WRONG_ERROR_CLASS", "argument errors all come out as ARG",
+                        List.of("PT2PT.23"), CommunicatorBreakages.WrongErrorClass::new),
+                Mutant.communicator("CLOSE_IGNORED", "close() leaves the communicator usable",
+                        List.of("PT2PT.26"), CommunicatorBreakages.CloseIgnored::new),
+                Mutant.communicator("TAG_TRUNCATED", "tags are cut to 16 bits when sent",
+                        List.of("PT2PT.27"), CommunicatorBreakages.TagTruncated::new),
+                Mutant.communicator("ENDIAN_SWAP", "elements wider than a byte are sent byte-reversed",
+                        List.of("PT2PT.28"), CommunicatorBreakages.EndianSwap::new),
+                Mutant.communicator("SHORT_ALLOCATION", "allocate hands out one byte less than asked for",
+                        List.of("PT2PT.29"), CommunicatorBreakages.ShortAllocation::new),
+                Mutant.communicator("BLOCKING_ISEND", "isend blocks while more than 8 of its sends are pending",
+                        List.of("MBX.05"), CommunicatorBreakages.BlockingIsend::new),
+                Mutant.device("DEVICE_UNCHECKED_BOUNDS", "accesses past the end are clipped or dropped, not rejected",
+                        List.of("DEV.01"), DeviceBreakages.UncheckedBounds::new),
+                Mutant.device("DEVICE_UNCHECKED_ALIGNMENT", "misaligned ordered and atomic accesses are rounded down, not rejected",
+                        List.of("DEV.02"), DeviceBreakages.UncheckedAlignment::new),
+                Mutant.device("DEVICE_NON_ATOMIC", "compare-and-set and get-and-add are a read and a later write",
+                        List.of("DEV.03"), DeviceBreakages.NonAtomicUpdates::new),
+                Mutant.device("DEVICE_HIDES_ATOMICS", "atomics work but ATOMIC_CAS is not declared",
+                        List.of("DEV.04"), DeviceBreakages.HiddenAtomics::new),
+                Mutant.device("DEVICE_LATE_WRITES", "plain writes reach the device only after the next release store",
+                        List.of("DEV.05"), DeviceBreakages.LateWrites::new),
+                Mutant.device("DEVICE_WRITE_SPILLS", "a write also clears the byte after its range",
+                        List.of("DEV.06"), DeviceBreakages.WriteSpills::new),
+                Mutant.device("DEVICE_PERSIST_CORRUPTS", "persist writes a stale byte back",
+                        List.of("DEV.07"), DeviceBreakages.PersistCorrupts::new),
+                Mutant.device("DEVICE_PERSIST_IGNORED", "persist makes nothing durable",
+                        List.of("DEV.08"), DeviceBreakages.PersistIgnored::new),
+                Mutant.device("DEVICE_CLOSE_IGNORED", "close leaves the device usable",
+                        List.of("DEV.09"), DeviceBreakages.CloseIgnored::new),
+                Mutant.device("DEVICE_CAPACITY_OVERSTATED", "the device claims a block more than it has",
+                        List.of("DEV.10"), DeviceBreakages.CapacityOverstated::new));
+    }
+
+}
