@@ -164,7 +164,7 @@ public final class WorldRunner {
             while (!ended.await(MONITOR_MILLIS, TimeUnit.MILLISECONDS)) {
                 long now = System.nanoTime();
                 long p = run.progress();
-                if (p != lastProgress || !allBlocked(run)) {
+                if (p != lastProgress || !allBlocked(run, now, stallNanos)) {
                     lastProgress = p;
                     lastChange = now;
                 }
@@ -183,7 +183,11 @@ public final class WorldRunner {
         return Optional.empty();
     }
 
-    private static boolean allBlocked(RunState run) {
+    /**
+     * Whether every unfinished rank waits: in a blocking call, or in any call that has taken longer
+     * than the stall timeout (a provider call that never returns blocks as surely as a wait).
+     */
+    private static boolean allBlocked(RunState run, long now, long stallNanos) {
         boolean anyUnfinished = false;
         for (int r = 0; r < run.ranks; r++) {
             RankState s = run.states.get(r);
@@ -192,7 +196,7 @@ public final class WorldRunner {
             }
             anyUnfinished = true;
             RankState.Activity a = s.current;
-            if (s.thread == null || a == null || !a.blocking()) {
+            if (s.thread == null || a == null || !(a.blocking() || now - a.sinceNanos() > stallNanos)) {
                 return false;
             }
         }
