@@ -101,7 +101,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final TransportStatistics statistics = new TransportStatistics();
     private volatile boolean closed;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
         this.device = device;
         this.layout = layout;
