@@ -60,6 +60,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     static final int WORLD_CONTEXT = 0;
     private static final int PEER_CHECK_INTERVAL = 64;
     private static final long PEER_CHECK_NANOS = 1_000_000;
+    /** How often a process advances its heartbeat word. */
+    static final long HEARTBEAT_INTERVAL_NANOS = 50_000_000;
+    /** A running peer whose heartbeat has not moved for this long is taken for dead (bound: under 1 s). */
+    static final long HEARTBEAT_LEASE_NANOS = 700_000_000;
 
     private final ExternalMemory device;
     private final MailboxLayout layout;
@@ -94,12 +98,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     // failure detection
     private final long[] peerState;
+    private final long[] peerHeartbeat;
+    private final long[] peerHeartbeatSeenAt;
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
 
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
     private volatile boolean closed;
+    private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
@@ -128,6 +135,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             aheadOfSequence[i] = new TreeMap<>();
         }
         peerState = new long[size];
+        peerHeartbeat = new long[size];
+        peerHeartbeatSeenAt = new long[size];
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
@@ -621,14 +630,29 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return any;
     }
 
-    /** Reads the rank table and fails the requests that wait on a rank that has failed or finished. */
+    /**
+     * Reads the rank table and fails the requests that wait on a rank that has failed or finished.
+     * A peer that says it runs but whose heartbeat has stood still for the lease is taken for dead:
+     * a process killed with SIGKILL writes nothing more.
+     */
     private void checkPeers() {
         boolean changed = false;
+        long now = System.nanoTime();
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
                 continue;
             }
-            long state = device.getLongAcquire(layout.rankEntry(peer) + RankTableDescriptor.STATE_OFFSET);
+            long entry = layout.rankEntry(peer);
+            long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
+            if (state == RankTableDescriptor.STATE_RUNNING) {
+                long beat = device.getLongAcquire(entry + RankTableDescriptor.HEARTBEAT_OFFSET);
+                if (beat != peerHeartbeat[peer] || peerHeartbeatSeenAt[peer] == 0) {
+                    peerHeartbeat[peer] = beat;
+                    peerHeartbeatSeenAt[peer] = now;
+                } else if (beat != 0 && now - peerHeartbeatSeenAt[peer] > HEARTBEAT_LEASE_NANOS) {
+                    state = RankTableDescriptor.STATE_FAILED;
+                }
+            }
             if (state != peerState[peer]) {
                 peerState[peer] = state;
                 changed |= isGone(state);
@@ -758,6 +782,17 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             allocations.values().forEach(Arena::close);
             allocations.clear();
         }
+        closeAction.run();
+    }
+
+    /** What {@link #close()} does after closing the communicator (a process rank leaves its world). */
+    void onClose(Runnable action) {
+        this.closeAction = action;
+    }
+
+    /** Advances this rank's heartbeat word; called by the process's heartbeat thread. */
+    void beat(long beat) {
+        device.putLongRelease(layout.rankEntry(rank) + RankTableDescriptor.HEARTBEAT_OFFSET, beat);
     }
 
     private void checkOpen() {
