@@ -128,4 +128,28 @@ public interface Communicator extends AutoCloseable {
     default Request irecv(byte[] data, int source, int tag) {
         return irecv(MemorySegment.ofArray(data), data.length, Datatype.BYTE, source, tag);
     }
+
+    default Request isend(int[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), data.length, Datatype.INT, dest, tag);
+    }
+
+    default Request isend(long[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), data.length, Datatype.LONG, dest, tag);
+    }
+
+    default Request isend(double[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), data.length, Datatype.DOUBLE, dest, tag);
+    }
+
+    default Request irecv(int[] data, int source, int tag) {
+        return irecv(MemorySegment.ofArray(data), data.length, Datatype.INT, source, tag);
+    }
+
+    default Request irecv(long[] data, int source, int tag) {
+        return irecv(MemorySegment.ofArray(data), data.length, Datatype.LONG, source, tag);
+    }
+
+    default Request irecv(double[] data, int source, int tag) {
+        return irecv(MemorySegment.ofArray(data), data.length, Datatype.DOUBLE, source, tag);
+    }
 }

@@ -1,0 +1,161 @@
+package org.lockstep.pcie.layout;
+
+import static org.lockstep.pcie.layout.SuperblockDescriptor.*;
+
+import java.time.Duration;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceException;
+import org.lockstep.spi.device.ExternalMemory;
+
+/**
+ * Formats a device for the mailbox transport and attaches to a formatted one, checking the
+ * superblock ({@link SuperblockDescriptor}) so that a blank, foreign, older or corrupt image, or
+ * one formatted for another world size or job, gives a clear error.
+ */
+public final class DeviceFormat {
+    private DeviceFormat() {
+    }
+
+    /**
+     * Formats {@code device} for {@code config}: claims the format state (with compare-and-set where
+     * the device has it, so that of several concurrent formatters exactly one wins), clears the
+     * control words, writes the header, persists it and publishes {@code READY}.
+     *
+     * @return the layout; or, if another party already formatted the device, the layout it wrote
+     *         after checking it matches {@code config}
+     */
+    public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait) {
+        MailboxLayout layout = new MailboxLayout(config, device.blockSize());
+        if (layout.requiredCapacity() > device.capacity()) {
+            throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
+                    + config.slotsPerMailbox() + " slots of " + config.inlineCapacity() + " bytes per mailbox, "
+                    + config.asyncSlots() + " async slots and " + config.heapBytesPerRank() + " heap bytes per rank need "
+                    + layout.requiredCapacity() + " bytes; it has " + device.capacity());
+        }
+        if (!claim(device)) {
+            return attach(device, config.jobKey(), config.worldSize(), attachWait);
+        }
+        // Control words must start at zero: tickets, released tickets, claim words, rank states.
+        long controlStart = layout.rankEntry(0);
+        long controlEnd = layout.heapPartition(0);
+        device.fill(controlStart, controlEnd - controlStart, (byte) 0);
+        device.putLong(MAGIC_OFFSET, MAGIC);
+        device.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+        device.putInt(WORLD_SIZE_OFFSET, config.worldSize());
+        device.putLong(CAPACITY_OFFSET, device.capacity());
+        device.putLong(JOB_KEY_OFFSET, config.jobKey());
+        device.putInt(SLOTS_PER_MAILBOX_OFFSET, config.slotsPerMailbox());
+        device.putInt(INLINE_CAPACITY_OFFSET, config.inlineCapacity());
+        device.putInt(ASYNC_SLOTS_OFFSET, config.asyncSlots());
+        device.putInt(FLAGS_OFFSET, config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0);
+        device.putLong(HEAP_BYTES_PER_RANK_OFFSET, config.heapBytesPerRank());
+        device.putLong(CHECKSUM_OFFSET, checksum(device));
+        device.persist(0, controlEnd);
+        device.putLongRelease(FORMAT_STATE_OFFSET, FORMAT_READY);
+        device.persist(FORMAT_STATE_OFFSET, Long.BYTES);
+        return layout;
+    }
+
+    private static boolean claim(ExternalMemory device) {
+        if (device.has(DeviceCapability.ATOMIC_CAS)) {
+            return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS)
+                    || resetIfStale(device);
+        }
+        // Without CAS only one party (the launcher or the thread-world opener) may format.
+        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
+        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) == MAGIC) {
+            return false;
+        }
+        device.putLongRelease(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
+        return true;
+    }
+
+    /** A device whose state word holds garbage (not a Lockstep image) may be formatted over. */
+    private static boolean resetIfStale(ExternalMemory device) {
+        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
+        if (state != FORMAT_IN_PROGRESS && state != FORMAT_READY) {
+            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
+        }
+        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) != MAGIC) {
+            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
+        }
+        return false;
+    }
+
+    /**
+     * Attaches to a formatted device: waits up to {@code wait} for the formatter to finish, then
+     * checks magic, layout version, checksum, capacity, world size and job key.
+     */
+    public static MailboxLayout attach(ExternalMemory device, long jobKey, int worldSize, Duration wait) {
+        if (device.capacity() < LENGTH) {
+            throw new DeviceException("device " + device.name() + " of " + device.capacity() + " bytes is too small to hold a Lockstep superblock");
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        long state;
+        while ((state = device.getLongAcquire(FORMAT_STATE_OFFSET)) != FORMAT_READY) {
+            if (state != FORMAT_IN_PROGRESS && state != FORMAT_BLANK) {
+                throw new DeviceException("device " + device.name() + " is not a Lockstep device (format state word is " + state + ")");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new DeviceException("device " + device.name() + " was not formatted within " + wait
+                        + (state == FORMAT_BLANK ? " (it is blank)" : " (a formatter started but did not finish)"));
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        long magic = device.getLong(MAGIC_OFFSET);
+        if (magic != MAGIC) {
+            throw new DeviceException("device " + device.name() + " is not a Lockstep device (magic 0x" + Long.toHexString(magic) + ")");
+        }
+        int version = device.getInt(LAYOUT_VERSION_OFFSET);
+        if (version != LAYOUT_VERSION) {
+            throw new DeviceException("device " + device.name() + " has layout version " + version + "; this Lockstep reads version " + LAYOUT_VERSION);
+        }
+        long stored = device.getLong(CHECKSUM_OFFSET);
+        long computed = checksum(device);
+        if (stored != computed) {
+            throw new DeviceException("device " + device.name() + " has a corrupt superblock (checksum 0x" + Long.toHexString(stored)
+                    + ", computed 0x" + Long.toHexString(computed) + ")");
+        }
+        long capacity = device.getLong(CAPACITY_OFFSET);
+        if (capacity != device.capacity()) {
+            throw new DeviceException("device " + device.name() + " was formatted for " + capacity + " bytes but has " + device.capacity());
+        }
+        int storedWorld = device.getInt(WORLD_SIZE_OFFSET);
+        if (storedWorld != worldSize) {
+            throw new DeviceException("device " + device.name() + " is formatted for " + storedWorld + " ranks, not " + worldSize);
+        }
+        long storedKey = device.getLong(JOB_KEY_OFFSET);
+        if (storedKey != jobKey) {
+            throw new DeviceException("device " + device.name() + " belongs to job 0x" + Long.toHexString(storedKey)
+                    + ", not 0x" + Long.toHexString(jobKey));
+        }
+        MailboxConfig config = new MailboxConfig(storedWorld, device.getInt(SLOTS_PER_MAILBOX_OFFSET), device.getInt(INLINE_CAPACITY_OFFSET),
+                device.getInt(ASYNC_SLOTS_OFFSET), device.getLong(HEAP_BYTES_PER_RANK_OFFSET), storedKey);
+        MailboxLayout layout = new MailboxLayout(config, device.blockSize());
+        if (layout.requiredCapacity() > device.capacity()) {
+            throw new DeviceException("device " + device.name() + " has a corrupt superblock: its layout needs "
+                    + layout.requiredCapacity() + " bytes but the device has " + device.capacity());
+        }
+        if (config.asyncSlots() > 0 && !device.has(DeviceCapability.ATOMIC_CAS)) {
+            throw new DeviceException(ErrorClass.UNSUPPORTED_OPERATION, "device " + device.name()
+                    + " was formatted with asynchronous mailboxes, which need compare-and-set, but this mapping has no atomics");
+        }
+        return layout;
+    }
+
+    /** FNV-1a over the checksummed header bytes. */
+    static long checksum(ExternalMemory device) {
+        long hash = 0xcbf29ce484222325L;
+        for (int offset = 0; offset < CHECKSUMMED_LENGTH; offset += Long.BYTES) {
+            long word = device.getLong(offset);
+            for (int b = 0; b < Long.BYTES; b++) {
+                hash ^= (word >>> (8 * b)) & 0xff;
+                hash *= 0x100000001b3L;
+            }
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,127 @@
+package org.lockstep.pcie.layout;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.spi.device.DeviceException;
+
+/**
+ * Where everything lives on a device formatted for a world: the device map and the address
+ * functions of seed 001 ({@code mailbox_address}, {@code lock_address}).
+ *
+ * <pre>
+ *  offset 0  +------------------------------+
+ *            | superblock                   |  {@link SuperblockDescriptor}, one block
+ *            +------------------------------+
+ *            | rank table                   |  worldSize entries, {@link RankTableDescriptor}
+ *            +------------------------------+
+ *            | pair mailboxes               |  worldSize x worldSize mailboxes, sender-major;
+ *            |   (s, r) at a unique offset  |  each a ring of slotsPerMailbox {@link SlotDescriptor}s
+ *            +------------------------------+
+ *            | asynchronous mailboxes       |  one per receiver, {@link AsyncMailboxDescriptor}
+ *            |   (only with device CAS)     |
+ *            +------------------------------+
+ *            | payload heap                 |  one partition of heapBytesPerRank per sender;
+ *            |   (indirection)              |  only that sender allocates in it
+ *            +------------------------------+
+ *            | unused                       |
+ *  capacity  +------------------------------+
+ * </pre>
+ *
+ * Every section starts on a device block boundary. Every offset the transport reads from the
+ * device is checked against these bounds before it is used ({@link #checkHeapRange}).
+ */
+public final class MailboxLayout {
+    private final MailboxConfig config;
+    private final int blockSize;
+    private final long slotLength;
+    private final long mailboxLength;
+    private final long asyncMailboxLength;
+    private final long rankTableBase;
+    private final long pairBase;
+    private final long asyncBase;
+    private final long heapBase;
+    private final long heapPartitionLength;
+    private final long end;
+
+    public MailboxLayout(MailboxConfig config, int blockSize) {
+        this.config = config;
+        this.blockSize = blockSize;
+        int n = config.worldSize();
+        slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
+        mailboxLength = slotLength * config.slotsPerMailbox();
+        asyncMailboxLength = config.asyncSlots() == 0 ? 0 : AsyncMailboxDescriptor.SLOTS_OFFSET + slotLength * config.asyncSlots();
+        rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
+        pairBase = LayoutConstants.align(rankTableBase + (long) n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
+        asyncBase = LayoutConstants.align(pairBase + (long) n * n * mailboxLength, blockSize);
+        heapBase = LayoutConstants.align(asyncBase + n * asyncMailboxLength, blockSize);
+        heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
+        end = heapBase + n * heapPartitionLength;
+    }
+
+    public MailboxConfig config() {
+        return config;
+    }
+
+    /** Bytes the device must have for this layout. */
+    public long requiredCapacity() {
+        return end;
+    }
+
+    public long slotLength() {
+        return slotLength;
+    }
+
+    /** Entry of {@code rank} in the rank table. */
+    public long rankEntry(int rank) {
+        return rankTableBase + (long) rank * RankTableDescriptor.ENTRY_LENGTH;
+    }
+
+    /** {@code mailbox_address}: the unique offset of the mailbox of the pair (sender, receiver). */
+    public long mailboxAddress(int sender, int receiver) {
+        return pairBase + ((long) sender * config.worldSize() + receiver) * mailboxLength;
+    }
+
+    /** The slot of a ring that holds message number {@code ticket} (1-based). */
+    public long slotAddress(long ringBase, long ticket, int ringSlots) {
+        return ringBase + ((ticket - 1) % ringSlots) * slotLength;
+    }
+
+    /** {@code lock_address}: the word whose release hands the slot back to the sender. */
+    public static long lockAddress(long slotAddress) {
+        return slotAddress + SlotDescriptor.RELEASED_TICKET_OFFSET;
+    }
+
+    /** The asynchronous mailbox of {@code receiver}; only when {@link MailboxConfig#asyncSlots()} > 0. */
+    public long asyncMailboxAddress(int receiver) {
+        return asyncBase + receiver * asyncMailboxLength;
+    }
+
+    /** First slot of the asynchronous mailbox of {@code receiver}. */
+    public long asyncSlotsBase(int receiver) {
+        return asyncMailboxAddress(receiver) + AsyncMailboxDescriptor.SLOTS_OFFSET;
+    }
+
+    /** Start of the heap partition in which {@code sender} allocates. */
+    public long heapPartition(int sender) {
+        return heapBase + sender * heapPartitionLength;
+    }
+
+    public long heapPartitionLength() {
+        return heapPartitionLength;
+    }
+
+    /**
+     * Checks that an indirect payload read from a slot lies in its sender's heap partition;
+     * a corrupted or hostile device image fails here instead of reading out of bounds.
+     */
+    public void checkHeapRange(int sender, long offset, long length) {
+        long base = heapPartition(sender);
+        if (offset < base || length < 0 || length > heapPartitionLength || offset - base > heapPartitionLength - length) {
+            throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload [" + offset + ", +" + length
+                    + ") of sender " + sender + " is outside its heap partition [" + base + ", +" + heapPartitionLength + ")");
+        }
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+}

@@ -1,0 +1,39 @@
+package org.lockstep.pcie.layout;
+
+/**
+ * One entry per rank, each on its own cache line and written only by that rank (or by the
+ * launcher on its behalf), read by every rank to tell whether a peer lives.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                     incarnation (8)                           |  0
+ *  +---------------------------------------------------------------+
+ *  |                     state (8): ABSENT, RUNNING, FINISHED, FAILED |  8
+ *  +---------------------------------------------------------------+
+ *  |                     heartbeat (8), advanced while alive       | 16
+ *  +---------------------------------------------------------------+
+ *  |                     ... padding to 64 bytes ...               |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * The incarnation tells a restarted process from its predecessor (a PID alone cannot: every
+ * container's first process is PID 1).
+ */
+public final class RankTableDescriptor {
+    public static final int INCARNATION_OFFSET = 0;
+    public static final int STATE_OFFSET = 8;
+    public static final int HEARTBEAT_OFFSET = 16;
+    public static final int ENTRY_LENGTH = LayoutConstants.CACHE_LINE;
+
+    public static final long STATE_ABSENT = 0;
+    public static final long STATE_RUNNING = 1;
+    /** The rank's program returned: it sends nothing more, but what it sent is still delivered. */
+    public static final long STATE_FINISHED = 2;
+    /** The rank died or threw: operations that involve it fail. */
+    public static final long STATE_FAILED = 3;
+
+    private RankTableDescriptor() {
+    }
+}

@@ -1,0 +1,74 @@
+package org.lockstep.pcie.layout;
+
+/**
+ * The superblock at offset 0 of a Lockstep device: what the device holds and how it is laid out,
+ * so that an attaching process can tell a device formatted for its job from a blank, foreign,
+ * older or corrupt one.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                     magic "LOCKSTEP" (8 bytes)                |  0
+ *  +-------------------------------+-------------------------------+
+ *  |        layout version         |          world size           |  8
+ *  +-------------------------------+-------------------------------+
+ *  |                     capacity (bytes, 8)                       | 16
+ *  +---------------------------------------------------------------+
+ *  |                     job key (8)                               | 24
+ *  +-------------------------------+-------------------------------+
+ *  |      slots per mailbox        |     inline capacity (bytes)   | 32
+ *  +-------------------------------+-------------------------------+
+ *  |    async slots per receiver   |            flags              | 40
+ *  +-------------------------------+-------------------------------+
+ *  |                     heap bytes per rank (8)                   | 48
+ *  +---------------------------------------------------------------+
+ *  |                     header checksum (8) of bytes 0..55        | 56
+ *  +===============================================================+
+ *  |                     format state (8), own cache line          | 64
+ *  +---------------------------------------------------------------+
+ *  |                     formatter's token (8)                     | 72
+ *  +---------------------------------------------------------------+
+ *  |                     ... reserved to the end of the block ...  |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * The format state goes {@link #FORMAT_BLANK} → {@link #FORMAT_IN_PROGRESS} (claimed by one
+ * formatter) → {@link #FORMAT_READY}; the header fields are written before the release store of
+ * {@code READY}, so a reader that sees {@code READY} with acquire sees the whole header.
+ */
+public final class SuperblockDescriptor {
+    /** "LOCKSTEP" in ASCII, little-endian. */
+    public static final long MAGIC = 0x504554534b434f4cL;
+    public static final int LAYOUT_VERSION = 1;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int LAYOUT_VERSION_OFFSET = 8;
+    public static final int WORLD_SIZE_OFFSET = 12;
+    public static final int CAPACITY_OFFSET = 16;
+    public static final int JOB_KEY_OFFSET = 24;
+    public static final int SLOTS_PER_MAILBOX_OFFSET = 32;
+    public static final int INLINE_CAPACITY_OFFSET = 36;
+    public static final int ASYNC_SLOTS_OFFSET = 40;
+    public static final int FLAGS_OFFSET = 44;
+    public static final int HEAP_BYTES_PER_RANK_OFFSET = 48;
+    public static final int CHECKSUM_OFFSET = 56;
+    /** Bytes covered by the checksum. */
+    public static final int CHECKSUMMED_LENGTH = 56;
+
+    public static final int FORMAT_STATE_OFFSET = 64;
+    public static final int FORMATTER_TOKEN_OFFSET = 72;
+
+    public static final long FORMAT_BLANK = 0;
+    public static final long FORMAT_IN_PROGRESS = 1;
+    public static final long FORMAT_READY = 2;
+
+    /** Flag: the transport uses the asynchronous mailboxes (needs device CAS). */
+    public static final int FLAG_ASYNC_MAILBOXES = 1;
+
+    /** Bytes the superblock occupies before rounding up to the device block. */
+    public static final int LENGTH = 128;
+
+    private SuperblockDescriptor() {
+    }
+}

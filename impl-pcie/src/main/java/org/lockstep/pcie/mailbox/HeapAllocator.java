@@ -1,0 +1,89 @@
+package org.lockstep.pcie.mailbox;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.lockstep.pcie.layout.LayoutConstants;
+
+/**
+ * First-fit allocator with coalescing over one sender's heap partition. Only the sender allocates
+ * and frees in its partition, so the allocator lives in the sender's memory and needs no device
+ * atomics; receivers only read the payloads and release the slots that point at them.
+ */
+final class HeapAllocator {
+    static final long FAILED = -1;
+
+    private final long base;
+    private final long length;
+    /** Free extents: start offset to length, disjoint and never adjacent. */
+    private final TreeMap<Long, Long> free = new TreeMap<>();
+    private long bytesInUse;
+    private long allocations;
+
+    HeapAllocator(long base, long length) {
+        this.base = base;
+        this.length = length;
+        if (length > 0) {
+            free.put(base, length);
+        }
+    }
+
+    /** A block of at least {@code size} bytes, cache-line aligned, or {@link #FAILED}. */
+    long allocate(long size) {
+        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+        for (Map.Entry<Long, Long> extent : free.entrySet()) {
+            if (extent.getValue() >= rounded) {
+                long start = extent.getKey();
+                long rest = extent.getValue() - rounded;
+                free.remove(start);
+                if (rest > 0) {
+                    free.put(start + rounded, rest);
+                }
+                bytesInUse += rounded;
+                allocations++;
+                return start;
+            }
+        }
+        return FAILED;
+    }
+
+    /** Returns the block at {@code offset} of the {@code size} it was allocated with. */
+    void release(long offset, long size) {
+        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+        if (offset < base || offset + rounded > base + length) {
+            throw new IllegalStateException("release of [" + offset + ", +" + rounded + ") outside the heap partition");
+        }
+        long start = offset;
+        long extent = rounded;
+        Map.Entry<Long, Long> before = free.floorEntry(offset);
+        if (before != null && before.getKey() + before.getValue() > offset) {
+            throw new IllegalStateException("double release of heap block at " + offset);
+        }
+        if (before != null && before.getKey() + before.getValue() == offset) {
+            start = before.getKey();
+            extent += before.getValue();
+            free.remove(before.getKey());
+        }
+        Long after = free.ceilingKey(offset);
+        if (after != null && after < offset + rounded) {
+            throw new IllegalStateException("double release of heap block at " + offset);
+        }
+        if (after != null && after == offset + rounded) {
+            extent += free.remove(after);
+        }
+        free.put(start, extent);
+        bytesInUse -= rounded;
+    }
+
+    long bytesInUse() {
+        return bytesInUse;
+    }
+
+    long capacity() {
+        return length;
+    }
+
+    long allocations() {
+        return allocations;
+    }
+}

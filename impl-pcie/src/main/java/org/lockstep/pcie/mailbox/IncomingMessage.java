@@ -1,0 +1,37 @@
+package org.lockstep.pcie.mailbox;
+
+/**
+ * A message (or fragment) the receiver has seen in a slot and not yet read: the header fields,
+ * copied out once and checked against the layout, and where its payload lies. The slot stays
+ * locked (owned by the receiver) until {@code unlock_mailbox} releases it after the copy.
+ */
+final class IncomingMessage {
+    final long slotAddress;
+    final long ticket;
+    final long sequence;
+    final int source;
+    final int tag;
+    final int context;
+    /** Bytes of payload in this slot. */
+    final long length;
+    /** Bytes of the whole message (differs from {@link #length} for fragments). */
+    final long messageLength;
+    final int flags;
+    final long payloadAddress;
+    /** For the first fragment of a fragmented message: where its other fragments collect. */
+    Reassembly reassembly;
+
+    IncomingMessage(long slotAddress, long ticket, long sequence, int source, int tag, int context,
+                    long length, long messageLength, int flags, long payloadAddress) {
+        this.slotAddress = slotAddress;
+        this.ticket = ticket;
+        this.sequence = sequence;
+        this.source = source;
+        this.tag = tag;
+        this.context = context;
+        this.length = length;
+        this.messageLength = messageLength;
+        this.flags = flags;
+        this.payloadAddress = payloadAddress;
+    }
+}

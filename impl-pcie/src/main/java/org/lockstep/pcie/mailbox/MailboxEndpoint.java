@@ -1,0 +1,801 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.lockstep.pcie.layout.SlotDescriptor.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.ProcessFailedException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.layout.RankTableDescriptor;
+import org.lockstep.spi.device.DeviceException;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.Envelope;
+import org.lockstep.spi.messaging.IdleStrategy;
+import org.lockstep.spi.messaging.MatchingEngine;
+import org.lockstep.spi.messaging.ProgressEngine;
+
+/**
+ * One rank's end of the mailbox transport of seed 001: MPI point-to-point over any
+ * {@link ExternalMemory}.
+ *
+ * <p>Sending ({@code MPI_Send} of the seed's FIG. 3): {@link #lockMailbox} waits until the slot
+ * for the next message of the pair (this rank, dest) has been released by the receiver,
+ * {@link #placeMessage} writes the payload — in place up to the inline capacity T, else into this
+ * rank's heap partition with the slot holding the offset (indirection) — and publishes the slot.
+ * When the pair mailbox is full, a send may go to the receiver's asynchronous mailbox instead
+ * (devices with CAS), so that the sender need not hold its buffer.
+ *
+ * <p>Receiving: every progress round drains newly published slots from the pair mailboxes
+ * (source, this rank) and this rank's asynchronous mailbox into the {@link MatchingEngine},
+ * restoring each channel's send order by sequence number. A slot stays locked — owned by the
+ * receiver — until a receive matches it: {@link #copyMessage} copies the payload into the receive
+ * buffer and {@link #unlockMailbox} hands the slot back. Unexpected messages are therefore never
+ * copied twice; they wait in the device.
+ *
+ * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
+ * it; heap allocation needs no device atomics because only the owning sender allocates.
+ */
+final class MailboxEndpoint implements Communicator, ProgressEngine {
+    /** Context id of the world communicator; other communicators come with the collectives issue. */
+    static final int WORLD_CONTEXT = 0;
+    private static final int PEER_CHECK_INTERVAL = 64;
+    private static final long PEER_CHECK_NANOS = 1_000_000;
+
+    private final ExternalMemory device;
+    private final MailboxLayout layout;
+    private final MailboxConfig config;
+    private final int rank;
+    private final int size;
+    private final long incarnation;
+    private final int slots;
+    private final int inlineCapacity;
+    private final boolean asyncMailboxes;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final MatchingEngine<IncomingMessage> matching;
+    private final HeapAllocator heap;
+    /** Largest payload placed in one heap block; longer messages go as several fragments. */
+    private final long maxFragment;
+
+    // sender side, indexed by destination
+    private final long[] nextPairTicket;
+    private final long[] nextSendSequence;
+    private final ArrayDeque<SendRequest>[] pendingSends;
+    private int pendingSendCount;
+    /** Placed messages whose slot release this sender still waits to see (ssend, indirect payloads). */
+    private final ArrayList<PlacedFragment> awaitingRelease = new ArrayList<>();
+
+    // receiver side, indexed by source
+    private final long[] nextPairArrival;
+    private final long[] nextReceiveSequence;
+    private final TreeMap<Long, IncomingMessage>[] aheadOfSequence;
+    /** Per source, the fragmented message whose later fragments are still arriving. */
+    private final Reassembly[] reassembly;
+    private long nextAsyncArrival = 1;
+
+    // failure detection
+    private final long[] peerState;
+    private int progressCalls;
+    private long lastPeerCheck = System.nanoTime();
+
+    private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
+    private final TransportStatistics statistics = new TransportStatistics();
+    private volatile boolean closed;
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
+        this.device = device;
+        this.layout = layout;
+        this.config = layout.config();
+        this.rank = rank;
+        this.size = config.worldSize();
+        this.incarnation = incarnation;
+        this.slots = config.slotsPerMailbox();
+        this.inlineCapacity = config.inlineCapacity();
+        this.asyncMailboxes = config.asyncSlots() > 0;
+        this.matching = new MatchingEngine<>(size);
+        this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
+        // A quarter of the heap per fragment keeps several in flight, so copies on both sides overlap.
+        this.maxFragment = Math.max(inlineCapacity + 1, (layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
+        this.reassembly = new Reassembly[config.worldSize()];
+        nextPairTicket = filled(size, 1);
+        nextSendSequence = filled(size, 1);
+        nextPairArrival = filled(size, 1);
+        nextReceiveSequence = filled(size, 1);
+        pendingSends = new ArrayDeque[size];
+        aheadOfSequence = new TreeMap[size];
+        for (int i = 0; i < size; i++) {
+            pendingSends[i] = new ArrayDeque<>();
+            aheadOfSequence[i] = new TreeMap<>();
+        }
+        peerState = new long[size];
+        long entry = layout.rankEntry(rank);
+        device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
+        device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
+    }
+
+    private static long[] filled(int n, long value) {
+        long[] a = new long[n];
+        java.util.Arrays.fill(a, value);
+        return a;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        isend(buffer, count, type, dest, tag).await();
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        issend(buffer, count, type, dest, tag).await();
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, false);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, true);
+    }
+
+    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size);
+        ArgumentChecks.checkSendTag(tag);
+        if (dest == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
+        }
+        if (bytes > inlineCapacity && maxFragment < LayoutConstants.CACHE_LINE) {
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
+                    + " is above the inline threshold of " + inlineCapacity + " bytes but the heap partition has only "
+                    + heap.capacity() + " bytes; raise lockstep.mailbox.heapPerRank");
+        }
+        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
+        lock.lock();
+        try {
+            failIfPeerGone(dest, "send to");
+            if (pendingSends[dest].isEmpty()) {
+                while (!request.fullyPlaced() && placeMessage(request)) {
+                    // place as many fragments as there is room for
+                }
+                if (request.fullyPlaced()) {
+                    return request;
+                }
+            }
+            pendingSends[dest].addLast(request);
+            pendingSendCount++;
+            statistics.sendsQueued++;
+        } finally {
+            lock.unlock();
+        }
+        return request;
+    }
+
+    /**
+     * {@code place_message}: puts the message — or its next fragment, for one larger than a heap
+     * block may be — in the next slot of the pair mailbox, or of the receiver's asynchronous
+     * mailbox when the pair mailbox is full. Returns false, changing nothing on the device, when
+     * neither has room or the heap has none for the payload.
+     */
+    private boolean placeMessage(SendRequest send) {
+        long remaining = send.length - send.placedBytes;
+        boolean indirect = send.length > inlineCapacity;
+        boolean fragmented = send.length > maxFragment && indirect;
+        long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        long heapOffset = HeapAllocator.FAILED;
+        if (indirect) {
+            heapOffset = heap.allocate(fragmentLength);
+            if (heapOffset == HeapAllocator.FAILED) {
+                reclaim();
+                heapOffset = heap.allocate(fragmentLength);
+                if (heapOffset == HeapAllocator.FAILED) {
+                    statistics.heapFullWaits++;
+                    return false;
+                }
+            }
+        }
+        long slot;
+        long ticket;
+        long pairMailbox = layout.mailboxAddress(rank, send.dest);
+        long pairTicket = nextPairTicket[send.dest];
+        long pairSlot = layout.slotAddress(pairMailbox, pairTicket, slots);
+        if (lockMailbox(pairSlot, pairTicket, slots)) {
+            slot = pairSlot;
+            ticket = pairTicket;
+            nextPairTicket[send.dest]++;
+            statistics.pairMailboxSends++;
+        } else if (asyncMailboxes && (ticket = claimAsyncSlot(send.dest)) > 0) {
+            slot = layout.slotAddress(layout.asyncSlotsBase(send.dest), ticket, config.asyncSlots());
+            statistics.asyncMailboxSends++;
+        } else {
+            if (heapOffset != HeapAllocator.FAILED) {
+                heap.release(heapOffset, fragmentLength);
+            }
+            statistics.mailboxFullWaits++;
+            return false;
+        }
+        boolean last = fragmentLength == remaining;
+        int flags = send.synchronous && last ? FLAG_SYNCHRONOUS : 0;
+        long payload;
+        if (indirect) {
+            payload = heapOffset;
+            flags |= FLAG_INDIRECT;
+            if (fragmented) {
+                flags |= send.placedBytes == 0 ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
+            }
+        } else {
+            payload = slot + PAYLOAD_OFFSET;
+        }
+        if (fragmentLength > 0) {
+            device.write(payload, send.buffer, send.placedBytes, fragmentLength);
+        }
+        device.putLong(slot + SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
+        device.putInt(slot + TAG_OFFSET, send.tag);
+        device.putInt(slot + CONTEXT_OFFSET, send.context);
+        device.putLong(slot + LENGTH_OFFSET, fragmentLength);
+        device.putLong(slot + MESSAGE_LENGTH_OFFSET, send.length);
+        device.putInt(slot + FLAGS_OFFSET, flags);
+        device.putInt(slot + SOURCE_OFFSET, rank);
+        device.putLong(slot + HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
+        device.putLong(slot + SENDER_INCARNATION_OFFSET, incarnation);
+        device.putLongRelease(slot + TICKET_OFFSET, ticket);
+        send.started = true;
+        send.placedBytes += fragmentLength;
+        statistics.bytesSent += fragmentLength;
+        if (indirect) {
+            statistics.indirectSends++;
+        }
+        boolean completesOnRelease = send.synchronous && last;
+        if (indirect || completesOnRelease) {
+            awaitingRelease.add(new PlacedFragment(MailboxLayout.lockAddress(slot), ticket, heapOffset, fragmentLength,
+                    completesOnRelease ? send : null));
+        }
+        if (last) {
+            statistics.messagesSent++;
+            if (!send.synchronous) {
+                send.completeSend();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code lock_mailbox} for the sender: whether the slot that message {@code ticket} goes to has
+     * been released by the receiver of its previous occupant (ticket - ringSlots).
+     */
+    private boolean lockMailbox(long slot, long ticket, int ringSlots) {
+        return ticket <= ringSlots || device.getLongAcquire(MailboxLayout.lockAddress(slot)) == ticket - ringSlots;
+    }
+
+    /** Claims the next ticket of {@code dest}'s asynchronous mailbox, or returns 0 if it is full. */
+    private long claimAsyncSlot(int dest) {
+        long claimWord = layout.asyncMailboxAddress(dest) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET;
+        long base = layout.asyncSlotsBase(dest);
+        int ringSlots = config.asyncSlots();
+        for (int attempt = 0; attempt < 8; attempt++) {
+            long claimed = device.getLongVolatile(claimWord);
+            long ticket = claimed + 1;
+            if (!lockMailbox(layout.slotAddress(base, ticket, ringSlots), ticket, ringSlots)) {
+                return 0;
+            }
+            if (device.compareAndSetLong(claimWord, claimed, ticket)) {
+                return ticket;
+            }
+        }
+        return 0;
+    }
+
+    /** Frees heap blocks and completes synchronous sends whose slots the receivers have released. */
+    private boolean reclaim() {
+        boolean any = false;
+        for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
+            PlacedFragment placed = it.next();
+            if (device.getLongAcquire(placed.lockAddress()) >= placed.ticket()) {
+                it.remove();
+                if (placed.heapOffset() != HeapAllocator.FAILED) {
+                    heap.release(placed.heapOffset(), placed.heapLength());
+                }
+                if (placed.completes() != null) {
+                    placed.completes().completeSend();
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    private boolean placePendingSends() {
+        if (pendingSendCount == 0) {
+            return false;
+        }
+        boolean any = false;
+        for (int dest = 0; dest < size; dest++) {
+            ArrayDeque<SendRequest> queue = pendingSends[dest];
+            while (!queue.isEmpty() && placeMessage(queue.peekFirst())) {
+                any = true;
+                if (queue.peekFirst().fullyPlaced()) {
+                    queue.pollFirst();
+                    pendingSendCount--;
+                }
+            }
+        }
+        return any;
+    }
+
+    // ------------------------------------------------------------------ receiving
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        checkOpen();
+        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size);
+        ArgumentChecks.checkReceiveTag(tag);
+        if (source == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, WORLD_CONTEXT);
+        lock.lock();
+        try {
+            drainArrivals();
+            MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
+            if (found != null) {
+                request.deliver(found.handle());
+            } else {
+                failIfPeerGone(source, "receive from");
+            }
+        } catch (ProcessFailedException failed) {
+            matching.cancel(request.posted);
+            throw failed;
+        } finally {
+            lock.unlock();
+        }
+        return request;
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        IdleStrategy idle = new IdleStrategy();
+        while (true) {
+            Optional<Status> found = iprobe(source, tag);
+            if (found.isPresent()) {
+                return found.get();
+            }
+            lock.lock();
+            try {
+                failIfPeerGone(source, "probe for");
+            } finally {
+                lock.unlock();
+            }
+            idle.idle();
+        }
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        checkOpen();
+        ArgumentChecks.checkSource(source, size);
+        ArgumentChecks.checkReceiveTag(tag);
+        if (source == PROC_NULL) {
+            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        lock.lock();
+        try {
+            progressLocked();
+            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, WORLD_CONTEXT);
+            return found == null ? Optional.empty()
+                    : Optional.of(Status.of(found.envelope().source(), found.envelope().tag(), found.byteLength()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean cancelReceive(ReceiveRequest request) {
+        lock.lock();
+        try {
+            return matching.cancel(request.posted);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves every newly published slot into the matching engine, in each channel's send order. */
+    private boolean drainArrivals() {
+        boolean any = false;
+        for (int source = 0; source < size; source++) {
+            long mailbox = layout.mailboxAddress(source, rank);
+            while (true) {
+                long ticket = nextPairArrival[source];
+                long slot = layout.slotAddress(mailbox, ticket, slots);
+                if (device.getLongAcquire(slot + TICKET_OFFSET) != ticket) {
+                    break;
+                }
+                IncomingMessage message = readSlot(slot, ticket, source);
+                nextPairArrival[source]++;
+                accept(message);
+                any = true;
+            }
+        }
+        if (asyncMailboxes) {
+            long base = layout.asyncSlotsBase(rank);
+            while (true) {
+                long ticket = nextAsyncArrival;
+                long slot = layout.slotAddress(base, ticket, config.asyncSlots());
+                if (device.getLongAcquire(slot + TICKET_OFFSET) != ticket) {
+                    break;
+                }
+                IncomingMessage message = readSlot(slot, ticket, -1);
+                nextAsyncArrival++;
+                accept(message);
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** Reads and checks a published slot's header; a corrupt header fails here, before any payload is touched. */
+    private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
+        int source = device.getInt(slot + SOURCE_OFFSET);
+        long length = device.getLong(slot + LENGTH_OFFSET);
+        int flags = device.getInt(slot + FLAGS_OFFSET);
+        int tag = device.getInt(slot + TAG_OFFSET);
+        int context = device.getInt(slot + CONTEXT_OFFSET);
+        long sequence = device.getLong(slot + SEQUENCE_OFFSET);
+        if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
+            throw corrupt(slot, "source rank " + source + (expectedSource >= 0 ? " in the mailbox of sender " + expectedSource : ""));
+        }
+        if ((flags & ~KNOWN_FLAGS) != 0) {
+            throw corrupt(slot, "unknown flags 0x" + Integer.toHexString(flags));
+        }
+        if (tag < 0 || context < 0 || sequence < 1) {
+            throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
+        }
+        long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
+        boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+        if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
+                && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
+            throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
+                    + " of a message of " + messageLength);
+        }
+        long payload;
+        if ((flags & FLAG_INDIRECT) != 0) {
+            payload = device.getLong(slot + HEAP_OFFSET_OFFSET);
+            layout.checkHeapRange(source, payload, length);
+        } else {
+            if (length < 0 || length > inlineCapacity) {
+                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + ")");
+            }
+            payload = slot + PAYLOAD_OFFSET;
+        }
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload);
+    }
+
+    private DeviceException corrupt(long slot, String what) {
+        return new DeviceException(ErrorClass.INTERN, "corrupt device " + device.name() + ": slot at offset " + slot
+                + " read by rank " + rank + " has " + what);
+    }
+
+    /** Hands arrivals to matching in channel order; an arrival ahead of its channel waits for the gap to fill. */
+    private void accept(IncomingMessage message) {
+        int source = message.source;
+        long expected = nextReceiveSequence[source];
+        if (message.sequence == expected) {
+            deliver(message);
+            nextReceiveSequence[source] = ++expected;
+            TreeMap<Long, IncomingMessage> ahead = aheadOfSequence[source];
+            IncomingMessage next;
+            while (!ahead.isEmpty() && (next = ahead.remove(expected)) != null) {
+                deliver(next);
+                nextReceiveSequence[source] = ++expected;
+            }
+        } else if (message.sequence > expected) {
+            if (aheadOfSequence[source].put(message.sequence, message) != null) {
+                throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
+            }
+        } else {
+            throw corrupt(message.slotAddress, "sequence number " + message.sequence + " from rank " + source
+                    + ", already received up to " + (expected - 1));
+        }
+    }
+
+    private void deliver(IncomingMessage message) {
+        int source = message.source;
+        if ((message.flags & FLAG_FRAGMENT_NEXT) != 0) {
+            appendFragment(message);
+            return;
+        }
+        if (reassembly[source] != null) {
+            throw corrupt(message.slotAddress, "a new message from rank " + source + " before the last fragment of the previous one");
+        }
+        if ((message.flags & FLAG_FRAGMENT_FIRST) != 0) {
+            message.reassembly = new Reassembly(message);
+            reassembly[source] = message.reassembly;
+        }
+        statistics.messagesReceived++;
+        MatchingEngine.PostedReceive posted = matching.arrive(new MatchingEngine.Arrival<>(
+                new Envelope(source, message.tag, message.context), message.messageLength, message));
+        if (posted != null) {
+            ((ReceiveRequest.Posted) posted).request.deliver(message);
+        }
+    }
+
+    /** A later fragment: into the matched receive's buffer, or into staging memory until a receive matches. */
+    private void appendFragment(IncomingMessage fragment) {
+        Reassembly r = reassembly[fragment.source];
+        if (r == null || fragment.messageLength != r.first.messageLength || fragment.tag != r.first.tag
+                || fragment.length > r.first.messageLength - r.arrived) {
+            throw corrupt(fragment.slotAddress, "a fragment that continues no message in progress from rank " + fragment.source);
+        }
+        long offset = r.arrived;
+        r.arrived += fragment.length;
+        if (r.isComplete()) {
+            reassembly[fragment.source] = null;
+        }
+        if (r.receive != null) {
+            r.receive.appendFragment(fragment, offset);
+        } else {
+            device.read(fragment.payloadAddress, r.staging(), offset - r.first.length, fragment.length);
+            unlockMailbox(fragment);
+            statistics.fragmentsStaged++;
+        }
+    }
+
+    /** {@code copy_message}: copies the payload into the receive buffer at {@code offset}, up to {@code capacity}. */
+    long copyMessage(IncomingMessage message, MemorySegment buffer, long offset, long capacity) {
+        long n = Math.max(0, Math.min(message.length, capacity - offset));
+        if (n > 0) {
+            device.read(message.payloadAddress, buffer, offset, n);
+        }
+        statistics.bytesReceived += n;
+        return n;
+    }
+
+    /** {@code unlock_mailbox}: hands the slot back to its sender (and with it the heap block it points at). */
+    void unlockMailbox(IncomingMessage message) {
+        device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
+    }
+
+    // ------------------------------------------------------------------ progress and failures
+
+    @Override
+    public boolean progress() {
+        lock.lock();
+        try {
+            return progressLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean progressLocked() {
+        if (closed) {
+            return false;
+        }
+        boolean any = drainArrivals();
+        if (!awaitingRelease.isEmpty()) {
+            any |= reclaim();
+        }
+        any |= placePendingSends();
+        if (!any && (++progressCalls % PEER_CHECK_INTERVAL == 0) && System.nanoTime() - lastPeerCheck > PEER_CHECK_NANOS) {
+            lastPeerCheck = System.nanoTime();
+            checkPeers();
+        }
+        return any;
+    }
+
+    /** Reads the rank table and fails the requests that wait on a rank that has failed or finished. */
+    private void checkPeers() {
+        boolean changed = false;
+        for (int peer = 0; peer < size; peer++) {
+            if (peer == rank) {
+                continue;
+            }
+            long state = device.getLongAcquire(layout.rankEntry(peer) + RankTableDescriptor.STATE_OFFSET);
+            if (state != peerState[peer]) {
+                peerState[peer] = state;
+                changed |= isGone(state);
+            }
+        }
+        if (!changed) {
+            return;
+        }
+        // Whatever a peer published before it ended is visible now (its state was read with acquire).
+        drainArrivals();
+        List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
+        for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
+            if (posted.source() == ANY_SOURCE ? everyPeerGone() : isGone(peerState[posted.source()])) {
+                doomed.add(posted);
+            }
+        }
+        for (MatchingEngine.PostedReceive posted : doomed) {
+            matching.cancel(posted);
+            ((ReceiveRequest.Posted) posted).request.failWith(peerGone(posted.source(), "receive from"));
+        }
+        for (int dest = 0; dest < size; dest++) {
+            if (dest != rank && isGone(peerState[dest])) {
+                for (SendRequest send : pendingSends[dest]) {
+                    send.failWith(peerGone(dest, "send to"));
+                    pendingSendCount--;
+                }
+                pendingSends[dest].clear();
+            }
+        }
+        for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
+            PlacedFragment placed = it.next();
+            SendRequest send = placed.completes();
+            if (send != null && isGone(peerState[send.dest])) {
+                send.failWith(peerGone(send.dest, "synchronous send to"));
+                it.remove();
+            }
+        }
+        for (int source = 0; source < size; source++) {
+            Reassembly r = reassembly[source];
+            if (r != null && r.receive != null && peerState[source] == RankTableDescriptor.STATE_FAILED) {
+                r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+                reassembly[source] = null;
+            }
+        }
+    }
+
+    private static boolean isGone(long state) {
+        return state == RankTableDescriptor.STATE_FAILED || state == RankTableDescriptor.STATE_FINISHED;
+    }
+
+    private boolean everyPeerGone() {
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank && !isGone(peerState[peer])) {
+                return false;
+            }
+        }
+        return size > 1;
+    }
+
+    /** Throws at once if an operation is started on a peer that is already known to be gone. */
+    private void failIfPeerGone(int peer, String what) {
+        if (peer == ANY_SOURCE) {
+            if (everyPeerGone() && matching.unexpectedCount() == 0) {
+                throw peerGone(ANY_SOURCE, what);
+            }
+            return;
+        }
+        if (peer != rank && peer >= 0 && isGone(peerState[peer]) && !matching.hasUnexpectedFrom(peer)) {
+            throw peerGone(peer, what);
+        }
+    }
+
+    private ProcessFailedException peerGone(int peer, String what) {
+        if (peer == ANY_SOURCE) {
+            return new ProcessFailedException(ErrorClass.PROC_FAILED_PENDING, -1, "rank " + rank + ": " + what
+                    + " ANY_SOURCE cannot complete: every other rank has failed or finished");
+        }
+        boolean failed = peerState[peer] == RankTableDescriptor.STATE_FAILED;
+        return new ProcessFailedException(ErrorClass.PROC_FAILED, peer, "rank " + rank + ": " + what + " rank " + peer
+                + " cannot complete: rank " + peer + (failed ? " has failed" : " has finished its program"));
+    }
+
+    /** This rank's program has ended (normally or not); tells the others through the rank table. */
+    void markEnded(boolean failed) {
+        long entry = layout.rankEntry(rank);
+        device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET,
+                failed ? RankTableDescriptor.STATE_FAILED : RankTableDescriptor.STATE_FINISHED);
+    }
+
+    // ------------------------------------------------------------------ memory, lifecycle, statistics
+
+    @Override
+    public MemorySegment allocate(long byteSize) {
+        checkOpen();
+        if (byteSize < 0) {
+            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment segment = arena.allocate(Math.max(byteSize, 1), 64).asSlice(0, byteSize);
+        synchronized (allocations) {
+            allocations.put(segment, arena);
+        }
+        return segment;
+    }
+
+    @Override
+    public void free(MemorySegment segment) {
+        Arena arena;
+        synchronized (allocations) {
+            arena = allocations.remove(segment);
+        }
+        if (arena == null) {
+            throw new LockstepException(ErrorClass.ARG, "segment was not allocated by this communicator (or was freed already)");
+        }
+        arena.close();
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+        synchronized (allocations) {
+            allocations.values().forEach(Arena::close);
+            allocations.clear();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
+        }
+    }
+
+    /** Bytes of this rank's heap partition held by payloads not yet released by their receivers. */
+    long heapBytesInUse() {
+        lock.lock();
+        try {
+            reclaim();
+            return heap.bytesInUse();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    TransportStatistics statistics() {
+        return statistics;
+    }
+
+    int unexpectedMessages() {
+        lock.lock();
+        try {
+            return matching.unexpectedCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    MailboxLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public String toString() {
+        return "MailboxEndpoint[rank " + rank + " of " + size + " on " + device.name() + "]";
+    }
+}

@@ -1,0 +1,102 @@
+package org.lockstep.pcie.mailbox;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.JobOptions;
+import org.lockstep.pcie.layout.DeviceFormat;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceProviders;
+import org.lockstep.spi.device.DeviceSpec;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.ThreadWorld;
+
+/** A world of ranks that are threads of this JVM, sharing one device formatted for the mailbox transport. */
+public final class MailboxThreadWorld implements ThreadWorld {
+    private static final Duration ATTACH_WAIT = Duration.ofSeconds(10);
+
+    private final ExternalMemory device;
+    private final MailboxLayout layout;
+    private final AtomicReferenceArray<MailboxEndpoint> endpoints;
+
+    private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout) {
+        this.device = device;
+        this.layout = layout;
+        this.endpoints = new AtomicReferenceArray<>(layout.config().worldSize());
+    }
+
+    /** Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks. */
+    public static MailboxThreadWorld open(JobOptions options) {
+        MailboxConfig wanted = new MailboxConfig(options.ranks(),
+                MailboxOptions.intOption(options, MailboxOptions.SLOTS, MailboxOptions.DEFAULT_SLOTS),
+                MailboxOptions.intOption(options, MailboxOptions.INLINE_THRESHOLD, MailboxOptions.DEFAULT_INLINE_THRESHOLD),
+                MailboxOptions.intOption(options, MailboxOptions.ASYNC_SLOTS, MailboxOptions.DEFAULT_ASYNC_SLOTS),
+                options.longProperty(MailboxOptions.HEAP_PER_RANK, MailboxOptions.DEFAULT_HEAP_PER_RANK),
+                new SecureRandom().nextLong());
+        int blockSize = MailboxOptions.intOption(options, "lockstep.device.blockSize", DeviceSpec.DEFAULT_BLOCK_SIZE);
+        long capacity = options.longProperty(MailboxOptions.DEVICE_SIZE,
+                new MailboxLayout(wanted, blockSize).requiredCapacity());
+        Map<String, String> deviceOptions = new TreeMap<>();
+        options.properties().forEach((key, value) -> {
+            if (key.startsWith(MailboxOptions.DEVICE_OPTION_PREFIX)) {
+                deviceOptions.put(key.substring(MailboxOptions.DEVICE_OPTION_PREFIX.length()), value);
+            }
+        });
+        DeviceSpec spec = new DeviceSpec(options.property(MailboxOptions.DEVICE).orElse(MailboxOptions.DEFAULT_DEVICE),
+                capacity, blockSize, options.property(MailboxOptions.DEVICE_PATH), deviceOptions);
+        ExternalMemory device = DeviceProviders.open(spec);
+        try {
+            MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
+                    : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
+                    wanted.heapBytesPerRank(), wanted.jobKey());
+            return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT));
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Communicator communicator(int rank) {
+        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1);
+        endpoints.set(rank, endpoint);
+        return endpoint;
+    }
+
+    @Override
+    public void rankFinished(int rank) {
+        Optional.ofNullable(endpoints.get(rank)).ifPresent(e -> e.markEnded(false));
+    }
+
+    @Override
+    public void rankFailed(int rank, Throwable cause) {
+        MailboxEndpoint endpoint = endpoints.get(rank);
+        if (endpoint == null) {
+            endpoint = new MailboxEndpoint(device, layout, rank, 1);
+        }
+        endpoint.markEnded(true);
+    }
+
+    /** The device the world runs on (for statistics). */
+    public ExternalMemory device() {
+        return device;
+    }
+
+    @Override
+    public void close() {
+        for (int r = 0; r < endpoints.length(); r++) {
+            MailboxEndpoint e = endpoints.get(r);
+            if (e != null) {
+                e.close();
+            }
+        }
+        device.close();
+    }
+}

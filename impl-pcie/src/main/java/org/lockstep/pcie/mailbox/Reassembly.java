@@ -1,0 +1,50 @@
+package org.lockstep.pcie.mailbox;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A message that arrives in fragments. Until a receive matches its first fragment, later fragments
+ * are copied into local staging memory and their slots released at once, so that the sender —
+ * and later messages on the channel — never wait for a receive that may come much later. Once
+ * matched, fragments are copied straight into the receive buffer.
+ */
+final class Reassembly {
+    final IncomingMessage first;
+    /** Bytes of the message seen so far (first fragment included). */
+    long arrived;
+    /** Bytes of the message already copied into {@link #staging} (after the first fragment). */
+    private MemorySegment staging;
+    private Arena stagingArena;
+    ReceiveRequest receive;
+
+    Reassembly(IncomingMessage first) {
+        this.first = first;
+        this.arrived = first.length;
+    }
+
+    boolean isComplete() {
+        return arrived == first.messageLength;
+    }
+
+    /** Local memory for the bytes after the first fragment, allocated when first needed. */
+    MemorySegment staging() {
+        if (staging == null) {
+            stagingArena = Arena.ofShared();
+            staging = stagingArena.allocate(first.messageLength - first.length, 64);
+        }
+        return staging;
+    }
+
+    boolean hasStaging() {
+        return staging != null;
+    }
+
+    void releaseStaging() {
+        if (stagingArena != null) {
+            stagingArena.close();
+            stagingArena = null;
+            staging = null;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package org.lockstep.pcie.mailbox;
+
+import java.lang.foreign.MemorySegment;
+
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Status;
+import org.lockstep.spi.messaging.AbstractRequest;
+
+/**
+ * A send of the mailbox transport: pending until {@code place_message} has put all of it in
+ * slots (one, or several fragments); a synchronous send stays pending until the receiver has
+ * released the slot of its last fragment.
+ */
+final class SendRequest extends AbstractRequest {
+    final MemorySegment buffer;
+    final long length;
+    final int dest;
+    final int tag;
+    final int context;
+    final boolean synchronous;
+    /** Bytes already placed in slots. */
+    long placedBytes;
+    /** Whether any slot has been written (a zero-length message is placed once). */
+    boolean started;
+
+    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous) {
+        super(endpoint);
+        this.buffer = buffer;
+        this.length = length;
+        this.dest = dest;
+        this.tag = tag;
+        this.context = context;
+        this.synchronous = synchronous;
+    }
+
+    boolean fullyPlaced() {
+        return started && placedBytes == length;
+    }
+
+    void completeSend() {
+        complete(Status.of(dest, tag, length));
+    }
+
+    void failWith(LockstepException error) {
+        fail(error);
+    }
+
+    @Override
+    public int peer() {
+        return dest;
+    }
+}

@@ -1,0 +1,130 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.layout.DeviceFormat;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.layout.SlotDescriptor;
+import org.lockstep.pcie.layout.SuperblockDescriptor;
+import org.lockstep.spi.device.DeviceException;
+import org.lockstep.spi.device.DeviceProviders;
+import org.lockstep.spi.device.DeviceSpec;
+import org.lockstep.spi.device.ExternalMemory;
+
+/** Formatting, attaching, and what a damaged or foreign device image gives. */
+class DeviceImageTest {
+    private static final Duration WAIT = Duration.ofMillis(200);
+    private static final MailboxConfig CONFIG = new MailboxConfig(3, 4, 128, 8, 64 * 1024, 0x1234);
+
+    private static ExternalMemory device(long capacity) {
+        return DeviceProviders.open(DeviceSpec.of("emulated", capacity));
+    }
+
+    private static long required() {
+        return new MailboxLayout(CONFIG, DeviceSpec.DEFAULT_BLOCK_SIZE).requiredCapacity();
+    }
+
+    @Test
+    void aFormattedDeviceAttachesWithTheSameShape() {
+        try (ExternalMemory d = device(required())) {
+            DeviceFormat.format(d, CONFIG, WAIT);
+            MailboxLayout attached = DeviceFormat.attach(d, CONFIG.jobKey(), CONFIG.worldSize(), WAIT);
+            assertEquals(CONFIG, attached.config());
+        }
+    }
+
+    @Test
+    void aSecondFormatterAttachesInsteadOfReformatting() {
+        try (ExternalMemory d = device(required())) {
+            MailboxLayout first = DeviceFormat.format(d, CONFIG, WAIT);
+            d.putLongRelease(first.rankEntry(0), 77); // a mark that reformatting would erase
+            DeviceFormat.format(d, CONFIG, WAIT);
+            assertEquals(77, d.getLongAcquire(first.rankEntry(0)));
+        }
+    }
+
+    @Test
+    void aDeviceTooSmallForTheLayoutIsRefusedWithTheSizeItNeeds() {
+        try (ExternalMemory d = device(required() - 4096)) {
+            DeviceException e = assertThrows(DeviceException.class, () -> DeviceFormat.format(d, CONFIG, WAIT));
+            assertTrue(e.getMessage().contains(Long.toString(required())), e.getMessage());
+        }
+    }
+
+    @Test
+    void aBlankDeviceTimesOutInsteadOfHanging() {
+        try (ExternalMemory d = device(required())) {
+            DeviceException e = assertThrows(DeviceException.class, () -> DeviceFormat.attach(d, 1, 3, WAIT));
+            assertTrue(e.getMessage().contains("blank"), e.getMessage());
+        }
+    }
+
+    @Test
+    void foreignOlderCorruptAndMismatchedImagesAreEachNamed() {
+        try (ExternalMemory d = device(required())) {
+            DeviceFormat.format(d, CONFIG, WAIT);
+            assertAttachFails(d, CONFIG.jobKey(), 4, "formatted for 3 ranks");
+            assertAttachFails(d, 99, 3, "belongs to job");
+
+            long checksum = d.getLong(SuperblockDescriptor.CHECKSUM_OFFSET);
+            d.putInt(SuperblockDescriptor.SLOTS_PER_MAILBOX_OFFSET, 5);
+            assertAttachFails(d, CONFIG.jobKey(), 3, "corrupt superblock");
+            d.putInt(SuperblockDescriptor.SLOTS_PER_MAILBOX_OFFSET, 4);
+            assertEquals(checksum, d.getLong(SuperblockDescriptor.CHECKSUM_OFFSET));
+
+            d.putInt(SuperblockDescriptor.LAYOUT_VERSION_OFFSET, 0);
+            assertAttachFails(d, CONFIG.jobKey(), 3, "layout version 0");
+            d.putInt(SuperblockDescriptor.LAYOUT_VERSION_OFFSET, SuperblockDescriptor.LAYOUT_VERSION);
+
+            d.putLong(SuperblockDescriptor.MAGIC_OFFSET, 0x4242);
+            assertAttachFails(d, CONFIG.jobKey(), 3, "not a Lockstep device");
+
+            d.putLongRelease(SuperblockDescriptor.FORMAT_STATE_OFFSET, 0xdeadbeefL);
+            assertAttachFails(d, CONFIG.jobKey(), 3, "not a Lockstep device");
+        }
+    }
+
+    @Test
+    void aCorruptSlotHeaderIsReportedAndNeverDereferenced() {
+        MailboxThreadWorld world = MailboxThreadWorld.open(TestWorlds.options(2));
+        try {
+            MailboxEndpoint receiver = (MailboxEndpoint) world.communicator(1);
+            MailboxLayout layout = receiver.layout();
+            ExternalMemory d = world.device();
+            long slot = layout.slotAddress(layout.mailboxAddress(0, 1), 1, layout.config().slotsPerMailbox());
+            d.putInt(slot + SlotDescriptor.SOURCE_OFFSET, 0);
+            d.putLong(slot + SlotDescriptor.SEQUENCE_OFFSET, 1);
+            d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, SlotDescriptor.FLAG_INDIRECT);
+            d.putLong(slot + SlotDescriptor.HEAP_OFFSET_OFFSET, Long.MAX_VALUE - 10);
+            d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 100);
+            d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 100);
+            d.putLongRelease(slot + SlotDescriptor.TICKET_OFFSET, 1);
+            LockstepException e = assertThrows(LockstepException.class, () -> receiver.iprobe(0, 0));
+            assertEquals(ErrorClass.INTERN, e.errorClass());
+            assertTrue(e.getMessage().contains("outside its heap partition"), e.getMessage());
+
+            d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, 0);
+            d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 1 << 20);
+            d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 1 << 20);
+            MailboxEndpoint fresh = (MailboxEndpoint) world.communicator(1);
+            LockstepException inPlace = assertThrows(LockstepException.class, () -> fresh.iprobe(0, 0));
+            assertTrue(inPlace.getMessage().contains("in-place length"), inPlace.getMessage());
+        } finally {
+            world.close();
+        }
+    }
+
+    private static void assertAttachFails(ExternalMemory d, long jobKey, int worldSize, String expectedText) {
+        DeviceException e = assertThrows(DeviceException.class, () -> DeviceFormat.attach(d, jobKey, worldSize, WAIT));
+        assertTrue(e.getMessage().contains(expectedText), "expected '" + expectedText + "' in: " + e.getMessage());
+        assertEquals(ErrorClass.DEVICE, ((LockstepException) e).errorClass());
+    }
+}
