@@ -55,6 +55,11 @@ public final class SlotDescriptor {
     public static final int SENDER_INCARNATION_OFFSET = 48;
     public static final int MESSAGE_LENGTH_OFFSET = 56;
 
+    /** The sender's line; everything after the ticket is written in one burst before the ticket. */
+    public static final int HEADER_LINE_LENGTH = LayoutConstants.CACHE_LINE;
+    /** Bytes of the header burst: from the sequence number to the end of the sender's line. */
+    public static final int HEADER_BURST_LENGTH = HEADER_LINE_LENGTH - SEQUENCE_OFFSET;
+
     public static final int RELEASED_TICKET_OFFSET = LayoutConstants.CACHE_LINE;
     public static final int PAYLOAD_OFFSET = 2 * LayoutConstants.CACHE_LINE;
 

@@ -4,6 +4,7 @@ import static org.lockstep.pcie.layout.SlotDescriptor.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -26,6 +27,7 @@ import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
+import org.lockstep.pcie.layout.SlotDescriptor;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -105,11 +107,17 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
+    /** Where headers are built and parsed (used under the progress lock only). */
+    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[SlotDescriptor.HEADER_LINE_LENGTH / Long.BYTES]);
     private volatile boolean closed;
     private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
+        this(device, layout, rank, incarnation, MailboxOptions.DEFAULT_FRAGMENT);
+    }
+
+    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long fragmentLength) {
         this.device = device;
         this.layout = layout;
         this.config = layout.config();
@@ -121,8 +129,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
         this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
-        // A quarter of the heap per fragment keeps several in flight, so copies on both sides overlap.
-        this.maxFragment = Math.max(inlineCapacity + 1, (layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
+        // Fragments small enough that the receiver copies one while the sender writes the next,
+        // and at most a quarter of the heap so that several are in flight.
+        this.maxFragment = Math.max(inlineCapacity + 1,
+                Math.min(fragmentLength, layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
         this.reassembly = new Reassembly[config.worldSize()];
         nextPairTicket = filled(size, 1);
         nextSendSequence = filled(size, 1);
@@ -272,15 +282,18 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (fragmentLength > 0) {
             device.write(payload, send.buffer, send.placedBytes, fragmentLength);
         }
-        device.putLong(slot + SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
-        device.putInt(slot + TAG_OFFSET, send.tag);
-        device.putInt(slot + CONTEXT_OFFSET, send.context);
-        device.putLong(slot + LENGTH_OFFSET, fragmentLength);
-        device.putLong(slot + MESSAGE_LENGTH_OFFSET, send.length);
-        device.putInt(slot + FLAGS_OFFSET, flags);
-        device.putInt(slot + SOURCE_OFFSET, rank);
-        device.putLong(slot + HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
-        device.putLong(slot + SENDER_INCARNATION_OFFSET, incarnation);
+        // The header goes in one burst (one device transaction, not nine), then the ticket publishes it.
+        MemorySegment h = headerScratch;
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, send.tag);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, send.context);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, fragmentLength);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, send.length);
+        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
         device.putLongRelease(slot + TICKET_OFFSET, ticket);
         send.started = true;
         send.placedBytes += fragmentLength;
@@ -482,12 +495,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     /** Reads and checks a published slot's header; a corrupt header fails here, before any payload is touched. */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
-        int source = device.getInt(slot + SOURCE_OFFSET);
-        long length = device.getLong(slot + LENGTH_OFFSET);
-        int flags = device.getInt(slot + FLAGS_OFFSET);
-        int tag = device.getInt(slot + TAG_OFFSET);
-        int context = device.getInt(slot + CONTEXT_OFFSET);
-        long sequence = device.getLong(slot + SEQUENCE_OFFSET);
+        // The ticket was read with acquire, so this plain burst sees the header the sender wrote before it.
+        MemorySegment h = headerScratch;
+        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
+        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
+        long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET);
+        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
+        int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
+        int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
+        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
         if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
             throw corrupt(slot, "source rank " + source + (expectedSource >= 0 ? " in the mailbox of sender " + expectedSource : ""));
         }
@@ -497,7 +513,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (tag < 0 || context < 0 || sequence < 1) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
         }
-        long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
+        long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
         boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
         if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
                 && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
@@ -506,7 +522,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
         long payload;
         if ((flags & FLAG_INDIRECT) != 0) {
-            payload = device.getLong(slot + HEAP_OFFSET_OFFSET);
+            payload = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
             layout.checkHeapRange(source, payload, length);
         } else {
             if (length < 0 || length > inlineCapacity) {
