@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
         description = "MPI-style message passing through a shared storage device.",
-        subcommands = {ExampleCommand.class, BenchCommand.class, ProvidersCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ExampleCommand.class, RunCommand.class, BenchCommand.class, ProvidersCommand.class, CommandLine.HelpCommand.class})
 public final class LockstepCommand {
     /** Exit code of a run that failed. */
     public static final int FAILED = 1;
@@ -44,7 +44,10 @@ public final class LockstepCommand {
     }
 
     private static CommandLine commandLine() {
-        return new CommandLine(new LockstepCommand()).setExecutionExceptionHandler(new FailureReporter());
+        CommandLine commandLine = new CommandLine(new LockstepCommand()).setExecutionExceptionHandler(new FailureReporter());
+        // Everything after the program's name belongs to the program.
+        commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        return commandLine;
     }
 
     /** Turns a failed run into its message on standard error and exit code 1; anything else is a bug and keeps its trace. */

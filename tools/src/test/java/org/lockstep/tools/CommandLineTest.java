@@ -35,7 +35,7 @@ class CommandLineTest {
     }
 
     @Test
-    void runIsNotACommandYet() {
+    void runWithoutAProgramIsAUsageError() {
         assertEquals(LockstepCommand.USAGE, run("run", "-n", "2").exitCode());
     }
 
