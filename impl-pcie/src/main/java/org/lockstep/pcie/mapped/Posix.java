@@ -72,7 +72,7 @@ final class Posix {
     /** A C library call failed. */
     static final class Failure extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final transient String function;
+        private final String function;
         private final int errno;
 
         Failure(String function, int errno) {
