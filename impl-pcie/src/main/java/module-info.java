@@ -6,4 +6,5 @@ module org.lockstep.pcie {
     requires org.lockstep.spi;
 
     provides org.lockstep.api.LockstepProvider with org.lockstep.pcie.MailboxProvider;
+    provides org.lockstep.spi.device.DeviceProvider with org.lockstep.pcie.mapped.MappedDeviceProvider;
 }
