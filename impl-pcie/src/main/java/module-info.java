@@ -1,5 +1,5 @@
 /**
- * The mailbox transport of seed 001 over any device of the SPI, and (later) the hardware device
+ * The mailbox transport of seed 001 over any device of the SPI, and the hardware device
  * provider that maps device paths. A provider module: it exports nothing.
  */
 module org.lockstep.pcie {

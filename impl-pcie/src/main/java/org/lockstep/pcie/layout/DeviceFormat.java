@@ -58,30 +58,27 @@ public final class DeviceFormat {
         return layout;
     }
 
+    /**
+     * Whether this caller won the right to format. Only a blank device (zero magic and state) may
+     * be formatted: anything else is either formatted by another party (attach to it) or not a
+     * Lockstep device, which is never formatted over — it may be someone's data.
+     */
     private static boolean claim(ExternalMemory device) {
+        long magic = device.getLong(MAGIC_OFFSET);
+        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
+        if (state == FORMAT_BLANK && magic != 0) {
+            throw new DeviceException("device " + device.name() + " is not blank and not a Lockstep device (magic 0x"
+                    + Long.toHexString(magic) + "); refusing to format over it: remove it or choose another path");
+        }
+        if (state != FORMAT_BLANK) {
+            return false; // formatted or being formatted: attach checks it
+        }
         if (device.has(DeviceCapability.ATOMIC_CAS)) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS)
-                    || resetIfStale(device);
+            return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS);
         }
         // Without CAS only one party (the launcher or the thread-world opener) may format.
-        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
-        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) == MAGIC) {
-            return false;
-        }
         device.putLongRelease(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
         return true;
-    }
-
-    /** A device whose state word holds garbage (not a Lockstep image) may be formatted over. */
-    private static boolean resetIfStale(ExternalMemory device) {
-        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
-        if (state != FORMAT_IN_PROGRESS && state != FORMAT_READY) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
-        }
-        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) != MAGIC) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
-        }
-        return false;
     }
 
     /**

@@ -60,6 +60,19 @@ class DeviceImageTest {
     }
 
     @Test
+    void aDeviceHoldingOtherDataIsNeverFormattedOver() {
+        try (ExternalMemory d = device(required())) {
+            d.putLong(SuperblockDescriptor.MAGIC_OFFSET, 0x0123456789abcdefL);
+            DeviceException notBlank = assertThrows(DeviceException.class, () -> DeviceFormat.format(d, CONFIG, WAIT));
+            assertTrue(notBlank.getMessage().contains("refusing to format"), notBlank.getMessage());
+            d.putLongRelease(SuperblockDescriptor.FORMAT_STATE_OFFSET, 0x7777);
+            DeviceException garbage = assertThrows(DeviceException.class, () -> DeviceFormat.format(d, CONFIG, WAIT));
+            assertTrue(garbage.getMessage().contains("not a Lockstep device"), garbage.getMessage());
+            assertEquals(0x0123456789abcdefL, d.getLong(SuperblockDescriptor.MAGIC_OFFSET), "the data is untouched");
+        }
+    }
+
+    @Test
     void aBlankDeviceTimesOutInsteadOfHanging() {
         try (ExternalMemory d = device(required())) {
             DeviceException e = assertThrows(DeviceException.class, () -> DeviceFormat.attach(d, 1, 3, WAIT));
