@@ -206,7 +206,11 @@ public final class ProcessLauncher {
         } else {
             classPath.add(System.getProperty("java.class.path", ""));
         }
-        Optional<String> module = moduleOf(mainClass);
+        Optional<String> module = mainClass.contains("/") ? Optional.of(mainClass.substring(0, mainClass.indexOf('/')))
+                : onClassPath(mainClass, classPath) ? Optional.empty() : moduleOf(mainClass);
+        if (mainClass.contains("/")) {
+            mainClass = mainClass.substring(mainClass.indexOf('/') + 1);
+        }
         if (!classPath.isEmpty()) {
             command.add("-cp");
             command.add(String.join(java.io.File.pathSeparator, classPath));
@@ -219,6 +223,27 @@ public final class ProcessLauncher {
         }
         command.addAll(job.arguments());
         return command;
+    }
+
+    /** Whether a directory or jar of {@code classPath} holds {@code className}. */
+    private static boolean onClassPath(String className, List<String> classPath) {
+        String entry = className.replace('.', '/') + ".class";
+        for (String element : classPath) {
+            Path path = Path.of(element);
+            if (Files.isDirectory(path) && Files.isRegularFile(path.resolve(entry))) {
+                return true;
+            }
+            if (Files.isRegularFile(path) && element.endsWith(".jar")) {
+                try (JarFile jar = new JarFile(path.toFile())) {
+                    if (jar.getEntry(entry) != null) {
+                        return true;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + path, e);
+                }
+            }
+        }
+        return false;
     }
 
     /** The named module of this JVM's boot layer that holds {@code className}, if any. */

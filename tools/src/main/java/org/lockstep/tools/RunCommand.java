@@ -60,7 +60,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Job property for the provider (repeatable), e.g. -o lockstep.mailbox.inlineThreshold=4096.")
     Map<String, String> properties = new LinkedHashMap<>();
 
-    @Parameters(index = "0", paramLabel = "MAIN", description = "The program: a main class (in a module on the module path, or on --class-path) or a jar with a Main-Class.")
+    @Parameters(index = "0", paramLabel = "MAIN", description = "The program: a main class (found on --class-path, else in a module on the module path), "
+                    + "MODULE/CLASS, or a jar with a Main-Class.")
     String target;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the program.")

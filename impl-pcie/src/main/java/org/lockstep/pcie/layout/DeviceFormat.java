@@ -27,6 +27,16 @@ public final class DeviceFormat {
      *         after checking it matches {@code config}
      */
     public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait) {
+        return format(device, config, attachWait, true);
+    }
+
+    /**
+     * As {@link #format(ExternalMemory, MailboxConfig, Duration)}; on a device without
+     * compare-and-set, only the party given {@code formatterWithoutCas} formats (for example
+     * rank 0) and the others wait for it, since without CAS they cannot agree on one.
+     */
+    public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait,
+                                       boolean formatterWithoutCas) {
         MailboxLayout layout = new MailboxLayout(config, device.blockSize());
         if (layout.requiredCapacity() > device.capacity()) {
             throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
@@ -34,7 +44,7 @@ public final class DeviceFormat {
                     + config.asyncSlots() + " async slots and " + config.heapBytesPerRank() + " heap bytes per rank need "
                     + layout.requiredCapacity() + " bytes; it has " + device.capacity());
         }
-        if (!claim(device)) {
+        if (!claim(device, formatterWithoutCas)) {
             return attach(device, config.jobKey(), config.worldSize(), attachWait);
         }
         // Control words must start at zero: tickets, released tickets, claim words, rank states.
@@ -63,7 +73,7 @@ public final class DeviceFormat {
      * be formatted: anything else is either formatted by another party (attach to it) or not a
      * Lockstep device, which is never formatted over — it may be someone's data.
      */
-    private static boolean claim(ExternalMemory device) {
+    private static boolean claim(ExternalMemory device, boolean formatterWithoutCas) {
         long magic = device.getLong(MAGIC_OFFSET);
         long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
         if (state == FORMAT_BLANK && magic != 0) {
@@ -76,7 +86,9 @@ public final class DeviceFormat {
         if (device.has(DeviceCapability.ATOMIC_CAS)) {
             return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS);
         }
-        // Without CAS only one party (the launcher or the thread-world opener) may format.
+        if (!formatterWithoutCas) {
+            return false;
+        }
         device.putLongRelease(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
         return true;
     }

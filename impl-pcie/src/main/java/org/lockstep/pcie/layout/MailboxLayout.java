@@ -45,16 +45,24 @@ public final class MailboxLayout {
     public MailboxLayout(MailboxConfig config, int blockSize) {
         this.config = config;
         this.blockSize = blockSize;
-        int n = config.worldSize();
-        slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
-        mailboxLength = slotLength * config.slotsPerMailbox();
-        asyncMailboxLength = config.asyncSlots() == 0 ? 0 : AsyncMailboxDescriptor.SLOTS_OFFSET + slotLength * config.asyncSlots();
-        rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
-        pairBase = LayoutConstants.align(rankTableBase + (long) n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
-        asyncBase = LayoutConstants.align(pairBase + (long) n * n * mailboxLength, blockSize);
-        heapBase = LayoutConstants.align(asyncBase + n * asyncMailboxLength, blockSize);
-        heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
-        end = heapBase + n * heapPartitionLength;
+        long n = config.worldSize();
+        try {
+            slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
+            mailboxLength = Math.multiplyExact(slotLength, config.slotsPerMailbox());
+            asyncMailboxLength = config.asyncSlots() == 0 ? 0
+                    : Math.addExact(AsyncMailboxDescriptor.SLOTS_OFFSET, Math.multiplyExact(slotLength, config.asyncSlots()));
+            rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
+            pairBase = LayoutConstants.align(rankTableBase + n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
+            asyncBase = LayoutConstants.align(Math.addExact(pairBase, Math.multiplyExact(n * n, mailboxLength)), blockSize);
+            heapBase = LayoutConstants.align(Math.addExact(asyncBase, Math.multiplyExact(n, asyncMailboxLength)), blockSize);
+            heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
+            end = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
+            if (end > Long.MAX_VALUE / 2) {
+                throw new ArithmeticException("layout end " + end);
+            }
+        } catch (ArithmeticException overflow) {
+            throw new DeviceException(ErrorClass.ARG, "a layout for " + config + " does not fit in 2^62 bytes");
+        }
     }
 
     public MailboxConfig config() {

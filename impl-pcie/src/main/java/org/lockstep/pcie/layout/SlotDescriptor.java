@@ -65,7 +65,7 @@ public final class SlotDescriptor {
 
     /** The payload is in the heap at the heap offset, not in place. */
     public static final int FLAG_INDIRECT = 1;
-    /** A synchronous send: the sender waits for the release of this slot. */
+    /** The first slot of a synchronous send: the sender waits for its release, which only a match gives. */
     public static final int FLAG_SYNCHRONOUS = 2;
     /**
      * The first fragment of a message too large for one heap block: it is matched like any
@@ -75,8 +75,13 @@ public final class SlotDescriptor {
     public static final int FLAG_FRAGMENT_FIRST = 4;
     /** A fragment after the first; never matched on its own. */
     public static final int FLAG_FRAGMENT_NEXT = 8;
+    /**
+     * A claimed asynchronous slot whose message could not be written: it carries nothing and the
+     * receiver releases it at once (a claimed ticket must be published, or the ring stops there).
+     */
+    public static final int FLAG_VOID = 16;
     /** Every flag a valid slot may carry. */
-    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT;
+    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT | FLAG_VOID;
 
     private SlotDescriptor() {
     }

@@ -64,8 +64,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private static final long PEER_CHECK_NANOS = 1_000_000;
     /** How often a process advances its heartbeat word. */
     static final long HEARTBEAT_INTERVAL_NANOS = 50_000_000;
-    /** A running peer whose heartbeat has not moved for this long is taken for dead (bound: under 1 s). */
-    static final long HEARTBEAT_LEASE_NANOS = 700_000_000;
+    /**
+     * A running peer on another host whose heartbeat has not moved for this long is taken for dead.
+     * Peers on this host are checked by process id instead, which has no false positives.
+     */
+    static final long HEARTBEAT_LEASE_NANOS = 1_000_000_000;
+    /** No message is longer than this (2^48 bytes); a longer length read from the device is corruption. */
+    private static final long MAX_MESSAGE_LENGTH = 1L << 48;
+    /** How often a peer on this host is checked by process id. */
+    private static final long PROCESS_CHECK_NANOS = 50_000_000;
 
     private final ExternalMemory device;
     private final MailboxLayout layout;
@@ -102,6 +109,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final long[] peerState;
     private final long[] peerHeartbeat;
     private final long[] peerHeartbeatSeenAt;
+    private final long[] peerProcessCheckedAt;
+    /** Peers found dead by this rank (a process check or an expired lease); never revived. */
+    private final boolean[] peerDeclaredDead;
+    private boolean anyPeerGone;
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
 
@@ -147,8 +158,13 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         peerState = new long[size];
         peerHeartbeat = new long[size];
         peerHeartbeatSeenAt = new long[size];
+        peerProcessCheckedAt = new long[size];
+        peerDeclaredDead = new boolean[size];
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
+        device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
+        device.putLong(entry + RankTableDescriptor.PROCESS_START_OFFSET, HostIdentity.currentStartMillis());
+        device.putLong(entry + RankTableDescriptor.HOST_OFFSET, HostIdentity.CURRENT);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
     }
 
@@ -198,14 +214,16 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (dest == PROC_NULL) {
             return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
         }
-        if (bytes > inlineCapacity && maxFragment < LayoutConstants.CACHE_LINE) {
+        if (bytes > inlineCapacity && LayoutConstants.align(Math.min(bytes, maxFragment), LayoutConstants.CACHE_LINE) > heap.capacity()) {
             throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
-                    + " is above the inline threshold of " + inlineCapacity + " bytes but the heap partition has only "
-                    + heap.capacity() + " bytes; raise lockstep.mailbox.heapPerRank");
+                    + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
+                    + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
+                    + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
         }
         SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
         lock.lock();
         try {
+            checkOpen();
             failIfPeerGone(dest, "send to");
             if (pendingSends[dest].isEmpty()) {
                 while (!request.fullyPlaced() && placeMessage(request)) {
@@ -235,6 +253,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         boolean indirect = send.length > inlineCapacity;
         boolean fragmented = send.length > maxFragment && indirect;
         long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        boolean first = send.placedBytes == 0;
+        boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
         if (indirect) {
             heapOffset = heap.allocate(fragmentLength);
@@ -246,20 +266,27 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                     return false;
                 }
             }
+            try {
+                // Before any slot is taken: a failing copy from the caller's buffer costs no ticket.
+                device.write(heapOffset, send.buffer, send.placedBytes, fragmentLength);
+            } catch (RuntimeException e) {
+                heap.release(heapOffset, fragmentLength);
+                throw e;
+            }
         }
         long slot;
         long ticket;
+        boolean async;
         long pairMailbox = layout.mailboxAddress(rank, send.dest);
         long pairTicket = nextPairTicket[send.dest];
         long pairSlot = layout.slotAddress(pairMailbox, pairTicket, slots);
         if (lockMailbox(pairSlot, pairTicket, slots)) {
             slot = pairSlot;
             ticket = pairTicket;
-            nextPairTicket[send.dest]++;
-            statistics.pairMailboxSends++;
+            async = false;
         } else if (asyncMailboxes && (ticket = claimAsyncSlot(send.dest)) > 0) {
             slot = layout.slotAddress(layout.asyncSlotsBase(send.dest), ticket, config.asyncSlots());
-            statistics.asyncMailboxSends++;
+            async = true;
         } else {
             if (heapOffset != HeapAllocator.FAILED) {
                 heap.release(heapOffset, fragmentLength);
@@ -267,52 +294,72 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             statistics.mailboxFullWaits++;
             return false;
         }
-        boolean last = fragmentLength == remaining;
-        int flags = send.synchronous && last ? FLAG_SYNCHRONOUS : 0;
-        long payload;
+        // The receiver of a synchronous message releases its first slot only once a receive matched it.
+        int flags = send.synchronous && first ? FLAG_SYNCHRONOUS : 0;
         if (indirect) {
-            payload = heapOffset;
             flags |= FLAG_INDIRECT;
             if (fragmented) {
-                flags |= send.placedBytes == 0 ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
+                flags |= first ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
             }
+        }
+        try {
+            if (!indirect && fragmentLength > 0) {
+                device.write(slot + PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
+            }
+            publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
+                    indirect ? heapOffset : 0);
+        } catch (RuntimeException e) {
+            if (heapOffset != HeapAllocator.FAILED) {
+                heap.release(heapOffset, fragmentLength);
+            }
+            if (async) {
+                // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
+                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0);
+            }
+            throw e;
+        }
+        nextSendSequence[send.dest]++;
+        if (async) {
+            statistics.asyncMailboxSends++;
         } else {
-            payload = slot + PAYLOAD_OFFSET;
+            nextPairTicket[send.dest]++;
+            statistics.pairMailboxSends++;
         }
-        if (fragmentLength > 0) {
-            device.write(payload, send.buffer, send.placedBytes, fragmentLength);
-        }
-        // The header goes in one burst (one device transaction, not nine), then the ticket publishes it.
-        MemorySegment h = headerScratch;
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
-        h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, send.tag);
-        h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, send.context);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, fragmentLength);
-        h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
-        h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, send.length);
-        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
-        device.putLongRelease(slot + TICKET_OFFSET, ticket);
         send.started = true;
         send.placedBytes += fragmentLength;
         statistics.bytesSent += fragmentLength;
         if (indirect) {
             statistics.indirectSends++;
         }
-        boolean completesOnRelease = send.synchronous && last;
+        boolean completesOnRelease = send.synchronous && first;
         if (indirect || completesOnRelease) {
             awaitingRelease.add(new PlacedFragment(MailboxLayout.lockAddress(slot), ticket, heapOffset, fragmentLength,
                     completesOnRelease ? send : null));
         }
         if (last) {
             statistics.messagesSent++;
-            if (!send.synchronous) {
+            if (!send.synchronous || send.matchedByReceiver) {
                 send.completeSend();
             }
         }
         return true;
+    }
+
+    /** Writes a slot's header in one burst (one device transaction, not nine), then publishes the ticket. */
+    private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
+                         int flags, long heapOffset) {
+        MemorySegment h = headerScratch;
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, sequence);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, tag);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, context);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
+        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
+        device.putLongRelease(slot + TICKET_OFFSET, ticket);
     }
 
     /**
@@ -351,8 +398,12 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 if (placed.heapOffset() != HeapAllocator.FAILED) {
                     heap.release(placed.heapOffset(), placed.heapLength());
                 }
-                if (placed.completes() != null) {
-                    placed.completes().completeSend();
+                SendRequest synchronous = placed.completes();
+                if (synchronous != null) {
+                    synchronous.matchedByReceiver = true;
+                    if (synchronous.fullyPlaced()) {
+                        synchronous.completeSend();
+                    }
                 }
                 any = true;
             }
@@ -397,6 +448,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, WORLD_CONTEXT);
         lock.lock();
         try {
+            checkOpen();
             drainArrivals();
             MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
             if (found != null) {
@@ -441,6 +493,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
         lock.lock();
         try {
+            checkOpen();
             progressLocked();
             MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, WORLD_CONTEXT);
             return found == null ? Optional.empty()
@@ -486,14 +539,19 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 }
                 IncomingMessage message = readSlot(slot, ticket, -1);
                 nextAsyncArrival++;
-                accept(message);
+                if (message != null) {
+                    accept(message);
+                }
                 any = true;
             }
         }
         return any;
     }
 
-    /** Reads and checks a published slot's header; a corrupt header fails here, before any payload is touched. */
+    /**
+     * Reads and checks a published slot's header; a corrupt header fails here, before any payload
+     * is touched. A void asynchronous slot is released at once and gives null.
+     */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
         // The ticket was read with acquire, so this plain burst sees the header the sender wrote before it.
         MemorySegment h = headerScratch;
@@ -504,6 +562,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
         int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
         long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
+        if (flags == FLAG_VOID && expectedSource < 0) {
+            device.putLongRelease(MailboxLayout.lockAddress(slot), ticket);
+            return null;
+        }
         if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
             throw corrupt(slot, "source rank " + source + (expectedSource >= 0 ? " in the mailbox of sender " + expectedSource : ""));
         }
@@ -515,6 +577,9 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
         long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
         boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+        if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH) {
+            throw corrupt(slot, "message length " + messageLength);
+        }
         if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
                 && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
             throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
@@ -660,25 +725,31 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             }
             long entry = layout.rankEntry(peer);
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
-            if (state == RankTableDescriptor.STATE_RUNNING) {
-                long beat = device.getLongAcquire(entry + RankTableDescriptor.HEARTBEAT_OFFSET);
-                if (beat != peerHeartbeat[peer] || peerHeartbeatSeenAt[peer] == 0) {
-                    peerHeartbeat[peer] = beat;
-                    peerHeartbeatSeenAt[peer] = now;
-                } else if (beat != 0 && now - peerHeartbeatSeenAt[peer] > HEARTBEAT_LEASE_NANOS) {
-                    state = RankTableDescriptor.STATE_FAILED;
-                }
+            if (state == RankTableDescriptor.STATE_RUNNING && (peerDeclaredDead[peer] || isSilentlyDead(peer, entry, now))) {
+                peerDeclaredDead[peer] = true;
+                state = RankTableDescriptor.STATE_FAILED;
             }
             if (state != peerState[peer]) {
                 peerState[peer] = state;
                 changed |= isGone(state);
             }
         }
-        if (!changed) {
+        if (changed) {
+            anyPeerGone = true;
+        } else {
+            if (anyPeerGone) {
+                // A request started after the change must not wait forever either.
+                sweepRequestsOnGonePeers();
+            }
             return;
         }
         // Whatever a peer published before it ended is visible now (its state was read with acquire).
         drainArrivals();
+        sweepRequestsOnGonePeers();
+    }
+
+    /** Fails every request that waits on a peer that has failed or finished; none can ever complete. */
+    private void sweepRequestsOnGonePeers() {
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
             if (posted.source() == ANY_SOURCE ? everyPeerGone() : isGone(peerState[posted.source()])) {
@@ -708,11 +779,36 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
         for (int source = 0; source < size; source++) {
             Reassembly r = reassembly[source];
-            if (r != null && r.receive != null && peerState[source] == RankTableDescriptor.STATE_FAILED) {
-                r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+            if (r != null && isGone(peerState[source])) {
+                // The rest of the message will never come.
+                r.broken = true;
+                if (r.receive != null) {
+                    r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+                }
                 reassembly[source] = null;
             }
         }
+    }
+
+    /** A running peer that died without saying so: by process check on this host, by heartbeat lease elsewhere. */
+    private boolean isSilentlyDead(int peer, long entry, long now) {
+        long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
+        if (host != 0 && host == HostIdentity.CURRENT) {
+            if (now - peerProcessCheckedAt[peer] < PROCESS_CHECK_NANOS) {
+                return false;
+            }
+            peerProcessCheckedAt[peer] = now;
+            long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+            return pid != ProcessHandle.current().pid()
+                    && !HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET));
+        }
+        long beat = device.getLongAcquire(entry + RankTableDescriptor.HEARTBEAT_OFFSET);
+        if (beat != peerHeartbeat[peer] || peerHeartbeatSeenAt[peer] == 0) {
+            peerHeartbeat[peer] = beat;
+            peerHeartbeatSeenAt[peer] = now;
+            return false;
+        }
+        return beat != 0 && now - peerHeartbeatSeenAt[peer] > HEARTBEAT_LEASE_NANOS;
     }
 
     private static boolean isGone(long state) {
@@ -728,15 +824,16 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return size > 1;
     }
 
-    /** Throws at once if an operation is started on a peer that is already known to be gone. */
+    /**
+     * Throws at once if an operation involves a peer already known to be gone. Receives call it
+     * only after arrivals were drained and nothing matched, so no message that could still match is lost.
+     */
     private void failIfPeerGone(int peer, String what) {
         if (peer == ANY_SOURCE) {
-            if (everyPeerGone() && matching.unexpectedCount() == 0) {
+            if (everyPeerGone()) {
                 throw peerGone(ANY_SOURCE, what);
             }
-            return;
-        }
-        if (peer != rank && peer >= 0 && isGone(peerState[peer]) && !matching.hasUnexpectedFrom(peer)) {
+        } else if (peer != rank && peer >= 0 && isGone(peerState[peer])) {
             throw peerGone(peer, what);
         }
     }
@@ -790,7 +887,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     public void close() {
         lock.lock();
         try {
-            closed = true;
+            if (!closed) {
+                closed = true;
+                failPendingRequests();
+            }
         } finally {
             lock.unlock();
         }
@@ -799,6 +899,35 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             allocations.clear();
         }
         closeAction.run();
+    }
+
+    /** Requests still pending at close can never complete: they fail, so no thread waits on them forever. */
+    private void failPendingRequests() {
+        List<MatchingEngine.PostedReceive> posted = new ArrayList<>();
+        matching.postedReceives().forEach(posted::add);
+        for (MatchingEngine.PostedReceive receive : posted) {
+            matching.cancel(receive);
+            ((ReceiveRequest.Posted) receive).request.failWith(closedError("receive"));
+        }
+        for (ArrayDeque<SendRequest> queue : pendingSends) {
+            queue.forEach(send -> send.failWith(closedError("send")));
+            queue.clear();
+        }
+        pendingSendCount = 0;
+        for (PlacedFragment placed : awaitingRelease) {
+            if (placed.completes() != null) {
+                placed.completes().failWith(closedError("synchronous send"));
+            }
+        }
+        for (Reassembly r : reassembly) {
+            if (r != null && r.receive != null) {
+                r.receive.failWith(closedError("receive"));
+            }
+        }
+    }
+
+    private LockstepException closedError(String what) {
+        return new LockstepException(ErrorClass.COMM, "rank " + rank + ": " + what + " pending when the communicator was closed");
     }
 
     /** What {@link #close()} does after closing the communicator (a process rank leaves its world). */

@@ -74,7 +74,7 @@ public final class ProcessWorld implements AttachedRank {
             MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                     : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
                     wanted.heapBytesPerRank(), wanted.jobKey());
-            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT);
+            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
             if (state == RankTableDescriptor.STATE_RUNNING) {

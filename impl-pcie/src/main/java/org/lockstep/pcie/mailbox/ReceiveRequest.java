@@ -48,6 +48,13 @@ final class ReceiveRequest extends AbstractRequest {
             finish();
             return;
         }
+        if (reassembly.broken) {
+            reassembly.releaseStaging();
+            fail(new org.lockstep.api.ProcessFailedException(ErrorClass.PROC_FAILED, message.source, "receive of a message of "
+                    + message.messageLength + " bytes from rank " + message.source + ": the sender ended after "
+                    + reassembly.arrived + " bytes"));
+            return;
+        }
         reassembly.receive = this;
         long staged = reassembly.arrived - message.length;
         long room = Math.max(0, Math.min(staged, capacity - message.length));

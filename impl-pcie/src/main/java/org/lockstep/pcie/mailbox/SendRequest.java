@@ -8,8 +8,8 @@ import org.lockstep.spi.messaging.AbstractRequest;
 
 /**
  * A send of the mailbox transport: pending until {@code place_message} has put all of it in
- * slots (one, or several fragments); a synchronous send stays pending until the receiver has
- * released the slot of its last fragment.
+ * slots (one, or several fragments); a synchronous send stays pending until, besides, the receiver
+ * has released the slot of its first fragment, which it does only once a receive has matched it.
  */
 final class SendRequest extends AbstractRequest {
     final MemorySegment buffer;
@@ -22,6 +22,8 @@ final class SendRequest extends AbstractRequest {
     long placedBytes;
     /** Whether any slot has been written (a zero-length message is placed once). */
     boolean started;
+    /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
+    boolean matchedByReceiver;
 
     SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous) {
         super(endpoint);
