@@ -118,13 +118,16 @@ public final class MailboxLayout {
     }
 
     /**
-     * Checks that an indirect payload read from a slot lies in its sender's heap partition;
-     * a corrupted or hostile device image fails here instead of reading out of bounds.
+     * Checks that a heap block read from a slot, with a payload of {@code length} bytes, lies in its
+     * sender's heap partition; a corrupted or hostile device image fails here instead of reading out
+     * of bounds.
      */
-    public void checkHeapRange(int sender, long offset, long length) {
+    public void checkHeapRange(int sender, long blockOffset, long length) {
         long base = heapPartition(sender);
-        if (offset < base || length < 0 || length > heapPartitionLength || offset - base > heapPartitionLength - length) {
-            throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload [" + offset + ", +" + length
+        long blockLength = length < 0 || length > heapPartitionLength ? -1 : HeapBlockDescriptor.blockLength(length);
+        if (blockOffset < base || blockLength < 0 || blockLength > heapPartitionLength
+                || blockOffset - base > heapPartitionLength - blockLength || (blockOffset & (LayoutConstants.CACHE_LINE - 1)) != 0) {
+            throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload block [" + blockOffset + ", +" + length
                     + ") of sender " + sender + " is outside its heap partition [" + base + ", +" + heapPartitionLength + ")");
         }
     }

@@ -63,7 +63,7 @@ public final class SlotDescriptor {
     public static final int RELEASED_TICKET_OFFSET = LayoutConstants.CACHE_LINE;
     public static final int PAYLOAD_OFFSET = 2 * LayoutConstants.CACHE_LINE;
 
-    /** The payload is in the heap at the heap offset, not in place. */
+    /** The payload is in a heap block ({@link HeapBlockDescriptor}) at the heap offset, not in place. */
     public static final int FLAG_INDIRECT = 1;
     /** The first slot of a synchronous send: the sender waits for its release, which only a match gives. */
     public static final int FLAG_SYNCHRONOUS = 2;

@@ -23,6 +23,7 @@ import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
+import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -101,6 +102,10 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final long[] nextPairArrival;
     private final long[] nextReceiveSequence;
     private final TreeMap<Long, IncomingMessage>[] aheadOfSequence;
+    /** Per source, heap bytes of unexpected messages this receiver keeps locked in that sender's heap. */
+    private final long[] heldHeapBytes;
+    /** The share of a sender's heap that one receiver may keep locked by unexpected messages. */
+    private final long heldHeapBudget;
     /** Per source, the fragmented message whose later fragments are still arriving. */
     private final Reassembly[] reassembly;
     private long nextAsyncArrival = 1;
@@ -145,6 +150,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         this.maxFragment = Math.max(inlineCapacity + 1,
                 Math.min(fragmentLength, layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
         this.reassembly = new Reassembly[config.worldSize()];
+        this.heldHeapBytes = new long[config.worldSize()];
+        this.heldHeapBudget = layout.heapPartitionLength() / (2L * Math.max(1, config.worldSize() - 1));
         nextPairTicket = filled(size, 1);
         nextSendSequence = filled(size, 1);
         nextPairArrival = filled(size, 1);
@@ -214,7 +221,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (dest == PROC_NULL) {
             return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
         }
-        if (bytes > inlineCapacity && LayoutConstants.align(Math.min(bytes, maxFragment), LayoutConstants.CACHE_LINE) > heap.capacity()) {
+        if ((bytes > inlineCapacity || synchronous) && LayoutConstants.align(
+                HeapBlockDescriptor.blockLength(Math.min(bytes, maxFragment)), LayoutConstants.CACHE_LINE) > heap.capacity()) {
             throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
                     + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
                     + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
@@ -250,17 +258,19 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
      */
     private boolean placeMessage(SendRequest send) {
         long remaining = send.length - send.placedBytes;
-        boolean indirect = send.length > inlineCapacity;
+        // A synchronous message always goes through a heap block: its released word is the match signal.
+        boolean indirect = send.length > inlineCapacity || send.synchronous;
         boolean fragmented = send.length > maxFragment && indirect;
         long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
         boolean first = send.placedBytes == 0;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
+        long blockLength = HeapBlockDescriptor.blockLength(fragmentLength);
         if (indirect) {
-            heapOffset = heap.allocate(fragmentLength);
+            heapOffset = heap.allocate(blockLength);
             if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
-                heapOffset = heap.allocate(fragmentLength);
+                heapOffset = heap.allocate(blockLength);
                 if (heapOffset == HeapAllocator.FAILED) {
                     statistics.heapFullWaits++;
                     return false;
@@ -268,9 +278,12 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             }
             try {
                 // Before any slot is taken: a failing copy from the caller's buffer costs no ticket.
-                device.write(heapOffset, send.buffer, send.placedBytes, fragmentLength);
+                device.putLong(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, 0);
+                if (fragmentLength > 0) {
+                    device.write(heapOffset + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
+                }
             } catch (RuntimeException e) {
-                heap.release(heapOffset, fragmentLength);
+                heap.release(heapOffset, blockLength);
                 throw e;
             }
         }
@@ -289,7 +302,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             async = true;
         } else {
             if (heapOffset != HeapAllocator.FAILED) {
-                heap.release(heapOffset, fragmentLength);
+                heap.release(heapOffset, blockLength);
             }
             statistics.mailboxFullWaits++;
             return false;
@@ -310,7 +323,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                     indirect ? heapOffset : 0);
         } catch (RuntimeException e) {
             if (heapOffset != HeapAllocator.FAILED) {
-                heap.release(heapOffset, fragmentLength);
+                heap.release(heapOffset, blockLength);
             }
             if (async) {
                 // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
@@ -331,10 +344,9 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (indirect) {
             statistics.indirectSends++;
         }
-        boolean completesOnRelease = send.synchronous && first;
-        if (indirect || completesOnRelease) {
-            awaitingRelease.add(new PlacedFragment(MailboxLayout.lockAddress(slot), ticket, heapOffset, fragmentLength,
-                    completesOnRelease ? send : null));
+        if (indirect) {
+            awaitingRelease.add(new PlacedFragment(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+                    heapOffset, blockLength, send.synchronous && first ? send : null));
         }
         if (last) {
             statistics.messagesSent++;
@@ -525,6 +537,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 }
                 IncomingMessage message = readSlot(slot, ticket, source);
                 nextPairArrival[source]++;
+                releaseSlotOfIndirect(message);
                 accept(message);
                 any = true;
             }
@@ -540,12 +553,20 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 IncomingMessage message = readSlot(slot, ticket, -1);
                 nextAsyncArrival++;
                 if (message != null) {
+                    releaseSlotOfIndirect(message);
                     accept(message);
                 }
                 any = true;
             }
         }
         return any;
+    }
+
+    /** An indirect message needs its slot no longer than it takes to read the header: the payload keeps its own lock. */
+    private void releaseSlotOfIndirect(IncomingMessage message) {
+        if (message.isIndirect()) {
+            device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
+        }
     }
 
     /**
@@ -586,16 +607,21 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                     + " of a message of " + messageLength);
         }
         long payload;
+        long payloadLock;
         if ((flags & FLAG_INDIRECT) != 0) {
-            payload = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
-            layout.checkHeapRange(source, payload, length);
+            long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
+            layout.checkHeapRange(source, block, length);
+            payload = block + HeapBlockDescriptor.PAYLOAD_OFFSET;
+            payloadLock = block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET;
         } else {
-            if (length < 0 || length > inlineCapacity) {
-                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + ")");
+            if (length < 0 || length > inlineCapacity || (flags & FLAG_SYNCHRONOUS) != 0) {
+                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
+                        + Integer.toHexString(flags));
             }
             payload = slot + PAYLOAD_OFFSET;
+            payloadLock = MailboxLayout.lockAddress(slot);
         }
-        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload);
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload, payloadLock);
     }
 
     private DeviceException corrupt(long slot, String what) {
@@ -644,7 +670,34 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 new Envelope(source, message.tag, message.context), message.messageLength, message));
         if (posted != null) {
             ((ReceiveRequest.Posted) posted).request.deliver(message);
+            return;
         }
+        holdOrSpill(message);
+    }
+
+    /**
+     * An unexpected message: an in-place one is copied out and its slot released at once (a held
+     * slot would stop the ring, and a receive the program posts later for a later message would
+     * never match — MPI's progress rule forbids that). An indirect one stays locked in its
+     * sender's heap while the receiver holds no more than its share of that heap; beyond, it is
+     * copied out too. A synchronous message always stays: its release is the sender's signal.
+     */
+    private void holdOrSpill(IncomingMessage message) {
+        if (message.isSynchronous()) {
+            return;
+        }
+        if (message.isIndirect() && heldHeapBytes[message.source] + message.length <= heldHeapBudget) {
+            heldHeapBytes[message.source] += message.length;
+            message.held = true;
+            return;
+        }
+        MemorySegment copy = Arena.ofAuto().allocate(Math.max(1, message.length), 64);
+        if (message.length > 0) {
+            device.read(message.payloadAddress, copy, 0, message.length);
+        }
+        device.putLongRelease(message.payloadLockAddress, message.ticket);
+        message.spilled = copy;
+        statistics.messagesSpilled++;
     }
 
     /** A later fragment: into the matched receive's buffer, or into staging memory until a receive matches. */
@@ -672,15 +725,27 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     long copyMessage(IncomingMessage message, MemorySegment buffer, long offset, long capacity) {
         long n = Math.max(0, Math.min(message.length, capacity - offset));
         if (n > 0) {
-            device.read(message.payloadAddress, buffer, offset, n);
+            if (message.spilled != null) {
+                MemorySegment.copy(message.spilled, 0, buffer, offset, n);
+            } else {
+                device.read(message.payloadAddress, buffer, offset, n);
+            }
         }
         statistics.bytesReceived += n;
         return n;
     }
 
-    /** {@code unlock_mailbox}: hands the slot back to its sender (and with it the heap block it points at). */
+    /** {@code unlock_mailbox}: hands the payload's device space back to its sender. */
     void unlockMailbox(IncomingMessage message) {
-        device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
+        if (message.held) {
+            heldHeapBytes[message.source] -= message.length;
+            message.held = false;
+        }
+        if (message.spilled == null) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
+        } else {
+            message.spilled = null;
+        }
     }
 
     // ------------------------------------------------------------------ progress and failures
