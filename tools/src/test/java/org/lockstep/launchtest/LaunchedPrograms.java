@@ -67,6 +67,14 @@ public final class LaunchedPrograms {
                 next[s.source()]++;
             }
         }
+        // Rank 0 lets the others go on only when the flood is over, so that no later message joins it.
+        if (me == 0) {
+            for (int r = 1; r < n; r++) {
+                world.send(new byte[0], r, 999);
+            }
+        } else {
+            world.recv(new byte[0], 0, 999);
+        }
         // Ring of synchronous sends, then a probe and a truncation from the left neighbour.
         int right = (me + 1) % n;
         int left = (me + n - 1) % n;
