@@ -7,10 +7,12 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +21,7 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Status;
@@ -74,6 +77,11 @@ final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the results as CSV to FILE.")
     Path csv;
 
+    @Option(names = "--processes", paramLabel = "2",
+            description = "Run the two ranks as separate JVM processes over a device file in /dev/shm "
+                    + "(started by the launcher) instead of threads of this JVM.")
+    Integer processes;
+
     @Mixin
     JobSettings settings;
 
@@ -85,13 +93,22 @@ final class PingPongCommand implements Callable<Integer> {
         if (warmupSeconds < 0 || maxSecondsPerSize <= 0) {
             throw new ParameterException(spec.commandLine(), "--warmup-seconds must be >= 0 and --max-seconds-per-size > 0");
         }
+        if (processes != null) {
+            if (processes != 2) {
+                throw new ParameterException(spec.commandLine(), "--processes must be 2, got " + processes);
+            }
+            return launchProcesses();
+        }
         PrintWriter out = spec.commandLine().getOut();
         JobOptions options = settings.jobOptions(2, Map.of());
-        out.printf("lockstep bench pingpong: 2 ranks (threads), provider %s, device %s%n",
-                JobSettings.providerFor(options).name(), settings.device);
-        out.printf("%d round trips per size after %.1f s of warm-up; one-way latency = round trip / 2; MB = 10^6 bytes%n%n",
-                iterations, warmupSeconds);
-        out.flush();
+        boolean launched = LaunchEnvironment.current().isPresent();
+        if (!launched || LaunchEnvironment.current().get().rank() == PING) {
+            out.printf("lockstep bench pingpong: 2 ranks (%s), provider %s, device %s%n", launched ? "processes" : "threads",
+                    JobSettings.providerFor(options).name(), settings.device);
+            out.printf("%d round trips per size after %.1f s of warm-up; one-way latency = round trip / 2; MB = 10^6 bytes%n%n",
+                    iterations, warmupSeconds);
+            out.flush();
+        }
 
         List<PingPongResult> results = Collections.synchronizedList(new ArrayList<>());
         Lockstep.run(options, world -> {
@@ -101,12 +118,41 @@ final class PingPongCommand implements Callable<Integer> {
                 pong(world);
             }
         });
+        if (results.isEmpty()) {
+            return 0; // the echoing rank of a launched run reports nothing
+        }
         out.print(PingPongResult.markdownTable(results));
+        out.println();
+        // One line per size in the key=value form of the peers' pingpong.c, for scripts that compare the two.
+        for (PingPongResult r : results) {
+            out.println(r.keyValueLine());
+        }
         out.flush();
         if (csv != null) {
             writeCsv(results);
         }
         return 0;
+    }
+
+    /** Runs this same command as two launched processes over a mapped device file. */
+    private int launchProcesses() {
+        List<String> childArguments = new ArrayList<>();
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        for (int i = 0; i < original.size(); i++) {
+            String arg = original.get(i);
+            if (arg.equals("--processes")) {
+                i++;
+            } else if (!arg.startsWith("--processes=")) {
+                childArguments.add(arg);
+            }
+        }
+        if (!childArguments.contains("--device") && childArguments.stream().noneMatch(a -> a.startsWith("--device="))) {
+            childArguments.add("--device=mapped");
+        }
+        ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LockstepCommand.class.getName(),
+                childArguments, Optional.empty(), Map.of(), List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), List.of(),
+                false, Duration.ofSeconds(10));
+        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
     }
 
     private List<PingPongResult> ping(Communicator world) {

@@ -27,6 +27,12 @@ record PingPongResult(long size, long iterations, double medianMicros, double p9
         return table.toString();
     }
 
+    /** The key=value line of the peers' {@code pingpong.c}: {@code PP size=8 iters=20000 med_us=0.383 p99_us=0.682 mbps=20.9}. */
+    String keyValueLine() {
+        return String.format(Locale.ROOT, "PP size=%d iters=%d med_us=%.3f p99_us=%.3f mbps=%.1f",
+                size, iterations, medianMicros, p99Micros, megabytesPerSecond());
+    }
+
     static String csv(List<PingPongResult> results) {
         StringBuilder csv = new StringBuilder("size_bytes,round_trips,median_one_way_us,p99_one_way_us,bandwidth_mb_per_s\n");
         for (PingPongResult r : results) {
