@@ -29,6 +29,7 @@ import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
 import org.lockstep.pcie.layout.SlotDescriptor;
+import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -58,7 +59,7 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
  * it; heap allocation needs no device atomics because only the owning sender allocates.
  */
-final class MailboxEndpoint implements Communicator, ProgressEngine {
+final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngine {
     /** Context id of the world communicator; other communicators come with the collectives issue. */
     static final int WORLD_CONTEXT = 0;
     private static final int PEER_CHECK_INTERVAL = 64;
@@ -918,6 +919,23 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         long entry = layout.rankEntry(rank);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET,
                 failed ? RankTableDescriptor.STATE_FAILED : RankTableDescriptor.STATE_FINISHED);
+    }
+
+    // ------------------------------------------------------------------ communicators
+
+    @Override
+    protected Communicator collectiveChannel() {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "collectives are being written (issue 5)");
+    }
+
+    @Override
+    public Communicator dup() {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "dup is being written (issue 5)");
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "split is being written (issue 5)");
     }
 
     // ------------------------------------------------------------------ memory, lifecycle, statistics
