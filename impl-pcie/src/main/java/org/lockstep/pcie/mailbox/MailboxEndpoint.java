@@ -29,7 +29,6 @@ import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
 import org.lockstep.pcie.layout.SlotDescriptor;
-import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -59,8 +58,8 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
  * it; heap allocation needs no device atomics because only the owning sender allocates.
  */
-final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngine {
-    /** Context id of the world communicator; other communicators come with the collectives issue. */
+final class MailboxEndpoint implements ProgressEngine {
+    /** Context id of the world communicator's point-to-point traffic; its collectives use the next one. */
     static final int WORLD_CONTEXT = 0;
     private static final int PEER_CHECK_INTERVAL = 64;
     private static final long PEER_CHECK_NANOS = 1_000_000;
@@ -127,6 +126,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
     /** Where headers are built and parsed (used under the progress lock only). */
     private final MemorySegment headerScratch = MemorySegment.ofArray(new long[SlotDescriptor.HEADER_LINE_LENGTH / Long.BYTES]);
     private volatile boolean closed;
+    private int nextFreeContext = WORLD_CONTEXT + 2;
     private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -182,58 +182,46 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return a;
     }
 
-    @Override
-    public int rank() {
+    /** World rank of this endpoint. */
+    int rank() {
         return rank;
     }
 
-    @Override
-    public int size() {
+    /** World size. */
+    int size() {
         return size;
+    }
+
+    /** A context id no communicator of this rank uses yet (communicators take two: point-to-point and collective). */
+    int nextFreeContext() {
+        return nextFreeContext;
+    }
+
+    /** Contexts below {@code limit} are taken (after the ranks of a communicator agreed on one). */
+    void reserveContextsBelow(int limit) {
+        nextFreeContext = Math.max(nextFreeContext, limit);
     }
 
     // ------------------------------------------------------------------ sending
 
-    @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        isend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        issend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, true);
-    }
-
-    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+    /**
+     * Starts a send of {@code bytes} bytes to world rank {@code dest} on {@code context}; the
+     * communicator has checked the arguments and translated the rank.
+     */
+    Request startSend(MemorySegment buffer, long bytes, int dest, int tag, int context, boolean synchronous, int reportedDest) {
         checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size);
-        ArgumentChecks.checkSendTag(tag);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
-        }
         if ((bytes > inlineCapacity || synchronous) && LayoutConstants.align(
                 HeapBlockDescriptor.blockLength(Math.min(bytes, maxFragment)), LayoutConstants.CACHE_LINE) > heap.capacity()) {
-            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
                     + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
                     + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
                     + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
         }
-        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
+        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, context, synchronous, reportedDest);
         lock.lock();
         try {
             checkOpen();
-            failIfPeerGone(dest, "send to");
+            failIfPeerGone(dest, null, "send to");
             if (pendingSends[dest].isEmpty()) {
                 while (!request.fullyPlaced() && placeMessage(request)) {
                     // place as many fragments as there is room for
@@ -444,21 +432,13 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     // ------------------------------------------------------------------ receiving
 
-    @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+    /**
+     * Posts a receive from world rank {@code source} (or {@code ANY_SOURCE}) on {@code context};
+     * the communicator has checked the arguments and translated the rank.
+     */
+    Request startReceive(MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
-        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, WORLD_CONTEXT);
+        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
         lock.lock();
         try {
             checkOpen();
@@ -467,7 +447,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
             if (found != null) {
                 request.deliver(found.handle());
             } else {
-                failIfPeerGone(source, "receive from");
+                failIfPeerGone(source, group, "receive from");
             }
         } catch (ProcessFailedException failed) {
             matching.cancel(request.posted);
@@ -478,17 +458,17 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return request;
     }
 
-    @Override
-    public Status probe(int source, int tag) {
+    /** Blocks until a message from {@code source} (world rank or ANY_SOURCE) on {@code context} is there. */
+    Status probe(int source, int tag, int context, Group group) {
         IdleStrategy idle = new IdleStrategy();
         while (true) {
-            Optional<Status> found = iprobe(source, tag);
+            Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
                 return found.get();
             }
             lock.lock();
             try {
-                failIfPeerGone(source, "probe for");
+                failIfPeerGone(source, group, "probe for");
             } finally {
                 lock.unlock();
             }
@@ -496,21 +476,16 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         }
     }
 
-    @Override
-    public Optional<Status> iprobe(int source, int tag) {
+    /** The status of a matching message if one is there now; the source in group ranks. */
+    Optional<Status> iprobe(int source, int tag, int context, Group group) {
         checkOpen();
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
         lock.lock();
         try {
             checkOpen();
             progressLocked();
-            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, WORLD_CONTEXT);
+            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, context);
             return found == null ? Optional.empty()
-                    : Optional.of(Status.of(found.envelope().source(), found.envelope().tag(), found.byteLength()));
+                    : Optional.of(Status.of(group.rankOf(found.envelope().source()), found.envelope().tag(), found.byteLength()));
         } finally {
             lock.unlock();
         }
@@ -818,7 +793,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
     private void sweepRequestsOnGonePeers() {
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
-            if (posted.source() == ANY_SOURCE ? everyPeerGone() : isGone(peerState[posted.source()])) {
+            Group group = ((ReceiveRequest.Posted) posted).request.group;
+            if (posted.source() == Communicator.ANY_SOURCE ? everyPeerGone(group) : isGone(peerState[posted.source()])) {
                 doomed.add(posted);
             }
         }
@@ -881,23 +857,30 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return state == RankTableDescriptor.STATE_FAILED || state == RankTableDescriptor.STATE_FINISHED;
     }
 
-    private boolean everyPeerGone() {
-        for (int peer = 0; peer < size; peer++) {
-            if (peer != rank && !isGone(peerState[peer])) {
+    /** Whether every member of {@code group} but this rank has failed or finished (no one is left to send). */
+    private boolean everyPeerGone(Group group) {
+        int members = 0;
+        for (int i = 0; i < group.size(); i++) {
+            int peer = group.worldRank(i);
+            if (peer == rank) {
+                continue;
+            }
+            members++;
+            if (!isGone(peerState[peer])) {
                 return false;
             }
         }
-        return size > 1;
+        return members > 0;
     }
 
     /**
      * Throws at once if an operation involves a peer already known to be gone. Receives call it
      * only after arrivals were drained and nothing matched, so no message that could still match is lost.
      */
-    private void failIfPeerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
-            if (everyPeerGone()) {
-                throw peerGone(ANY_SOURCE, what);
+    private void failIfPeerGone(int peer, Group group, String what) {
+        if (peer == Communicator.ANY_SOURCE) {
+            if (everyPeerGone(group)) {
+                throw peerGone(Communicator.ANY_SOURCE, what);
             }
         } else if (peer != rank && peer >= 0 && isGone(peerState[peer])) {
             throw peerGone(peer, what);
@@ -905,7 +888,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
     }
 
     private ProcessFailedException peerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
+        if (peer == Communicator.ANY_SOURCE) {
             return new ProcessFailedException(ErrorClass.PROC_FAILED_PENDING, -1, "rank " + rank + ": " + what
                     + " ANY_SOURCE cannot complete: every other rank has failed or finished");
         }
@@ -921,27 +904,9 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
                 failed ? RankTableDescriptor.STATE_FAILED : RankTableDescriptor.STATE_FINISHED);
     }
 
-    // ------------------------------------------------------------------ communicators
-
-    @Override
-    protected Communicator collectiveChannel() {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "collectives are being written (issue 5)");
-    }
-
-    @Override
-    public Communicator dup() {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "dup is being written (issue 5)");
-    }
-
-    @Override
-    public Communicator split(int color, int key) {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "split is being written (issue 5)");
-    }
-
     // ------------------------------------------------------------------ memory, lifecycle, statistics
 
-    @Override
-    public MemorySegment allocate(long byteSize) {
+    MemorySegment allocate(long byteSize) {
         checkOpen();
         if (byteSize < 0) {
             throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
@@ -954,8 +919,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return segment;
     }
 
-    @Override
-    public void free(MemorySegment segment) {
+    void free(MemorySegment segment) {
         Arena arena;
         synchronized (allocations) {
             arena = allocations.remove(segment);
@@ -966,8 +930,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         arena.close();
     }
 
-    @Override
-    public void close() {
+    /** Closes the world communicator of this rank: pending requests fail, allocations are freed. */
+    void close() {
         lock.lock();
         try {
             if (!closed) {

@@ -70,7 +70,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     public Communicator communicator(int rank) {
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
         endpoints.set(rank, endpoint);
-        return endpoint;
+        return MailboxCommunicator.world(endpoint);
     }
 
     @Override

@@ -32,12 +32,14 @@ public final class ProcessWorld implements AttachedRank {
 
     private final ExternalMemory device;
     private final MailboxEndpoint endpoint;
+    private final MailboxCommunicator world;
     private final Thread heartbeat;
     private volatile boolean ended;
 
     private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint) {
         this.device = device;
         this.endpoint = endpoint;
+        this.world = MailboxCommunicator.world(endpoint);
         this.heartbeat = Thread.ofPlatform().daemon().name("lockstep-heartbeat-" + endpoint.rank()).unstarted(this::beatUntilEnded);
         endpoint.beat(1);
         heartbeat.start();
@@ -92,7 +94,7 @@ public final class ProcessWorld implements AttachedRank {
 
     @Override
     public Communicator communicator() {
-        return endpoint;
+        return world;
     }
 
     @Override

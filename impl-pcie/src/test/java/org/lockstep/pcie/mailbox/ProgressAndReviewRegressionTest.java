@@ -54,7 +54,7 @@ class ProgressAndReviewRegressionTest {
                 world.recv(buffer, buffer.byteSize(), Datatype.BYTE, 0, i);
                 assertEquals(-1, firstMismatch(buffer, 0, 1, i, length), "message " + i);
             }
-            assertTrue(((MailboxEndpoint) world).statistics().messagesSpilled > 0);
+            assertTrue(((MailboxCommunicator) world).endpoint().statistics().messagesSpilled > 0);
         });
     }
 
