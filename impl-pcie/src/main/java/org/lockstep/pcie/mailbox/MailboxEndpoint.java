@@ -109,6 +109,9 @@ final class MailboxEndpoint implements ProgressEngine {
     /** Per source, the fragmented message whose later fragments are still arriving. */
     private final Reassembly[] reassembly;
     private long nextAsyncArrival = 1;
+    private static final int ASYNC_POLL_INTERVAL = 4;
+    private int asyncIdleRounds;
+    private boolean asyncRecentlyUsed;
 
     // failure detection
     private final long[] peerState;
@@ -504,6 +507,9 @@ final class MailboxEndpoint implements ProgressEngine {
     private boolean drainArrivals() {
         boolean any = false;
         for (int source = 0; source < size; source++) {
+            if (source == rank && nextPairTicket[rank] == nextPairArrival[rank]) {
+                continue; // nothing sent to itself is waiting: save the device read
+            }
             long mailbox = layout.mailboxAddress(source, rank);
             while (true) {
                 long ticket = nextPairArrival[source];
@@ -518,7 +524,10 @@ final class MailboxEndpoint implements ProgressEngine {
                 any = true;
             }
         }
-        if (asyncMailboxes) {
+        // The asynchronous mailbox fills only when pair mailboxes are full: while it stays empty it
+        // is read every few rounds, not on every one.
+        if (asyncMailboxes && (asyncIdleRounds++ % ASYNC_POLL_INTERVAL == 0 || asyncRecentlyUsed)) {
+            asyncRecentlyUsed = false;
             long base = layout.asyncSlotsBase(rank);
             while (true) {
                 long ticket = nextAsyncArrival;
@@ -528,6 +537,7 @@ final class MailboxEndpoint implements ProgressEngine {
                 }
                 IncomingMessage message = readSlot(slot, ticket, -1);
                 nextAsyncArrival++;
+                asyncRecentlyUsed = true;
                 if (message != null) {
                     releaseSlotOfIndirect(message);
                     accept(message);
