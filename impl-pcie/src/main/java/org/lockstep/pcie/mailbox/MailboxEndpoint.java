@@ -28,7 +28,6 @@ import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
-import org.lockstep.pcie.layout.SlotDescriptor;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -92,6 +91,8 @@ final class MailboxEndpoint implements ProgressEngine {
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
+    /** Per destination, the receiver's drained ticket as last read (it only grows). */
+    private final long[] knownDrained;
     private final long[] nextSendSequence;
     private final ArrayDeque<SendRequest>[] pendingSends;
     private int pendingSendCount;
@@ -126,8 +127,9 @@ final class MailboxEndpoint implements ProgressEngine {
 
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     /** Where headers are built and parsed (used under the progress lock only). */
-    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[SlotDescriptor.HEADER_LINE_LENGTH / Long.BYTES]);
+    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
     private volatile boolean closed;
     private int nextFreeContext = WORLD_CONTEXT + 2;
     private Runnable closeAction = () -> { };
@@ -157,6 +159,7 @@ final class MailboxEndpoint implements ProgressEngine {
         this.heldHeapBytes = new long[config.worldSize()];
         this.heldHeapBudget = layout.heapPartitionLength() / (2L * Math.max(1, config.worldSize() - 1));
         nextPairTicket = filled(size, 1);
+        knownDrained = new long[size];
         nextSendSequence = filled(size, 1);
         nextPairArrival = filled(size, 1);
         nextReceiveSequence = filled(size, 1);
@@ -284,8 +287,8 @@ final class MailboxEndpoint implements ProgressEngine {
         boolean async;
         long pairMailbox = layout.mailboxAddress(rank, send.dest);
         long pairTicket = nextPairTicket[send.dest];
-        long pairSlot = layout.slotAddress(pairMailbox, pairTicket, slots);
-        if (lockMailbox(pairSlot, pairTicket, slots)) {
+        long pairSlot = layout.slotAddress(MailboxLayout.pairSlotsBase(pairMailbox), pairTicket, slots);
+        if (lockMailbox(send.dest, pairMailbox, pairTicket)) {
             slot = pairSlot;
             ticket = pairTicket;
             async = false;
@@ -308,18 +311,15 @@ final class MailboxEndpoint implements ProgressEngine {
             }
         }
         try {
-            if (!indirect && fragmentLength > 0) {
-                device.write(slot + PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
-            }
             publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
-                    indirect ? heapOffset : 0);
+                    indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
             if (heapOffset != HeapAllocator.FAILED) {
                 heap.release(heapOffset, blockLength);
             }
             if (async) {
                 // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
-                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0);
+                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0, EMPTY, 0);
             }
             throw e;
         }
@@ -349,40 +349,59 @@ final class MailboxEndpoint implements ProgressEngine {
         return true;
     }
 
-    /** Writes a slot's header in one burst (one device transaction, not nine), then publishes the ticket. */
+    /**
+     * Writes a slot — header and in-place payload, or header and indirect descriptor — in as few
+     * device transactions as it fits in, then publishes the ticket. A payload that fits in the
+     * header's cache line travels with the header, as one line.
+     */
     private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
-                         int flags, long heapOffset) {
+                         int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
         MemorySegment h = headerScratch;
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, sequence);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, tag);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, context);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
-        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
+        long burst = HEADER_BURST_LENGTH;
+        if (inlineSource == null) {
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
+            burst += INDIRECT_DESCRIPTOR_LENGTH;
+        } else if (length <= INDIRECT_DESCRIPTOR_LENGTH) {
+            MemorySegment.copy(inlineSource, sourceOffset, h, PAYLOAD_OFFSET, length);
+            burst += length;
+        } else {
+            device.write(slot + PAYLOAD_OFFSET, inlineSource, sourceOffset, length);
+        }
+        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, burst);
         device.putLongRelease(slot + TICKET_OFFSET, ticket);
     }
 
     /**
-     * {@code lock_mailbox} for the sender: whether the slot that message {@code ticket} goes to has
-     * been released by the receiver of its previous occupant (ticket - ringSlots).
+     * {@code lock_mailbox} for the sender: whether the slot for message {@code ticket} of the pair
+     * mailbox to {@code dest} has been drained by the receiver (its previous occupant was
+     * {@code ticket - slots}). The drained ticket is re-read only when the cached one says no.
      */
-    private boolean lockMailbox(long slot, long ticket, int ringSlots) {
-        return ticket <= ringSlots || device.getLongAcquire(MailboxLayout.lockAddress(slot)) == ticket - ringSlots;
+    private boolean lockMailbox(int dest, long mailbox, long ticket) {
+        long needed = ticket - slots;
+        if (needed <= knownDrained[dest]) {
+            return true;
+        }
+        knownDrained[dest] = device.getLongAcquire(MailboxLayout.lockAddress(mailbox));
+        return needed <= knownDrained[dest];
     }
 
     /** Claims the next ticket of {@code dest}'s asynchronous mailbox, or returns 0 if it is full. */
     private long claimAsyncSlot(int dest) {
         long claimWord = layout.asyncMailboxAddress(dest) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET;
-        long base = layout.asyncSlotsBase(dest);
+        long drainedWord = layout.asyncLockAddress(dest);
         int ringSlots = config.asyncSlots();
         for (int attempt = 0; attempt < 8; attempt++) {
             long claimed = device.getLongVolatile(claimWord);
             long ticket = claimed + 1;
-            if (!lockMailbox(layout.slotAddress(base, ticket, ringSlots), ticket, ringSlots)) {
+            if (ticket - ringSlots > device.getLongAcquire(drainedWord)) {
                 return 0;
             }
             if (device.compareAndSetLong(claimWord, claimed, ticket)) {
@@ -503,7 +522,10 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
-    /** Moves every newly published slot into the matching engine, in each channel's send order. */
+    /**
+     * Moves every newly published slot into the matching engine, in each channel's send order,
+     * and hands the drained slots back to each sender with one store of the drained ticket.
+     */
     private boolean drainArrivals() {
         boolean any = false;
         for (int source = 0; source < size; source++) {
@@ -511,16 +533,20 @@ final class MailboxEndpoint implements ProgressEngine {
                 continue; // nothing sent to itself is waiting: save the device read
             }
             long mailbox = layout.mailboxAddress(source, rank);
+            long ring = MailboxLayout.pairSlotsBase(mailbox);
+            long first = nextPairArrival[source];
             while (true) {
                 long ticket = nextPairArrival[source];
-                long slot = layout.slotAddress(mailbox, ticket, slots);
+                long slot = layout.slotAddress(ring, ticket, slots);
                 if (device.getLongAcquire(slot + TICKET_OFFSET) != ticket) {
                     break;
                 }
                 IncomingMessage message = readSlot(slot, ticket, source);
                 nextPairArrival[source]++;
-                releaseSlotOfIndirect(message);
                 accept(message);
+            }
+            if (nextPairArrival[source] != first) {
+                device.putLongRelease(MailboxLayout.lockAddress(mailbox), nextPairArrival[source] - 1);
                 any = true;
             }
         }
@@ -529,6 +555,7 @@ final class MailboxEndpoint implements ProgressEngine {
         if (asyncMailboxes && (asyncIdleRounds++ % ASYNC_POLL_INTERVAL == 0 || asyncRecentlyUsed)) {
             asyncRecentlyUsed = false;
             long base = layout.asyncSlotsBase(rank);
+            long first = nextAsyncArrival;
             while (true) {
                 long ticket = nextAsyncArrival;
                 long slot = layout.slotAddress(base, ticket, config.asyncSlots());
@@ -539,20 +566,15 @@ final class MailboxEndpoint implements ProgressEngine {
                 nextAsyncArrival++;
                 asyncRecentlyUsed = true;
                 if (message != null) {
-                    releaseSlotOfIndirect(message);
                     accept(message);
                 }
+            }
+            if (nextAsyncArrival != first) {
+                device.putLongRelease(layout.asyncLockAddress(rank), nextAsyncArrival - 1);
                 any = true;
             }
         }
         return any;
-    }
-
-    /** An indirect message needs its slot no longer than it takes to read the header: the payload keeps its own lock. */
-    private void releaseSlotOfIndirect(IncomingMessage message) {
-        if (message.isIndirect()) {
-            device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
-        }
     }
 
     /**
@@ -560,17 +582,16 @@ final class MailboxEndpoint implements ProgressEngine {
      * is touched. A void asynchronous slot is released at once and gives null.
      */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
-        // The ticket was read with acquire, so this plain burst sees the header the sender wrote before it.
+        // The ticket was read with acquire, so this plain burst sees what the sender wrote before it.
         MemorySegment h = headerScratch;
-        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
-        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
+        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, LayoutConstants.CACHE_LINE - SEQUENCE_OFFSET);
+        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
         long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET);
-        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
         int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
         int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
-        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
+        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
+        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
         if (flags == FLAG_VOID && expectedSource < 0) {
-            device.putLongRelease(MailboxLayout.lockAddress(slot), ticket);
             return null;
         }
         if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
@@ -582,32 +603,26 @@ final class MailboxEndpoint implements ProgressEngine {
         if (tag < 0 || context < 0 || sequence < 1) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
         }
-        long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
-        boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
-        if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH) {
-            throw corrupt(slot, "message length " + messageLength);
-        }
-        if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
-                && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
-            throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
-                    + " of a message of " + messageLength);
-        }
-        long payload;
-        long payloadLock;
         if ((flags & FLAG_INDIRECT) != 0) {
             long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
-            layout.checkHeapRange(source, block, length);
-            payload = block + HeapBlockDescriptor.PAYLOAD_OFFSET;
-            payloadLock = block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET;
-        } else {
-            if (length < 0 || length > inlineCapacity || (flags & FLAG_SYNCHRONOUS) != 0) {
-                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
-                        + Integer.toHexString(flags));
+            long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
+            boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+            if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH
+                    || (fragment ? messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0 && (flags & FLAG_FRAGMENT_NEXT) != 0
+                    : messageLength != length)) {
+                throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
+                        + " of a message of " + messageLength);
             }
-            payload = slot + PAYLOAD_OFFSET;
-            payloadLock = MailboxLayout.lockAddress(slot);
+            layout.checkHeapRange(source, block, length);
+            return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags,
+                    block + HeapBlockDescriptor.PAYLOAD_OFFSET, block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
         }
-        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload, payloadLock);
+        if (length < 0 || length > inlineCapacity || flags != 0) {
+            throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
+                    + Integer.toHexString(flags));
+        }
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
+                slot + PAYLOAD_OFFSET, IncomingMessage.NO_LOCK);
     }
 
     private DeviceException corrupt(long slot, String what) {
@@ -629,6 +644,9 @@ final class MailboxEndpoint implements ProgressEngine {
                 nextReceiveSequence[source] = ++expected;
             }
         } else if (message.sequence > expected) {
+            if (!message.isIndirect()) {
+                spill(message); // its slot is handed back with this drain
+            }
             if (aheadOfSequence[source].put(message.sequence, message) != null) {
                 throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
             }
@@ -677,11 +695,25 @@ final class MailboxEndpoint implements ProgressEngine {
             message.held = true;
             return;
         }
-        MemorySegment copy = Arena.ofAuto().allocate(Math.max(1, message.length), 64);
+        spill(message);
+    }
+
+    /** Copies a payload into this rank's memory and hands its device space back. */
+    private void spill(IncomingMessage message) {
+        if (message.spilled != null) {
+            return;
+        }
+        MemorySegment copy = message.length == 0 ? EMPTY : Arena.ofAuto().allocate(message.length, 64);
         if (message.length > 0) {
             device.read(message.payloadAddress, copy, 0, message.length);
         }
-        device.putLongRelease(message.payloadLockAddress, message.ticket);
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
+        }
+        if (message.held) {
+            heldHeapBytes[message.source] -= message.length;
+            message.held = false;
+        }
         message.spilled = copy;
         statistics.messagesSpilled++;
     }
@@ -721,16 +753,19 @@ final class MailboxEndpoint implements ProgressEngine {
         return n;
     }
 
-    /** {@code unlock_mailbox}: hands the payload's device space back to its sender. */
+    /**
+     * {@code unlock_mailbox}: hands an indirect payload's heap block back to its sender. (Slots go
+     * back in order when a drain ends; an in-place payload has been copied out by then.)
+     */
     void unlockMailbox(IncomingMessage message) {
         if (message.held) {
             heldHeapBytes[message.source] -= message.length;
             message.held = false;
         }
-        if (message.spilled == null) {
-            device.putLongRelease(message.payloadLockAddress, message.ticket);
-        } else {
+        if (message.spilled != null) {
             message.spilled = null;
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
     }
 

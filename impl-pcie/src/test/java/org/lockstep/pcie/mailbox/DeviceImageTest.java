@@ -112,7 +112,7 @@ class DeviceImageTest {
             org.lockstep.api.Communicator receiver = world.communicator(1);
             MailboxLayout layout = ((MailboxCommunicator) receiver).endpoint().layout();
             ExternalMemory d = world.device();
-            long slot = layout.slotAddress(layout.mailboxAddress(0, 1), 1, layout.config().slotsPerMailbox());
+            long slot = layout.slotAddress(MailboxLayout.pairSlotsBase(layout.mailboxAddress(0, 1)), 1, layout.config().slotsPerMailbox());
             d.putInt(slot + SlotDescriptor.SOURCE_OFFSET, 0);
             d.putLong(slot + SlotDescriptor.SEQUENCE_OFFSET, 1);
             d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, SlotDescriptor.FLAG_INDIRECT);
