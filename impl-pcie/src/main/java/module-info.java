@@ -1,9 +1,10 @@
 /**
- * The mailbox transport of seed 001 over any device of the SPI, and (later) the hardware device
+ * The mailbox transport of seed 001 over any device of the SPI, and the hardware device
  * provider that maps device paths. A provider module: it exports nothing.
  */
 module org.lockstep.pcie {
     requires org.lockstep.spi;
 
     provides org.lockstep.api.LockstepProvider with org.lockstep.pcie.MailboxProvider;
+    provides org.lockstep.spi.device.DeviceProvider with org.lockstep.pcie.mapped.MappedDeviceProvider;
 }

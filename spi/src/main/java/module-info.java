@@ -8,6 +8,7 @@ module org.lockstep.spi {
 
     exports org.lockstep.spi.device;
     exports org.lockstep.spi.messaging;
+    exports org.lockstep.spi.collective;
 
     uses org.lockstep.spi.device.DeviceProvider;
 }

@@ -28,6 +28,13 @@ public interface Communicator extends AutoCloseable {
     int PROC_NULL = -2;
     /** The largest valid tag ({@code MPI_TAG_UB}). */
     int TAG_UB = Integer.MAX_VALUE;
+    /** The color of {@link #split} for ranks that join no new communicator ({@code MPI_UNDEFINED}). */
+    int UNDEFINED = -32766;
+    /**
+     * Marks the send buffer of a collective as "in place" ({@code MPI_IN_PLACE}): the input is
+     * taken from, and the result left in, the receive buffer. Compared by identity.
+     */
+    MemorySegment IN_PLACE = InPlace.SEGMENT;
 
     /** This rank's number in {@code [0, size())}. */
     int rank();
@@ -86,6 +93,77 @@ public interface Communicator extends AutoCloseable {
     /** Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}. */
     @Override
     void close();
+
+    // ---- communicators (MPI 4.1 chapter 7) ----
+
+    /** A communicator with the same group and a new, isolated context ({@code MPI_Comm_dup}); collective. */
+    Communicator dup();
+
+    /**
+     * Partitions the group by {@code color}; within a color, ranks are ordered by {@code key}, then by
+     * rank here ({@code MPI_Comm_split}); collective. Returns {@code null} for {@link #UNDEFINED}.
+     */
+    Communicator split(int color, int key);
+
+    // ---- collectives (MPI 4.1 chapter 6); counts are element counts of the datatype ----
+
+    /** Blocks until every rank has called it ({@code MPI_Barrier}). */
+    void barrier();
+
+    /** Copies {@code count} elements from the root's buffer into every rank's ({@code MPI_Bcast}). */
+    void bcast(MemorySegment buffer, long count, Datatype type, int root);
+
+    /** The root receives {@code count} elements from each rank, in rank order ({@code MPI_Gather}); {@code send} may be {@link #IN_PLACE} at the root. */
+    void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #gather} with per-rank counts and displacements (in elements) at the root ({@code MPI_Gatherv}). */
+    void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements, int root);
+
+    /** Rank i receives the i-th block of {@code count} elements of the root's buffer ({@code MPI_Scatter}); {@code recv} may be {@link #IN_PLACE} at the root. */
+    void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #scatter} with per-rank counts and displacements at the root ({@code MPI_Scatterv}). */
+    void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv, long recvCount, int root);
+
+    /** Every rank receives {@code count} elements from each rank, in rank order ({@code MPI_Allgather}). */
+    void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #allgather} with per-rank counts and displacements ({@code MPI_Allgatherv}). */
+    void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements);
+
+    /** Block j of rank i's send buffer becomes block i of rank j's receive buffer ({@code MPI_Alltoall}). */
+    void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #alltoall} with per-peer counts and displacements on both sides ({@code MPI_Alltoallv}). */
+    void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                   MemorySegment recv, long[] recvCounts, long[] recvDisplacements);
+
+    /** Combines {@code count} elements from every rank with {@code op}, in rank order, into the root's {@code recv} ({@code MPI_Reduce}). */
+    void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    /** As {@link #reduce}, with the result on every rank, bit-identical everywhere ({@code MPI_Allreduce}). */
+    void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** Reduces, then scatters block i (of {@code recvCounts[i]} elements) to rank i ({@code MPI_Reduce_scatter}). */
+    void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    /** As {@link #reduceScatter} with equal blocks ({@code MPI_Reduce_scatter_block}). */
+    void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
+    /** Inclusive prefix reduction: rank i receives the combination of ranks 0..i ({@code MPI_Scan}). */
+    void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** Exclusive prefix reduction: rank i receives ranks 0..i-1; rank 0's {@code recv} is left untouched ({@code MPI_Exscan}). */
+    void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** Non-blocking {@link #barrier} ({@code MPI_Ibarrier}). */
+    Request ibarrier();
+
+    /** Non-blocking {@link #bcast} ({@code MPI_Ibcast}). */
+    Request ibcast(MemorySegment buffer, long count, Datatype type, int root);
+
+    /** Non-blocking {@link #allreduce} ({@code MPI_Iallreduce}). */
+    Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
     // ---- array conveniences ----
 

@@ -41,9 +41,9 @@ public enum ErrorClass {
     /** A wildcard receive could not complete because some possible sender failed (ULFM). */
     PROC_FAILED_PENDING("MPI_ERR_PROC_FAILED_PENDING"),
     /** The device is missing, too small, foreign, corrupt or of another layout version. */
-    DEVICE("MPI_ERR_FILE"),
+    DEVICE("MPI_ERR_IO"),
     /** No provider could be found or started. */
-    NO_PROVIDER("MPI_ERR_NOT_SAME"),
+    NO_PROVIDER("LOCKSTEP_ERR_NO_PROVIDER"),
     /** An internal invariant failed: a bug in Lockstep or the provider. */
     INTERN("MPI_ERR_INTERN"),
     /** Anything else. */

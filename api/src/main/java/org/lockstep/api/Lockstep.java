@@ -33,13 +33,24 @@ public final class Lockstep {
     private Lockstep() {
     }
 
-    /** Runs {@code program} on {@code ranks} threads over the default provider. */
+    /**
+     * Runs {@code program} on {@code ranks} ranks over the default provider: as threads of this JVM,
+     * or — when a launcher started this process ({@link LaunchEnvironment}) — as this process's
+     * one rank of the launcher's world, whose size the launcher decides.
+     */
     public static void run(int ranks, RankProgram program) {
         run(JobOptions.ofRanks(ranks), program);
     }
 
-    /** Runs {@code program} on {@code options.ranks()} threads over the chosen provider. */
+    /** Runs {@code program} as {@link #run(int, RankProgram)} does, with provider settings. */
     public static void run(JobOptions options, RankProgram program) {
+        Optional<LaunchEnvironment> launch = LaunchEnvironment.current();
+        if (launch.isPresent()) {
+            JobOptions launched = LaunchEnvironment.withLaunchProperties(
+                    new JobOptions(launch.get().size(), options.properties()), System.getenv());
+            provider(launched.property(PROVIDER_PROPERTY).orElse(null)).runAttached(launched, launch.get(), program);
+            return;
+        }
         provider(options.property(PROVIDER_PROPERTY).orElse(null)).runInThreads(options, program);
     }
 

@@ -22,12 +22,14 @@ public interface LockstepProvider {
     void runInThreads(JobOptions options, RankProgram program);
 
     /**
-     * Joins this process, as one rank, to a world of separate processes that was set up by a
-     * launcher (rank, size and device come from {@code options} and the environment).
+     * Joins this process, as one rank, to a world of separate processes set up by a launcher
+     * ({@link LaunchEnvironment}: rank, size, device and job key), runs {@code program} on its world
+     * communicator, and leaves the world: finished if the program returned, failed if it threw (the
+     * others then see this rank as a failed process). Rethrows the program's failure.
      *
      * @throws LockstepException {@link ErrorClass#UNSUPPORTED_OPERATION} if the provider has no multi-process mode
      */
-    default Communicator attach(JobOptions options) {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot attach separate processes");
+    default void runAttached(JobOptions options, LaunchEnvironment launch, RankProgram program) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot run separate processes");
     }
 }

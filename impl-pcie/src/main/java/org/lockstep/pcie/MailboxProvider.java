@@ -1,7 +1,10 @@
 package org.lockstep.pcie;
 
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.pcie.mailbox.MailboxThreadWorld;
+import org.lockstep.pcie.mailbox.ProcessWorld;
+import org.lockstep.spi.messaging.AttachedRank;
 import org.lockstep.spi.messaging.AbstractMessagingProvider;
 import org.lockstep.spi.messaging.ThreadWorld;
 
@@ -25,5 +28,10 @@ public final class MailboxProvider extends AbstractMessagingProvider {
     @Override
     protected ThreadWorld openThreadWorld(JobOptions options) {
         return MailboxThreadWorld.open(options);
+    }
+
+    @Override
+    protected AttachedRank attachRank(JobOptions options, LaunchEnvironment launch) {
+        return ProcessWorld.attach(options, launch);
     }
 }

@@ -27,6 +27,16 @@ public final class DeviceFormat {
      *         after checking it matches {@code config}
      */
     public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait) {
+        return format(device, config, attachWait, true);
+    }
+
+    /**
+     * As {@link #format(ExternalMemory, MailboxConfig, Duration)}; on a device without
+     * compare-and-set, only the party given {@code formatterWithoutCas} formats (for example
+     * rank 0) and the others wait for it, since without CAS they cannot agree on one.
+     */
+    public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait,
+                                       boolean formatterWithoutCas) {
         MailboxLayout layout = new MailboxLayout(config, device.blockSize());
         if (layout.requiredCapacity() > device.capacity()) {
             throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
@@ -34,7 +44,7 @@ public final class DeviceFormat {
                     + config.asyncSlots() + " async slots and " + config.heapBytesPerRank() + " heap bytes per rank need "
                     + layout.requiredCapacity() + " bytes; it has " + device.capacity());
         }
-        if (!claim(device)) {
+        if (!claim(device, formatterWithoutCas)) {
             return attach(device, config.jobKey(), config.worldSize(), attachWait);
         }
         // Control words must start at zero: tickets, released tickets, claim words, rank states.
@@ -58,30 +68,29 @@ public final class DeviceFormat {
         return layout;
     }
 
-    private static boolean claim(ExternalMemory device) {
-        if (device.has(DeviceCapability.ATOMIC_CAS)) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS)
-                    || resetIfStale(device);
-        }
-        // Without CAS only one party (the launcher or the thread-world opener) may format.
+    /**
+     * Whether this caller won the right to format. Only a blank device (zero magic and state) may
+     * be formatted: anything else is either formatted by another party (attach to it) or not a
+     * Lockstep device, which is never formatted over — it may be someone's data.
+     */
+    private static boolean claim(ExternalMemory device, boolean formatterWithoutCas) {
+        long magic = device.getLong(MAGIC_OFFSET);
         long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
-        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) == MAGIC) {
+        if (state == FORMAT_BLANK && magic != 0) {
+            throw new DeviceException("device " + device.name() + " is not blank and not a Lockstep device (magic 0x"
+                    + Long.toHexString(magic) + "); refusing to format over it: remove it or choose another path");
+        }
+        if (state != FORMAT_BLANK) {
+            return false; // formatted or being formatted: attach checks it
+        }
+        if (device.has(DeviceCapability.ATOMIC_CAS)) {
+            return device.compareAndSetLong(FORMAT_STATE_OFFSET, FORMAT_BLANK, FORMAT_IN_PROGRESS);
+        }
+        if (!formatterWithoutCas) {
             return false;
         }
         device.putLongRelease(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
         return true;
-    }
-
-    /** A device whose state word holds garbage (not a Lockstep image) may be formatted over. */
-    private static boolean resetIfStale(ExternalMemory device) {
-        long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
-        if (state != FORMAT_IN_PROGRESS && state != FORMAT_READY) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
-        }
-        if (state == FORMAT_READY && device.getLong(MAGIC_OFFSET) != MAGIC) {
-            return device.compareAndSetLong(FORMAT_STATE_OFFSET, state, FORMAT_IN_PROGRESS);
-        }
-        return false;
     }
 
     /**

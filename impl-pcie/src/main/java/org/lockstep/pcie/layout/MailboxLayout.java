@@ -14,7 +14,7 @@ import org.lockstep.spi.device.DeviceException;
  *            | rank table                   |  worldSize entries, {@link RankTableDescriptor}
  *            +------------------------------+
  *            | pair mailboxes               |  worldSize x worldSize mailboxes, sender-major;
- *            |   (s, r) at a unique offset  |  each a ring of slotsPerMailbox {@link SlotDescriptor}s
+ *            |   (s, r) at a unique offset  |  {@link PairMailboxDescriptor}: a ring of {@link SlotDescriptor}s
  *            +------------------------------+
  *            | asynchronous mailboxes       |  one per receiver, {@link AsyncMailboxDescriptor}
  *            |   (only with device CAS)     |
@@ -45,16 +45,24 @@ public final class MailboxLayout {
     public MailboxLayout(MailboxConfig config, int blockSize) {
         this.config = config;
         this.blockSize = blockSize;
-        int n = config.worldSize();
-        slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
-        mailboxLength = slotLength * config.slotsPerMailbox();
-        asyncMailboxLength = config.asyncSlots() == 0 ? 0 : AsyncMailboxDescriptor.SLOTS_OFFSET + slotLength * config.asyncSlots();
-        rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
-        pairBase = LayoutConstants.align(rankTableBase + (long) n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
-        asyncBase = LayoutConstants.align(pairBase + (long) n * n * mailboxLength, blockSize);
-        heapBase = LayoutConstants.align(asyncBase + n * asyncMailboxLength, blockSize);
-        heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
-        end = heapBase + n * heapPartitionLength;
+        long n = config.worldSize();
+        try {
+            slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
+            mailboxLength = Math.addExact(PairMailboxDescriptor.SLOTS_OFFSET, Math.multiplyExact(slotLength, config.slotsPerMailbox()));
+            asyncMailboxLength = config.asyncSlots() == 0 ? 0
+                    : Math.addExact(AsyncMailboxDescriptor.SLOTS_OFFSET, Math.multiplyExact(slotLength, config.asyncSlots()));
+            rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
+            pairBase = LayoutConstants.align(rankTableBase + n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
+            asyncBase = LayoutConstants.align(Math.addExact(pairBase, Math.multiplyExact(n * n, mailboxLength)), blockSize);
+            heapBase = LayoutConstants.align(Math.addExact(asyncBase, Math.multiplyExact(n, asyncMailboxLength)), blockSize);
+            heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
+            end = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
+            if (end > Long.MAX_VALUE / 2) {
+                throw new ArithmeticException("layout end " + end);
+            }
+        } catch (ArithmeticException overflow) {
+            throw new DeviceException(ErrorClass.ARG, "a layout for " + config + " does not fit in 2^62 bytes");
+        }
     }
 
     public MailboxConfig config() {
@@ -80,14 +88,24 @@ public final class MailboxLayout {
         return pairBase + ((long) sender * config.worldSize() + receiver) * mailboxLength;
     }
 
+    /** First slot of the pair mailbox at {@code mailbox}. */
+    public static long pairSlotsBase(long mailbox) {
+        return mailbox + PairMailboxDescriptor.SLOTS_OFFSET;
+    }
+
+    /** {@code lock_address} of a pair mailbox: the word whose advance hands drained slots back to the sender. */
+    public static long lockAddress(long mailbox) {
+        return mailbox + PairMailboxDescriptor.DRAINED_TICKET_OFFSET;
+    }
+
     /** The slot of a ring that holds message number {@code ticket} (1-based). */
     public long slotAddress(long ringBase, long ticket, int ringSlots) {
         return ringBase + ((ticket - 1) % ringSlots) * slotLength;
     }
 
-    /** {@code lock_address}: the word whose release hands the slot back to the sender. */
-    public static long lockAddress(long slotAddress) {
-        return slotAddress + SlotDescriptor.RELEASED_TICKET_OFFSET;
+    /** The drained-ticket word of {@code receiver}'s asynchronous mailbox. */
+    public long asyncLockAddress(int receiver) {
+        return asyncMailboxAddress(receiver) + AsyncMailboxDescriptor.DRAINED_TICKET_OFFSET;
     }
 
     /** The asynchronous mailbox of {@code receiver}; only when {@link MailboxConfig#asyncSlots()} > 0. */
@@ -110,13 +128,16 @@ public final class MailboxLayout {
     }
 
     /**
-     * Checks that an indirect payload read from a slot lies in its sender's heap partition;
-     * a corrupted or hostile device image fails here instead of reading out of bounds.
+     * Checks that a heap block read from a slot, with a payload of {@code length} bytes, lies in its
+     * sender's heap partition; a corrupted or hostile device image fails here instead of reading out
+     * of bounds.
      */
-    public void checkHeapRange(int sender, long offset, long length) {
+    public void checkHeapRange(int sender, long blockOffset, long length) {
         long base = heapPartition(sender);
-        if (offset < base || length < 0 || length > heapPartitionLength || offset - base > heapPartitionLength - length) {
-            throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload [" + offset + ", +" + length
+        long blockLength = length < 0 || length > heapPartitionLength ? -1 : HeapBlockDescriptor.blockLength(length);
+        if (blockOffset < base || blockLength < 0 || blockLength > heapPartitionLength
+                || blockOffset - base > heapPartitionLength - blockLength || (blockOffset & (LayoutConstants.CACHE_LINE - 1)) != 0) {
+            throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload block [" + blockOffset + ", +" + length
                     + ") of sender " + sender + " is outside its heap partition [" + base + ", +" + heapPartitionLength + ")");
         }
     }

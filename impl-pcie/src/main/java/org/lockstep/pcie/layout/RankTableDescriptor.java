@@ -14,17 +14,28 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     heartbeat (8), advanced while alive       | 16
  *  +---------------------------------------------------------------+
+ *  |                     process id (8)                            | 24
+ *  +---------------------------------------------------------------+
+ *  |                     process start time (8), ms since epoch    | 32
+ *  +---------------------------------------------------------------+
+ *  |                     host identity (8): boot id + pid namespace | 40
+ *  +---------------------------------------------------------------+
  *  |                     ... padding to 64 bytes ...               |
  *  +---------------------------------------------------------------+
  * </pre>
  *
  * The incarnation tells a restarted process from its predecessor (a PID alone cannot: every
- * container's first process is PID 1).
+ * container's first process is PID 1). A peer on the same host and in the same PID namespace
+ * (equal host identity) checks liveness by process id and start time — a killed process is seen
+ * at once and a slow one is never taken for dead; a peer elsewhere falls back to the heartbeat.
  */
 public final class RankTableDescriptor {
     public static final int INCARNATION_OFFSET = 0;
     public static final int STATE_OFFSET = 8;
     public static final int HEARTBEAT_OFFSET = 16;
+    public static final int PID_OFFSET = 24;
+    public static final int PROCESS_START_OFFSET = 32;
+    public static final int HOST_OFFSET = 40;
     public static final int ENTRY_LENGTH = LayoutConstants.CACHE_LINE;
 
     public static final long STATE_ABSENT = 0;

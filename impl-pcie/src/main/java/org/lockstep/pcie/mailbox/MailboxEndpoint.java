@@ -4,6 +4,7 @@ import static org.lockstep.pcie.layout.SlotDescriptor.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -22,6 +23,7 @@ import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
+import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -55,11 +57,22 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
  * it; heap allocation needs no device atomics because only the owning sender allocates.
  */
-final class MailboxEndpoint implements Communicator, ProgressEngine {
-    /** Context id of the world communicator; other communicators come with the collectives issue. */
+final class MailboxEndpoint implements ProgressEngine {
+    /** Context id of the world communicator's point-to-point traffic; its collectives use the next one. */
     static final int WORLD_CONTEXT = 0;
     private static final int PEER_CHECK_INTERVAL = 64;
     private static final long PEER_CHECK_NANOS = 1_000_000;
+    /** How often a process advances its heartbeat word. */
+    static final long HEARTBEAT_INTERVAL_NANOS = 50_000_000;
+    /**
+     * A running peer on another host whose heartbeat has not moved for this long is taken for dead.
+     * Peers on this host are checked by process id instead, which has no false positives.
+     */
+    static final long HEARTBEAT_LEASE_NANOS = 1_000_000_000;
+    /** No message is longer than this (2^48 bytes); a longer length read from the device is corruption. */
+    private static final long MAX_MESSAGE_LENGTH = 1L << 48;
+    /** How often a peer on this host is checked by process id. */
+    private static final long PROCESS_CHECK_NANOS = 50_000_000;
 
     private final ExternalMemory device;
     private final MailboxLayout layout;
@@ -78,6 +91,8 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
+    /** Per destination, the receiver's drained ticket as last read (it only grows). */
+    private final long[] knownDrained;
     private final long[] nextSendSequence;
     private final ArrayDeque<SendRequest>[] pendingSends;
     private int pendingSendCount;
@@ -88,21 +103,43 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     private final long[] nextPairArrival;
     private final long[] nextReceiveSequence;
     private final TreeMap<Long, IncomingMessage>[] aheadOfSequence;
+    /** Per source, heap bytes of unexpected messages this receiver keeps locked in that sender's heap. */
+    private final long[] heldHeapBytes;
+    /** The share of a sender's heap that one receiver may keep locked by unexpected messages. */
+    private final long heldHeapBudget;
     /** Per source, the fragmented message whose later fragments are still arriving. */
     private final Reassembly[] reassembly;
     private long nextAsyncArrival = 1;
+    private static final int ASYNC_POLL_INTERVAL = 4;
+    private int asyncIdleRounds;
+    private boolean asyncRecentlyUsed;
 
     // failure detection
     private final long[] peerState;
+    private final long[] peerHeartbeat;
+    private final long[] peerHeartbeatSeenAt;
+    private final long[] peerProcessCheckedAt;
+    /** Peers found dead by this rank (a process check or an expired lease); never revived. */
+    private final boolean[] peerDeclaredDead;
+    private boolean anyPeerGone;
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
 
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+    /** Where headers are built and parsed (used under the progress lock only). */
+    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
     private volatile boolean closed;
+    private int nextFreeContext = WORLD_CONTEXT + 2;
+    private Runnable closeAction = () -> { };
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
+        this(device, layout, rank, incarnation, MailboxOptions.DEFAULT_FRAGMENT);
+    }
+
+    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long fragmentLength) {
         this.device = device;
         this.layout = layout;
         this.config = layout.config();
@@ -114,10 +151,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
         this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
-        // A quarter of the heap per fragment keeps several in flight, so copies on both sides overlap.
-        this.maxFragment = Math.max(inlineCapacity + 1, (layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
+        // Fragments small enough that the receiver copies one while the sender writes the next,
+        // and at most a quarter of the heap so that several are in flight.
+        this.maxFragment = Math.max(inlineCapacity + 1,
+                Math.min(fragmentLength, layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
         this.reassembly = new Reassembly[config.worldSize()];
+        this.heldHeapBytes = new long[config.worldSize()];
+        this.heldHeapBudget = layout.heapPartitionLength() / (2L * Math.max(1, config.worldSize() - 1));
         nextPairTicket = filled(size, 1);
+        knownDrained = new long[size];
         nextSendSequence = filled(size, 1);
         nextPairArrival = filled(size, 1);
         nextReceiveSequence = filled(size, 1);
@@ -128,8 +170,15 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             aheadOfSequence[i] = new TreeMap<>();
         }
         peerState = new long[size];
+        peerHeartbeat = new long[size];
+        peerHeartbeatSeenAt = new long[size];
+        peerProcessCheckedAt = new long[size];
+        peerDeclaredDead = new boolean[size];
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
+        device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
+        device.putLong(entry + RankTableDescriptor.PROCESS_START_OFFSET, HostIdentity.currentStartMillis());
+        device.putLong(entry + RankTableDescriptor.HOST_OFFSET, HostIdentity.CURRENT);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
     }
 
@@ -139,55 +188,46 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return a;
     }
 
-    @Override
-    public int rank() {
+    /** World rank of this endpoint. */
+    int rank() {
         return rank;
     }
 
-    @Override
-    public int size() {
+    /** World size. */
+    int size() {
         return size;
+    }
+
+    /** A context id no communicator of this rank uses yet (communicators take two: point-to-point and collective). */
+    int nextFreeContext() {
+        return nextFreeContext;
+    }
+
+    /** Contexts below {@code limit} are taken (after the ranks of a communicator agreed on one). */
+    void reserveContextsBelow(int limit) {
+        nextFreeContext = Math.max(nextFreeContext, limit);
     }
 
     // ------------------------------------------------------------------ sending
 
-    @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        isend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        issend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, true);
-    }
-
-    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+    /**
+     * Starts a send of {@code bytes} bytes to world rank {@code dest} on {@code context}; the
+     * communicator has checked the arguments and translated the rank.
+     */
+    Request startSend(MemorySegment buffer, long bytes, int dest, int tag, int context, boolean synchronous, int reportedDest) {
         checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size);
-        ArgumentChecks.checkSendTag(tag);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
+        if ((bytes > inlineCapacity || synchronous) && LayoutConstants.align(
+                HeapBlockDescriptor.blockLength(Math.min(bytes, maxFragment)), LayoutConstants.CACHE_LINE) > heap.capacity()) {
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
+                    + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
+                    + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
+                    + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
         }
-        if (bytes > inlineCapacity && maxFragment < LayoutConstants.CACHE_LINE) {
-            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
-                    + " is above the inline threshold of " + inlineCapacity + " bytes but the heap partition has only "
-                    + heap.capacity() + " bytes; raise lockstep.mailbox.heapPerRank");
-        }
-        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
+        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, context, synchronous, reportedDest);
         lock.lock();
         try {
-            failIfPeerGone(dest, "send to");
+            checkOpen();
+            failIfPeerGone(dest, null, "send to");
             if (pendingSends[dest].isEmpty()) {
                 while (!request.fullyPlaced() && placeMessage(request)) {
                     // place as many fragments as there is room for
@@ -213,80 +253,96 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
      */
     private boolean placeMessage(SendRequest send) {
         long remaining = send.length - send.placedBytes;
-        boolean indirect = send.length > inlineCapacity;
+        // A synchronous message always goes through a heap block: its released word is the match signal.
+        boolean indirect = send.length > inlineCapacity || send.synchronous;
         boolean fragmented = send.length > maxFragment && indirect;
         long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        boolean first = send.placedBytes == 0;
+        boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
+        long blockLength = HeapBlockDescriptor.blockLength(fragmentLength);
         if (indirect) {
-            heapOffset = heap.allocate(fragmentLength);
+            heapOffset = heap.allocate(blockLength);
             if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
-                heapOffset = heap.allocate(fragmentLength);
+                heapOffset = heap.allocate(blockLength);
                 if (heapOffset == HeapAllocator.FAILED) {
                     statistics.heapFullWaits++;
                     return false;
                 }
             }
+            try {
+                // Before any slot is taken: a failing copy from the caller's buffer costs no ticket.
+                device.putLong(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, 0);
+                if (fragmentLength > 0) {
+                    device.write(heapOffset + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
+                }
+            } catch (RuntimeException e) {
+                heap.release(heapOffset, blockLength);
+                throw e;
+            }
         }
         long slot;
         long ticket;
+        boolean async;
         long pairMailbox = layout.mailboxAddress(rank, send.dest);
         long pairTicket = nextPairTicket[send.dest];
-        long pairSlot = layout.slotAddress(pairMailbox, pairTicket, slots);
-        if (lockMailbox(pairSlot, pairTicket, slots)) {
+        long pairSlot = layout.slotAddress(MailboxLayout.pairSlotsBase(pairMailbox), pairTicket, slots);
+        if (lockMailbox(send.dest, pairMailbox, pairTicket)) {
             slot = pairSlot;
             ticket = pairTicket;
-            nextPairTicket[send.dest]++;
-            statistics.pairMailboxSends++;
+            async = false;
         } else if (asyncMailboxes && (ticket = claimAsyncSlot(send.dest)) > 0) {
             slot = layout.slotAddress(layout.asyncSlotsBase(send.dest), ticket, config.asyncSlots());
-            statistics.asyncMailboxSends++;
+            async = true;
         } else {
             if (heapOffset != HeapAllocator.FAILED) {
-                heap.release(heapOffset, fragmentLength);
+                heap.release(heapOffset, blockLength);
             }
             statistics.mailboxFullWaits++;
             return false;
         }
-        boolean last = fragmentLength == remaining;
-        int flags = send.synchronous && last ? FLAG_SYNCHRONOUS : 0;
-        long payload;
+        // The receiver of a synchronous message releases its first slot only once a receive matched it.
+        int flags = send.synchronous && first ? FLAG_SYNCHRONOUS : 0;
         if (indirect) {
-            payload = heapOffset;
             flags |= FLAG_INDIRECT;
             if (fragmented) {
-                flags |= send.placedBytes == 0 ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
+                flags |= first ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
             }
+        }
+        try {
+            publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
+                    indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
+        } catch (RuntimeException e) {
+            if (heapOffset != HeapAllocator.FAILED) {
+                heap.release(heapOffset, blockLength);
+            }
+            if (async) {
+                // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
+                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0, EMPTY, 0);
+            }
+            throw e;
+        }
+        nextSendSequence[send.dest]++;
+        if (async) {
+            statistics.asyncMailboxSends++;
         } else {
-            payload = slot + PAYLOAD_OFFSET;
+            nextPairTicket[send.dest]++;
+            statistics.pairMailboxSends++;
         }
-        if (fragmentLength > 0) {
-            device.write(payload, send.buffer, send.placedBytes, fragmentLength);
-        }
-        device.putLong(slot + SEQUENCE_OFFSET, nextSendSequence[send.dest]++);
-        device.putInt(slot + TAG_OFFSET, send.tag);
-        device.putInt(slot + CONTEXT_OFFSET, send.context);
-        device.putLong(slot + LENGTH_OFFSET, fragmentLength);
-        device.putLong(slot + MESSAGE_LENGTH_OFFSET, send.length);
-        device.putInt(slot + FLAGS_OFFSET, flags);
-        device.putInt(slot + SOURCE_OFFSET, rank);
-        device.putLong(slot + HEAP_OFFSET_OFFSET, indirect ? heapOffset : 0);
-        device.putLong(slot + SENDER_INCARNATION_OFFSET, incarnation);
-        device.putLongRelease(slot + TICKET_OFFSET, ticket);
         send.started = true;
         send.placedBytes += fragmentLength;
         statistics.bytesSent += fragmentLength;
         if (indirect) {
             statistics.indirectSends++;
         }
-        boolean completesOnRelease = send.synchronous && last;
-        if (indirect || completesOnRelease) {
-            awaitingRelease.add(new PlacedFragment(MailboxLayout.lockAddress(slot), ticket, heapOffset, fragmentLength,
-                    completesOnRelease ? send : null));
+        if (indirect) {
+            awaitingRelease.add(new PlacedFragment(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+                    heapOffset, blockLength, send.synchronous && first ? send : null));
         }
         if (last) {
             statistics.messagesSent++;
-            if (!send.synchronous) {
+            if (!send.synchronous || send.matchedByReceiver) {
                 send.completeSend();
             }
         }
@@ -294,22 +350,58 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     }
 
     /**
-     * {@code lock_mailbox} for the sender: whether the slot that message {@code ticket} goes to has
-     * been released by the receiver of its previous occupant (ticket - ringSlots).
+     * Writes a slot — header and in-place payload, or header and indirect descriptor — in as few
+     * device transactions as it fits in, then publishes the ticket. A payload that fits in the
+     * header's cache line travels with the header, as one line.
      */
-    private boolean lockMailbox(long slot, long ticket, int ringSlots) {
-        return ticket <= ringSlots || device.getLongAcquire(MailboxLayout.lockAddress(slot)) == ticket - ringSlots;
+    private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
+                         int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
+        MemorySegment h = headerScratch;
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, sequence);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, tag);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, context);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
+        h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
+        long burst = HEADER_BURST_LENGTH;
+        if (inlineSource == null) {
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
+            burst += INDIRECT_DESCRIPTOR_LENGTH;
+        } else if (length <= INDIRECT_DESCRIPTOR_LENGTH) {
+            MemorySegment.copy(inlineSource, sourceOffset, h, PAYLOAD_OFFSET, length);
+            burst += length;
+        } else {
+            device.write(slot + PAYLOAD_OFFSET, inlineSource, sourceOffset, length);
+        }
+        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, burst);
+        device.putLongRelease(slot + TICKET_OFFSET, ticket);
+    }
+
+    /**
+     * {@code lock_mailbox} for the sender: whether the slot for message {@code ticket} of the pair
+     * mailbox to {@code dest} has been drained by the receiver (its previous occupant was
+     * {@code ticket - slots}). The drained ticket is re-read only when the cached one says no.
+     */
+    private boolean lockMailbox(int dest, long mailbox, long ticket) {
+        long needed = ticket - slots;
+        if (needed <= knownDrained[dest]) {
+            return true;
+        }
+        knownDrained[dest] = device.getLongAcquire(MailboxLayout.lockAddress(mailbox));
+        return needed <= knownDrained[dest];
     }
 
     /** Claims the next ticket of {@code dest}'s asynchronous mailbox, or returns 0 if it is full. */
     private long claimAsyncSlot(int dest) {
         long claimWord = layout.asyncMailboxAddress(dest) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET;
-        long base = layout.asyncSlotsBase(dest);
+        long drainedWord = layout.asyncLockAddress(dest);
         int ringSlots = config.asyncSlots();
         for (int attempt = 0; attempt < 8; attempt++) {
             long claimed = device.getLongVolatile(claimWord);
             long ticket = claimed + 1;
-            if (!lockMailbox(layout.slotAddress(base, ticket, ringSlots), ticket, ringSlots)) {
+            if (ticket - ringSlots > device.getLongAcquire(drainedWord)) {
                 return 0;
             }
             if (device.compareAndSetLong(claimWord, claimed, ticket)) {
@@ -329,8 +421,12 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 if (placed.heapOffset() != HeapAllocator.FAILED) {
                     heap.release(placed.heapOffset(), placed.heapLength());
                 }
-                if (placed.completes() != null) {
-                    placed.completes().completeSend();
+                SendRequest synchronous = placed.completes();
+                if (synchronous != null) {
+                    synchronous.matchedByReceiver = true;
+                    if (synchronous.fullyPlaced()) {
+                        synchronous.completeSend();
+                    }
                 }
                 any = true;
             }
@@ -358,29 +454,22 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     // ------------------------------------------------------------------ receiving
 
-    @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+    /**
+     * Posts a receive from world rank {@code source} (or {@code ANY_SOURCE}) on {@code context};
+     * the communicator has checked the arguments and translated the rank.
+     */
+    Request startReceive(MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
-        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, WORLD_CONTEXT);
+        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
         lock.lock();
         try {
+            checkOpen();
             drainArrivals();
             MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
             if (found != null) {
                 request.deliver(found.handle());
             } else {
-                failIfPeerGone(source, "receive from");
+                failIfPeerGone(source, group, "receive from");
             }
         } catch (ProcessFailedException failed) {
             matching.cancel(request.posted);
@@ -391,17 +480,17 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return request;
     }
 
-    @Override
-    public Status probe(int source, int tag) {
+    /** Blocks until a message from {@code source} (world rank or ANY_SOURCE) on {@code context} is there. */
+    Status probe(int source, int tag, int context, Group group) {
         IdleStrategy idle = new IdleStrategy();
         while (true) {
-            Optional<Status> found = iprobe(source, tag);
+            Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
                 return found.get();
             }
             lock.lock();
             try {
-                failIfPeerGone(source, "probe for");
+                failIfPeerGone(source, group, "probe for");
             } finally {
                 lock.unlock();
             }
@@ -409,20 +498,16 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
     }
 
-    @Override
-    public Optional<Status> iprobe(int source, int tag) {
+    /** The status of a matching message if one is there now; the source in group ranks. */
+    Optional<Status> iprobe(int source, int tag, int context, Group group) {
         checkOpen();
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
         lock.lock();
         try {
+            checkOpen();
             progressLocked();
-            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, WORLD_CONTEXT);
+            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, context);
             return found == null ? Optional.empty()
-                    : Optional.of(Status.of(found.envelope().source(), found.envelope().tag(), found.byteLength()));
+                    : Optional.of(Status.of(group.rankOf(found.envelope().source()), found.envelope().tag(), found.byteLength()));
         } finally {
             lock.unlock();
         }
@@ -437,25 +522,40 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
     }
 
-    /** Moves every newly published slot into the matching engine, in each channel's send order. */
+    /**
+     * Moves every newly published slot into the matching engine, in each channel's send order,
+     * and hands the drained slots back to each sender with one store of the drained ticket.
+     */
     private boolean drainArrivals() {
         boolean any = false;
         for (int source = 0; source < size; source++) {
+            if (source == rank && nextPairTicket[rank] == nextPairArrival[rank]) {
+                continue; // nothing sent to itself is waiting: save the device read
+            }
             long mailbox = layout.mailboxAddress(source, rank);
+            long ring = MailboxLayout.pairSlotsBase(mailbox);
+            long first = nextPairArrival[source];
             while (true) {
                 long ticket = nextPairArrival[source];
-                long slot = layout.slotAddress(mailbox, ticket, slots);
+                long slot = layout.slotAddress(ring, ticket, slots);
                 if (device.getLongAcquire(slot + TICKET_OFFSET) != ticket) {
                     break;
                 }
                 IncomingMessage message = readSlot(slot, ticket, source);
                 nextPairArrival[source]++;
                 accept(message);
+            }
+            if (nextPairArrival[source] != first) {
+                device.putLongRelease(MailboxLayout.lockAddress(mailbox), nextPairArrival[source] - 1);
                 any = true;
             }
         }
-        if (asyncMailboxes) {
+        // The asynchronous mailbox fills only when pair mailboxes are full: while it stays empty it
+        // is read every few rounds, not on every one.
+        if (asyncMailboxes && (asyncIdleRounds++ % ASYNC_POLL_INTERVAL == 0 || asyncRecentlyUsed)) {
+            asyncRecentlyUsed = false;
             long base = layout.asyncSlotsBase(rank);
+            long first = nextAsyncArrival;
             while (true) {
                 long ticket = nextAsyncArrival;
                 long slot = layout.slotAddress(base, ticket, config.asyncSlots());
@@ -464,21 +564,36 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 }
                 IncomingMessage message = readSlot(slot, ticket, -1);
                 nextAsyncArrival++;
-                accept(message);
+                asyncRecentlyUsed = true;
+                if (message != null) {
+                    accept(message);
+                }
+            }
+            if (nextAsyncArrival != first) {
+                device.putLongRelease(layout.asyncLockAddress(rank), nextAsyncArrival - 1);
                 any = true;
             }
         }
         return any;
     }
 
-    /** Reads and checks a published slot's header; a corrupt header fails here, before any payload is touched. */
+    /**
+     * Reads and checks a published slot's header; a corrupt header fails here, before any payload
+     * is touched. A void asynchronous slot is released at once and gives null.
+     */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
-        int source = device.getInt(slot + SOURCE_OFFSET);
-        long length = device.getLong(slot + LENGTH_OFFSET);
-        int flags = device.getInt(slot + FLAGS_OFFSET);
-        int tag = device.getInt(slot + TAG_OFFSET);
-        int context = device.getInt(slot + CONTEXT_OFFSET);
-        long sequence = device.getLong(slot + SEQUENCE_OFFSET);
+        // The ticket was read with acquire, so this plain burst sees what the sender wrote before it.
+        MemorySegment h = headerScratch;
+        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, LayoutConstants.CACHE_LINE - SEQUENCE_OFFSET);
+        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
+        long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET);
+        int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
+        int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
+        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
+        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
+        if (flags == FLAG_VOID && expectedSource < 0) {
+            return null;
+        }
         if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
             throw corrupt(slot, "source rank " + source + (expectedSource >= 0 ? " in the mailbox of sender " + expectedSource : ""));
         }
@@ -488,24 +603,26 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         if (tag < 0 || context < 0 || sequence < 1) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
         }
-        long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
-        boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
-        if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
-                && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
-            throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
-                    + " of a message of " + messageLength);
-        }
-        long payload;
         if ((flags & FLAG_INDIRECT) != 0) {
-            payload = device.getLong(slot + HEAP_OFFSET_OFFSET);
-            layout.checkHeapRange(source, payload, length);
-        } else {
-            if (length < 0 || length > inlineCapacity) {
-                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + ")");
+            long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
+            long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
+            boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+            if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH
+                    || (fragment ? messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0 && (flags & FLAG_FRAGMENT_NEXT) != 0
+                    : messageLength != length)) {
+                throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
+                        + " of a message of " + messageLength);
             }
-            payload = slot + PAYLOAD_OFFSET;
+            layout.checkHeapRange(source, block, length);
+            return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags,
+                    block + HeapBlockDescriptor.PAYLOAD_OFFSET, block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
         }
-        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload);
+        if (length < 0 || length > inlineCapacity || flags != 0) {
+            throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
+                    + Integer.toHexString(flags));
+        }
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
+                slot + PAYLOAD_OFFSET, IncomingMessage.NO_LOCK);
     }
 
     private DeviceException corrupt(long slot, String what) {
@@ -527,6 +644,9 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 nextReceiveSequence[source] = ++expected;
             }
         } else if (message.sequence > expected) {
+            if (!message.isIndirect()) {
+                spill(message); // its slot is handed back with this drain
+            }
             if (aheadOfSequence[source].put(message.sequence, message) != null) {
                 throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
             }
@@ -554,7 +674,48 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
                 new Envelope(source, message.tag, message.context), message.messageLength, message));
         if (posted != null) {
             ((ReceiveRequest.Posted) posted).request.deliver(message);
+            return;
         }
+        holdOrSpill(message);
+    }
+
+    /**
+     * An unexpected message: an in-place one is copied out and its slot released at once (a held
+     * slot would stop the ring, and a receive the program posts later for a later message would
+     * never match — MPI's progress rule forbids that). An indirect one stays locked in its
+     * sender's heap while the receiver holds no more than its share of that heap; beyond, it is
+     * copied out too. A synchronous message always stays: its release is the sender's signal.
+     */
+    private void holdOrSpill(IncomingMessage message) {
+        if (message.isSynchronous()) {
+            return;
+        }
+        if (message.isIndirect() && heldHeapBytes[message.source] + message.length <= heldHeapBudget) {
+            heldHeapBytes[message.source] += message.length;
+            message.held = true;
+            return;
+        }
+        spill(message);
+    }
+
+    /** Copies a payload into this rank's memory and hands its device space back. */
+    private void spill(IncomingMessage message) {
+        if (message.spilled != null) {
+            return;
+        }
+        MemorySegment copy = message.length == 0 ? EMPTY : Arena.ofAuto().allocate(message.length, 64);
+        if (message.length > 0) {
+            device.read(message.payloadAddress, copy, 0, message.length);
+        }
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
+        }
+        if (message.held) {
+            heldHeapBytes[message.source] -= message.length;
+            message.held = false;
+        }
+        message.spilled = copy;
+        statistics.messagesSpilled++;
     }
 
     /** A later fragment: into the matched receive's buffer, or into staging memory until a receive matches. */
@@ -582,15 +743,30 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
     long copyMessage(IncomingMessage message, MemorySegment buffer, long offset, long capacity) {
         long n = Math.max(0, Math.min(message.length, capacity - offset));
         if (n > 0) {
-            device.read(message.payloadAddress, buffer, offset, n);
+            if (message.spilled != null) {
+                MemorySegment.copy(message.spilled, 0, buffer, offset, n);
+            } else {
+                device.read(message.payloadAddress, buffer, offset, n);
+            }
         }
         statistics.bytesReceived += n;
         return n;
     }
 
-    /** {@code unlock_mailbox}: hands the slot back to its sender (and with it the heap block it points at). */
+    /**
+     * {@code unlock_mailbox}: hands an indirect payload's heap block back to its sender. (Slots go
+     * back in order when a drain ends; an in-place payload has been copied out by then.)
+     */
     void unlockMailbox(IncomingMessage message) {
-        device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
+        if (message.held) {
+            heldHeapBytes[message.source] -= message.length;
+            message.held = false;
+        }
+        if (message.spilled != null) {
+            message.spilled = null;
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
+        }
     }
 
     // ------------------------------------------------------------------ progress and failures
@@ -621,27 +797,49 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return any;
     }
 
-    /** Reads the rank table and fails the requests that wait on a rank that has failed or finished. */
+    /**
+     * Reads the rank table and fails the requests that wait on a rank that has failed or finished.
+     * A peer that says it runs but whose heartbeat has stood still for the lease is taken for dead:
+     * a process killed with SIGKILL writes nothing more.
+     */
     private void checkPeers() {
         boolean changed = false;
+        long now = System.nanoTime();
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
                 continue;
             }
-            long state = device.getLongAcquire(layout.rankEntry(peer) + RankTableDescriptor.STATE_OFFSET);
+            long entry = layout.rankEntry(peer);
+            long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
+            if (state == RankTableDescriptor.STATE_RUNNING && (peerDeclaredDead[peer] || isSilentlyDead(peer, entry, now))) {
+                peerDeclaredDead[peer] = true;
+                state = RankTableDescriptor.STATE_FAILED;
+            }
             if (state != peerState[peer]) {
                 peerState[peer] = state;
                 changed |= isGone(state);
             }
         }
-        if (!changed) {
+        if (changed) {
+            anyPeerGone = true;
+        } else {
+            if (anyPeerGone) {
+                // A request started after the change must not wait forever either.
+                sweepRequestsOnGonePeers();
+            }
             return;
         }
         // Whatever a peer published before it ended is visible now (its state was read with acquire).
         drainArrivals();
+        sweepRequestsOnGonePeers();
+    }
+
+    /** Fails every request that waits on a peer that has failed or finished; none can ever complete. */
+    private void sweepRequestsOnGonePeers() {
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
-            if (posted.source() == ANY_SOURCE ? everyPeerGone() : isGone(peerState[posted.source()])) {
+            Group group = ((ReceiveRequest.Posted) posted).request.group;
+            if (posted.source() == Communicator.ANY_SOURCE ? everyPeerGone(group) : isGone(peerState[posted.source()])) {
                 doomed.add(posted);
             }
         }
@@ -668,41 +866,74 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         }
         for (int source = 0; source < size; source++) {
             Reassembly r = reassembly[source];
-            if (r != null && r.receive != null && peerState[source] == RankTableDescriptor.STATE_FAILED) {
-                r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+            if (r != null && isGone(peerState[source])) {
+                // The rest of the message will never come.
+                r.broken = true;
+                if (r.receive != null) {
+                    r.receive.failWith(peerGone(source, "receive of a fragmented message from"));
+                }
                 reassembly[source] = null;
             }
         }
+    }
+
+    /** A running peer that died without saying so: by process check on this host, by heartbeat lease elsewhere. */
+    private boolean isSilentlyDead(int peer, long entry, long now) {
+        long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
+        if (host != 0 && host == HostIdentity.CURRENT) {
+            if (now - peerProcessCheckedAt[peer] < PROCESS_CHECK_NANOS) {
+                return false;
+            }
+            peerProcessCheckedAt[peer] = now;
+            long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+            return pid != ProcessHandle.current().pid()
+                    && !HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET));
+        }
+        long beat = device.getLongAcquire(entry + RankTableDescriptor.HEARTBEAT_OFFSET);
+        if (beat != peerHeartbeat[peer] || peerHeartbeatSeenAt[peer] == 0) {
+            peerHeartbeat[peer] = beat;
+            peerHeartbeatSeenAt[peer] = now;
+            return false;
+        }
+        return beat != 0 && now - peerHeartbeatSeenAt[peer] > HEARTBEAT_LEASE_NANOS;
     }
 
     private static boolean isGone(long state) {
         return state == RankTableDescriptor.STATE_FAILED || state == RankTableDescriptor.STATE_FINISHED;
     }
 
-    private boolean everyPeerGone() {
-        for (int peer = 0; peer < size; peer++) {
-            if (peer != rank && !isGone(peerState[peer])) {
+    /** Whether every member of {@code group} but this rank has failed or finished (no one is left to send). */
+    private boolean everyPeerGone(Group group) {
+        int members = 0;
+        for (int i = 0; i < group.size(); i++) {
+            int peer = group.worldRank(i);
+            if (peer == rank) {
+                continue;
+            }
+            members++;
+            if (!isGone(peerState[peer])) {
                 return false;
             }
         }
-        return size > 1;
+        return members > 0;
     }
 
-    /** Throws at once if an operation is started on a peer that is already known to be gone. */
-    private void failIfPeerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
-            if (everyPeerGone() && matching.unexpectedCount() == 0) {
-                throw peerGone(ANY_SOURCE, what);
+    /**
+     * Throws at once if an operation involves a peer already known to be gone. Receives call it
+     * only after arrivals were drained and nothing matched, so no message that could still match is lost.
+     */
+    private void failIfPeerGone(int peer, Group group, String what) {
+        if (peer == Communicator.ANY_SOURCE) {
+            if (everyPeerGone(group)) {
+                throw peerGone(Communicator.ANY_SOURCE, what);
             }
-            return;
-        }
-        if (peer != rank && peer >= 0 && isGone(peerState[peer]) && !matching.hasUnexpectedFrom(peer)) {
+        } else if (peer != rank && peer >= 0 && isGone(peerState[peer])) {
             throw peerGone(peer, what);
         }
     }
 
     private ProcessFailedException peerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
+        if (peer == Communicator.ANY_SOURCE) {
             return new ProcessFailedException(ErrorClass.PROC_FAILED_PENDING, -1, "rank " + rank + ": " + what
                     + " ANY_SOURCE cannot complete: every other rank has failed or finished");
         }
@@ -720,8 +951,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
 
     // ------------------------------------------------------------------ memory, lifecycle, statistics
 
-    @Override
-    public MemorySegment allocate(long byteSize) {
+    MemorySegment allocate(long byteSize) {
         checkOpen();
         if (byteSize < 0) {
             throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
@@ -734,8 +964,7 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         return segment;
     }
 
-    @Override
-    public void free(MemorySegment segment) {
+    void free(MemorySegment segment) {
         Arena arena;
         synchronized (allocations) {
             arena = allocations.remove(segment);
@@ -746,11 +975,14 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
         arena.close();
     }
 
-    @Override
-    public void close() {
+    /** Closes the world communicator of this rank: pending requests fail, allocations are freed. */
+    void close() {
         lock.lock();
         try {
-            closed = true;
+            if (!closed) {
+                closed = true;
+                failPendingRequests();
+            }
         } finally {
             lock.unlock();
         }
@@ -758,6 +990,46 @@ final class MailboxEndpoint implements Communicator, ProgressEngine {
             allocations.values().forEach(Arena::close);
             allocations.clear();
         }
+        closeAction.run();
+    }
+
+    /** Requests still pending at close can never complete: they fail, so no thread waits on them forever. */
+    private void failPendingRequests() {
+        List<MatchingEngine.PostedReceive> posted = new ArrayList<>();
+        matching.postedReceives().forEach(posted::add);
+        for (MatchingEngine.PostedReceive receive : posted) {
+            matching.cancel(receive);
+            ((ReceiveRequest.Posted) receive).request.failWith(closedError("receive"));
+        }
+        for (ArrayDeque<SendRequest> queue : pendingSends) {
+            queue.forEach(send -> send.failWith(closedError("send")));
+            queue.clear();
+        }
+        pendingSendCount = 0;
+        for (PlacedFragment placed : awaitingRelease) {
+            if (placed.completes() != null) {
+                placed.completes().failWith(closedError("synchronous send"));
+            }
+        }
+        for (Reassembly r : reassembly) {
+            if (r != null && r.receive != null) {
+                r.receive.failWith(closedError("receive"));
+            }
+        }
+    }
+
+    private LockstepException closedError(String what) {
+        return new LockstepException(ErrorClass.COMM, "rank " + rank + ": " + what + " pending when the communicator was closed");
+    }
+
+    /** What {@link #close()} does after closing the communicator (a process rank leaves its world). */
+    void onClose(Runnable action) {
+        this.closeAction = action;
+    }
+
+    /** Advances this rank's heartbeat word; called by the process's heartbeat thread. */
+    void beat(long beat) {
+        device.putLongRelease(layout.rankEntry(rank) + RankTableDescriptor.HEARTBEAT_OFFSET, beat);
     }
 
     private void checkOpen() {

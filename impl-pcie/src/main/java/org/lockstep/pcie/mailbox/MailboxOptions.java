@@ -18,6 +18,8 @@ public final class MailboxOptions {
     public static final String SLOTS = "lockstep.mailbox.slots";
     /** Ring length of every receiver's asynchronous mailbox (0 disables; also off without device CAS). */
     public static final String ASYNC_SLOTS = "lockstep.mailbox.asyncSlots";
+    /** Largest fragment of a long message: small enough to pipeline the two copies. */
+    public static final String FRAGMENT = "lockstep.mailbox.fragment";
     /** Heap partition per sender, for indirect payloads. */
     public static final String HEAP_PER_RANK = "lockstep.mailbox.heapPerRank";
 
@@ -26,6 +28,7 @@ public final class MailboxOptions {
     public static final int DEFAULT_SLOTS = 16;
     public static final int DEFAULT_ASYNC_SLOTS = 64;
     public static final long DEFAULT_HEAP_PER_RANK = 16L << 20;
+    public static final long DEFAULT_FRAGMENT = 256L << 10;
 
     private MailboxOptions() {
     }

@@ -25,10 +25,12 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final ExternalMemory device;
     private final MailboxLayout layout;
     private final AtomicReferenceArray<MailboxEndpoint> endpoints;
+    private final long fragmentLength;
 
-    private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout) {
+    private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength) {
         this.device = device;
         this.layout = layout;
+        this.fragmentLength = fragmentLength;
         this.endpoints = new AtomicReferenceArray<>(layout.config().worldSize());
     }
 
@@ -56,7 +58,8 @@ public final class MailboxThreadWorld implements ThreadWorld {
             MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                     : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
                     wanted.heapBytesPerRank(), wanted.jobKey());
-            return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT));
+            return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -65,9 +68,9 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public Communicator communicator(int rank) {
-        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1);
+        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
         endpoints.set(rank, endpoint);
-        return endpoint;
+        return MailboxCommunicator.world(endpoint);
     }
 
     @Override
@@ -79,7 +82,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     public void rankFailed(int rank, Throwable cause) {
         MailboxEndpoint endpoint = endpoints.get(rank);
         if (endpoint == null) {
-            endpoint = new MailboxEndpoint(device, layout, rank, 1);
+            endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
         }
         endpoint.markEnded(true);
     }

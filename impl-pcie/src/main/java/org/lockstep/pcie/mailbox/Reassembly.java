@@ -3,6 +3,9 @@ package org.lockstep.pcie.mailbox;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+
 /**
  * A message that arrives in fragments. Until a receive matches its first fragment, later fragments
  * are copied into local staging memory and their slots released at once, so that the sender —
@@ -17,6 +20,8 @@ final class Reassembly {
     private MemorySegment staging;
     private Arena stagingArena;
     ReceiveRequest receive;
+    /** The sender ended before the last fragment: a receive that matches fails. */
+    boolean broken;
 
     Reassembly(IncomingMessage first) {
         this.first = first;
@@ -30,8 +35,17 @@ final class Reassembly {
     /** Local memory for the bytes after the first fragment, allocated when first needed. */
     MemorySegment staging() {
         if (staging == null) {
-            stagingArena = Arena.ofShared();
-            staging = stagingArena.allocate(first.messageLength - first.length, 64);
+            long bytes = first.messageLength - first.length;
+            Arena arena = Arena.ofShared();
+            try {
+                staging = arena.allocate(bytes, 64);
+            } catch (OutOfMemoryError | IllegalArgumentException e) {
+                arena.close();
+                throw new LockstepException(ErrorClass.NO_MEM, "cannot hold an unexpected message of " + first.messageLength
+                        + " bytes from rank " + first.source + " in memory: " + e.getMessage()
+                        + "; post the receive earlier or raise -XX:MaxDirectMemorySize");
+            }
+            stagingArena = arena;
         }
         return staging;
     }

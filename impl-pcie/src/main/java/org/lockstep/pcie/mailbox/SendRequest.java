@@ -8,8 +8,8 @@ import org.lockstep.spi.messaging.AbstractRequest;
 
 /**
  * A send of the mailbox transport: pending until {@code place_message} has put all of it in
- * slots (one, or several fragments); a synchronous send stays pending until the receiver has
- * released the slot of its last fragment.
+ * slots (one, or several fragments); a synchronous send stays pending until, besides, the receiver
+ * has released the slot of its first fragment, which it does only once a receive has matched it.
  */
 final class SendRequest extends AbstractRequest {
     final MemorySegment buffer;
@@ -18,12 +18,17 @@ final class SendRequest extends AbstractRequest {
     final int tag;
     final int context;
     final boolean synchronous;
+    /** The destination as the program named it (its rank in the communicator), for the status. */
+    final int reportedDest;
     /** Bytes already placed in slots. */
     long placedBytes;
     /** Whether any slot has been written (a zero-length message is placed once). */
     boolean started;
+    /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
+    boolean matchedByReceiver;
 
-    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous) {
+    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
+                int reportedDest) {
         super(endpoint);
         this.buffer = buffer;
         this.length = length;
@@ -31,6 +36,7 @@ final class SendRequest extends AbstractRequest {
         this.tag = tag;
         this.context = context;
         this.synchronous = synchronous;
+        this.reportedDest = reportedDest;
     }
 
     boolean fullyPlaced() {
@@ -38,7 +44,7 @@ final class SendRequest extends AbstractRequest {
     }
 
     void completeSend() {
-        complete(Status.of(dest, tag, length));
+        complete(Status.of(reportedDest, tag, length));
     }
 
     void failWith(LockstepException error) {
@@ -47,6 +53,6 @@ final class SendRequest extends AbstractRequest {
 
     @Override
     public int peer() {
-        return dest;
+        return reportedDest;
     }
 }

@@ -16,6 +16,7 @@ final class TransportStatistics {
     long mailboxFullWaits;
     long heapFullWaits;
     long fragmentsStaged;
+    long messagesSpilled;
 
     @Override
     public String toString() {

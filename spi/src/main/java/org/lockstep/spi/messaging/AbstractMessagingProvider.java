@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.LockstepProvider;
 import org.lockstep.api.RankProgram;
@@ -19,6 +20,32 @@ public abstract class AbstractMessagingProvider implements LockstepProvider {
 
     /** Sets up a world of {@code options.ranks()} ranks (for example formats a device for them). */
     protected abstract ThreadWorld openThreadWorld(JobOptions options);
+
+    /**
+     * Joins this process to the launcher's world as rank {@code launch.rank()}; the default says
+     * the provider has no multi-process mode.
+     */
+    protected AttachedRank attachRank(JobOptions options, LaunchEnvironment launch) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot run separate processes");
+    }
+
+    @Override
+    public void runAttached(JobOptions options, LaunchEnvironment launch, RankProgram program) {
+        AttachedRank rank = attachRank(options, launch);
+        try {
+            program.run(rank.communicator());
+        } catch (Throwable t) {
+            rank.failed(t);
+            if (t instanceof RuntimeException e) {
+                throw e;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            throw new LockstepException(ErrorClass.OTHER, "rank " + launch.rank() + " failed: " + t, t);
+        }
+        rank.close();
+    }
 
     @Override
     public void runInThreads(JobOptions options, RankProgram program) {

@@ -90,7 +90,7 @@ public final class MatchingEngine<M> {
     private int postedCount;
 
     /** An engine for a receiver whose senders are ranks {@code [0, worldSize)}. */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public MatchingEngine(int worldSize) {
         if (worldSize < 1) {
             throw new IllegalArgumentException("world size " + worldSize);

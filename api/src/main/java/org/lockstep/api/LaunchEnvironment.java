@@ -1,0 +1,128 @@
+package org.lockstep.api;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a launcher tells each process of a multi-process job, through environment variables: its
+ * rank, the world size, the device path and the job key. {@code lockstep run} sets Lockstep's own
+ * variables; a process started by Slurm ({@code SLURM_PROCID}, {@code SLURM_NTASKS}) or Open MPI's
+ * {@code mpirun} ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) is recognised too,
+ * when Lockstep's variables are absent.
+ *
+ * @param rank       this process's rank in {@code [0, size)}
+ * @param size       number of processes in the job
+ * @param devicePath the shared device, e.g. {@code /dev/shm/lockstep-<job>}
+ * @param jobKey     identifies the job, so that two jobs on one machine never share a device
+ * @param launcher   which launcher's variables were read: {@code lockstep}, {@code slurm} or {@code openmpi}
+ */
+public record LaunchEnvironment(int rank, int size, String devicePath, long jobKey, String launcher) {
+    public static final String RANK = "LOCKSTEP_RANK";
+    public static final String SIZE = "LOCKSTEP_SIZE";
+    public static final String DEVICE = "LOCKSTEP_DEVICE";
+    public static final String JOB_KEY = "LOCKSTEP_JOB_KEY";
+    /** Job properties for the provider, {@code key=value} pairs separated by newlines. */
+    public static final String PROPERTIES = "LOCKSTEP_PROPERTIES";
+
+    public LaunchEnvironment {
+        if (size < 1 || rank < 0 || rank >= size) {
+            throw new LockstepException(ErrorClass.RANK, "launcher gave rank " + rank + " of " + size);
+        }
+        Objects.requireNonNull(devicePath, "devicePath");
+    }
+
+    /** The launch environment of this process, if a launcher started it. */
+    public static Optional<LaunchEnvironment> current() {
+        return from(System.getenv());
+    }
+
+    /** Reads a launch environment from {@code env}; empty when no launcher's variables are present. */
+    public static Optional<LaunchEnvironment> from(Map<String, String> env) {
+        String launcher;
+        String rank;
+        String size;
+        if (env.containsKey(RANK) || env.containsKey(SIZE)) {
+            launcher = "lockstep";
+            rank = env.get(RANK);
+            size = env.get(SIZE);
+        } else if (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_NTASKS")) {
+            launcher = "slurm";
+            rank = env.get("SLURM_PROCID");
+            size = env.get("SLURM_NTASKS");
+        } else if (env.containsKey("OMPI_COMM_WORLD_RANK") && env.containsKey("OMPI_COMM_WORLD_SIZE")) {
+            launcher = "openmpi";
+            rank = env.get("OMPI_COMM_WORLD_RANK");
+            size = env.get("OMPI_COMM_WORLD_SIZE");
+        } else {
+            return Optional.empty();
+        }
+        int r = parseInt(launcher, "rank", rank);
+        int n = parseInt(launcher, "size", size);
+        String key = env.get(JOB_KEY);
+        long jobKey;
+        if (key != null) {
+            try {
+                jobKey = Long.parseUnsignedLong(key, 16);
+            } catch (NumberFormatException e) {
+                throw new LockstepException(ErrorClass.ARG, JOB_KEY + " is not a hexadecimal job key: '" + key + "'");
+            }
+        } else {
+            // Another launcher: derive the key from its job identity so that every rank agrees on it.
+            String identity = firstNonNull(env.get("SLURM_JOB_ID") == null ? null
+                    : env.get("SLURM_JOB_ID") + "." + env.getOrDefault("SLURM_STEP_ID", "0"),
+                    env.get("OMPI_MCA_ess_base_jobid"), env.get("PMIX_NAMESPACE"));
+            if (identity == null) {
+                throw new LockstepException(ErrorClass.ARG, "the " + launcher + " launcher gave no job identity; set " + JOB_KEY);
+            }
+            jobKey = fnv1a(launcher + ":" + identity);
+        }
+        String device = env.getOrDefault(DEVICE, "/dev/shm/lockstep-" + Long.toHexString(jobKey));
+        return Optional.of(new LaunchEnvironment(r, n, device, jobKey, launcher));
+    }
+
+    /** The job properties the launcher passed in {@value #PROPERTIES}, added to {@code options}. */
+    public static JobOptions withLaunchProperties(JobOptions options, Map<String, String> env) {
+        String text = env.get(PROPERTIES);
+        if (text == null || text.isBlank()) {
+            return options;
+        }
+        JobOptions result = options;
+        for (String line : text.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                result = result.with(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+            }
+        }
+        return result;
+    }
+
+    private static int parseInt(String launcher, String what, String value) {
+        if (value == null) {
+            throw new LockstepException(ErrorClass.ARG, "the " + launcher + " launcher set no " + what);
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new LockstepException(ErrorClass.ARG, "the " + launcher + " launcher's " + what + " is not a number: '" + value + "'");
+        }
+    }
+
+    private static String firstNonNull(String... values) {
+        for (String v : values) {
+            if (v != null && !v.isBlank()) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static long fnv1a(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            hash ^= text.charAt(i);
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,141 @@
+package org.lockstep.pcie.mailbox;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
+import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.layout.DeviceFormat;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.layout.RankTableDescriptor;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceProviders;
+import org.lockstep.spi.device.DeviceSpec;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.AttachedRank;
+
+/**
+ * This process as one rank of a world of separate processes that share a mapped device. Every
+ * rank computes the same layout from the same job properties; the first to claim the format state
+ * formats the device and the others wait for it, bounded. A daemon thread advances this rank's
+ * heartbeat so that the others can tell a killed process from a slow one.
+ */
+public final class ProcessWorld implements AttachedRank {
+    /** Default device provider for separate processes: a mapped file, e.g. in {@code /dev/shm}. */
+    public static final String DEFAULT_PROCESS_DEVICE = "mapped";
+    private static final Duration ATTACH_WAIT = Duration.ofSeconds(30);
+
+    private final ExternalMemory device;
+    private final MailboxEndpoint endpoint;
+    private final MailboxCommunicator world;
+    private final Thread heartbeat;
+    private volatile boolean ended;
+
+    private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint) {
+        this.device = device;
+        this.endpoint = endpoint;
+        this.world = MailboxCommunicator.world(endpoint);
+        this.heartbeat = Thread.ofPlatform().daemon().name("lockstep-heartbeat-" + endpoint.rank()).unstarted(this::beatUntilEnded);
+        endpoint.beat(1);
+        heartbeat.start();
+        endpoint.onClose(() -> leave(false));
+    }
+
+    /** Attaches this process as {@code launch.rank()}: formats the device or waits for its formatter. */
+    public static ProcessWorld attach(JobOptions options, LaunchEnvironment launch) {
+        if (options.ranks() != launch.size()) {
+            throw new LockstepException(ErrorClass.ARG, "job options say " + options.ranks() + " ranks, the launcher " + launch.size());
+        }
+        MailboxConfig wanted = new MailboxConfig(launch.size(),
+                MailboxOptions.intOption(options, MailboxOptions.SLOTS, MailboxOptions.DEFAULT_SLOTS),
+                MailboxOptions.intOption(options, MailboxOptions.INLINE_THRESHOLD, MailboxOptions.DEFAULT_INLINE_THRESHOLD),
+                MailboxOptions.intOption(options, MailboxOptions.ASYNC_SLOTS, MailboxOptions.DEFAULT_ASYNC_SLOTS),
+                options.longProperty(MailboxOptions.HEAP_PER_RANK, MailboxOptions.DEFAULT_HEAP_PER_RANK),
+                launch.jobKey());
+        int blockSize = MailboxOptions.intOption(options, "lockstep.device.blockSize", DeviceSpec.DEFAULT_BLOCK_SIZE);
+        long capacity = options.longProperty(MailboxOptions.DEVICE_SIZE, new MailboxLayout(wanted, blockSize).requiredCapacity());
+        Map<String, String> deviceOptions = new TreeMap<>();
+        options.properties().forEach((key, value) -> {
+            if (key.startsWith(MailboxOptions.DEVICE_OPTION_PREFIX)) {
+                deviceOptions.put(key.substring(MailboxOptions.DEVICE_OPTION_PREFIX.length()), value);
+            }
+        });
+        DeviceSpec spec = new DeviceSpec(options.property(MailboxOptions.DEVICE).orElse(DEFAULT_PROCESS_DEVICE),
+                capacity, blockSize, java.util.Optional.of(launch.devicePath()), deviceOptions);
+        ExternalMemory device = DeviceProviders.open(spec);
+        try {
+            if (!device.has(DeviceCapability.CROSS_PROCESS)) {
+                throw new LockstepException(ErrorClass.DEVICE, "device provider " + spec.provider()
+                        + " cannot share a device between processes; use " + DEFAULT_PROCESS_DEVICE);
+            }
+            MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
+                    : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
+                    wanted.heapBytesPerRank(), wanted.jobKey());
+            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
+            long entry = layout.rankEntry(launch.rank());
+            long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
+            if (state == RankTableDescriptor.STATE_RUNNING) {
+                throw new LockstepException(ErrorClass.RANK, "rank " + launch.rank() + " of job 0x"
+                        + Long.toHexString(launch.jobKey()) + " is already attached to " + launch.devicePath());
+            }
+            long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
+            return new ProcessWorld(device, new MailboxEndpoint(device, layout, launch.rank(), incarnation,
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT)));
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Communicator communicator() {
+        return world;
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+        leave(true);
+        endpoint.close();
+    }
+
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+
+    private synchronized void leave(boolean failed) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        heartbeat.interrupt();
+        try {
+            // The heartbeat must not touch the device after it is closed.
+            heartbeat.join(Duration.ofSeconds(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        endpoint.markEnded(failed);
+        device.persist(endpoint.layout().rankEntry(endpoint.rank()), RankTableDescriptor.ENTRY_LENGTH);
+        device.close();
+    }
+
+    private void beatUntilEnded() {
+        long beat = 1;
+        while (!ended) {
+            try {
+                Thread.sleep(Duration.ofNanos(MailboxEndpoint.HEARTBEAT_INTERVAL_NANOS));
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!ended) {
+                endpoint.beat(++beat);
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * The {@code lockstep} command: the example job, benchmarks, and the list of installed providers.
+ * Built on the application API only; providers are found at run time.
+ */
+module org.lockstep.tools {
+    requires org.lockstep.api;
+    requires info.picocli;
+    // HdrHistogram 2.2.2 has no module descriptor nor Automatic-Module-Name: its name comes from the jar name.
+    requires HdrHistogram;
+
+    // picocli sets the annotated option fields reflectively.
+    opens org.lockstep.tools to info.picocli;
+}

@@ -1,0 +1,88 @@
+package org.lockstep.tools;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+
+import org.lockstep.api.LockstepException;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The {@code lockstep} command. Exit codes: 0 success, 1 a failed run (a {@link LockstepException}
+ * or a failed check, message on standard error), 2 a usage error (with the usage).
+ */
+@Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
+        description = "MPI-style message passing through a shared storage device.",
+        subcommands = {ExampleCommand.class, RunCommand.class, BenchCommand.class, ProvidersCommand.class, CommandLine.HelpCommand.class})
+public final class LockstepCommand {
+    /** Exit code of a run that failed. */
+    public static final int FAILED = 1;
+    /** Exit code of a command line that could not be parsed (picocli's). */
+    public static final int USAGE = CommandLine.ExitCode.USAGE;
+
+    private LockstepCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** Runs the command with {@code args}, writing to {@code out} and {@code err}; returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = commandLine();
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        try {
+            return commandLine.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new LockstepCommand()).setExecutionExceptionHandler(new FailureReporter());
+        // Everything after the program's name belongs to the program.
+        commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        return commandLine;
+    }
+
+    /** Turns a failed run into its message on standard error and exit code 1; anything else is a bug and keeps its trace. */
+    private static final class FailureReporter implements IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception e, CommandLine command, ParseResult parseResult) throws Exception {
+            if (!(e instanceof LockstepException) && !(e instanceof UncheckedIOException)) {
+                throw e;
+            }
+            PrintWriter err = command.getErr();
+            err.println("lockstep " + command.getCommandName() + ": " + e.getMessage());
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                err.println("  caused by " + describe(cause));
+            }
+            for (Throwable other : e.getSuppressed()) {
+                err.println("  also " + describe(other));
+            }
+            return FAILED;
+        }
+
+        private static String describe(Throwable t) {
+            return t instanceof LockstepException ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+        }
+    }
+
+    /** The version of this jar, from its manifest (bnd writes Bundle-Version). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = LockstepCommand.class.getPackage().getImplementationVersion();
+            if (version == null) {
+                version = LockstepCommand.class.getModule().getDescriptor() == null ? null
+                        : LockstepCommand.class.getModule().getDescriptor().rawVersion().orElse(null);
+            }
+            return new String[] {"lockstep " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

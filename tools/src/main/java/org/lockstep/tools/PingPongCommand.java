@@ -1,0 +1,215 @@
+package org.lockstep.tools;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Status;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep bench pingpong}: rank 0 sends a message to rank 1, which sends it straight back;
+ * the one-way latency is half the round trip, recorded per round trip into an HdrHistogram.
+ *
+ * <p>Rank 1 only echoes: it receives anything from rank 0 into a buffer of the largest size and
+ * sends back as many bytes with the same tag, until a message with tag {@link #STOP} arrives. Both
+ * ranks allocate their buffer once, from the communicator, before the first message.
+ */
+@Command(name = "pingpong", mixinStandardHelpOptions = true,
+        description = "Ping-pong between two ranks (threads of this JVM) over the shared device. Reports median and "
+                + "p99 one-way latency (round trip / 2) per size, and bandwidth = size / median one-way latency.")
+final class PingPongCommand implements Callable<Integer> {
+    private static final int PING = 0;
+    private static final int PONG = 1;
+    private static final int MEASURED = 1;
+    private static final int WARM_UP = 2;
+    private static final int STOP = 3;
+    private static final int HISTOGRAM_DIGITS = 3;
+    private static final double MEDIAN = 50;
+    private static final double P99 = 99;
+    private static final double NANOS_PER_MICRO = 1e3;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sizes", paramLabel = "SIZES", defaultValue = "8..4m", converter = SizeList.Converter.class,
+            description = "Message sizes: a list such as 8,4096,1m and/or doubling ranges such as 8..4m (default: ${DEFAULT-VALUE}).")
+    SizeList sizes;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "1000",
+            description = "Round trips measured per size (default: ${DEFAULT-VALUE}).")
+    long iterations;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
+            description = "Warm-up before measuring, cycling through all sizes (default: ${DEFAULT-VALUE}).")
+    double warmupSeconds;
+
+    @Option(names = "--max-seconds-per-size", paramLabel = "S", defaultValue = "10",
+            description = "Stop measuring a size after this long even if fewer than N round trips were made (default: ${DEFAULT-VALUE}).")
+    double maxSecondsPerSize;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write the results as CSV to FILE.")
+    Path csv;
+
+    @Option(names = "--processes", paramLabel = "2",
+            description = "Run the two ranks as separate JVM processes over a device file in /dev/shm "
+                    + "(started by the launcher) instead of threads of this JVM.")
+    Integer processes;
+
+    @Mixin
+    JobSettings settings;
+
+    @Override
+    public Integer call() {
+        if (iterations < 1) {
+            throw new ParameterException(spec.commandLine(), "--iterations must be at least 1, got " + iterations);
+        }
+        if (warmupSeconds < 0 || maxSecondsPerSize <= 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup-seconds must be >= 0 and --max-seconds-per-size > 0");
+        }
+        if (processes != null) {
+            if (processes != 2) {
+                throw new ParameterException(spec.commandLine(), "--processes must be 2, got " + processes);
+            }
+            return launchProcesses();
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        JobOptions options = settings.jobOptions(2, Map.of());
+        boolean launched = LaunchEnvironment.current().isPresent();
+        if (!launched || LaunchEnvironment.current().get().rank() == PING) {
+            out.printf("lockstep bench pingpong: 2 ranks (%s), provider %s, device %s%n", launched ? "processes" : "threads",
+                    JobSettings.providerFor(options).name(), settings.device);
+            out.printf("%d round trips per size after %.1f s of warm-up; one-way latency = round trip / 2; MB = 10^6 bytes%n%n",
+                    iterations, warmupSeconds);
+            out.flush();
+        }
+
+        List<PingPongResult> results = Collections.synchronizedList(new ArrayList<>());
+        Lockstep.run(options, world -> {
+            if (world.rank() == PING) {
+                results.addAll(ping(world));
+            } else {
+                pong(world);
+            }
+        });
+        if (results.isEmpty()) {
+            return 0; // the echoing rank of a launched run reports nothing
+        }
+        out.print(PingPongResult.markdownTable(results));
+        out.println();
+        // One line per size in the key=value form of the peers' pingpong.c, for scripts that compare the two.
+        for (PingPongResult r : results) {
+            out.println(r.keyValueLine());
+        }
+        out.flush();
+        if (csv != null) {
+            writeCsv(results);
+        }
+        return 0;
+    }
+
+    /** Runs this same command as two launched processes over a mapped device file. */
+    private int launchProcesses() {
+        List<String> childArguments = new ArrayList<>();
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        for (int i = 0; i < original.size(); i++) {
+            String arg = original.get(i);
+            if (arg.equals("--processes")) {
+                i++;
+            } else if (!arg.startsWith("--processes=")) {
+                childArguments.add(arg);
+            }
+        }
+        if (!childArguments.contains("--device") && childArguments.stream().noneMatch(a -> a.startsWith("--device="))) {
+            childArguments.add("--device=mapped");
+        }
+        ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LockstepCommand.class.getName(),
+                childArguments, Optional.empty(), Map.of(), List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), List.of(),
+                false, Duration.ofSeconds(10));
+        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
+    }
+
+    private List<PingPongResult> ping(Communicator world) {
+        List<Long> list = sizes.sizes();
+        MemorySegment buffer = world.allocate(Math.max(1, sizes.max()));
+        long warmUpEnd = System.nanoTime() + seconds(warmupSeconds);
+        for (int i = 0; System.nanoTime() < warmUpEnd; i++) {
+            roundTrip(world, buffer, list.get(i % list.size()), WARM_UP);
+        }
+        List<PingPongResult> results = new ArrayList<>();
+        for (long size : list) {
+            Histogram oneWayNanos = new Histogram(HISTOGRAM_DIGITS);
+            long deadline = System.nanoTime() + seconds(maxSecondsPerSize);
+            long done = 0;
+            while (done < iterations && (done == 0 || System.nanoTime() < deadline)) {
+                long start = System.nanoTime();
+                roundTrip(world, buffer, size, MEASURED);
+                oneWayNanos.recordValue((System.nanoTime() - start) / 2);
+                done++;
+            }
+            results.add(new PingPongResult(size, done,
+                    oneWayNanos.getValueAtPercentile(MEDIAN) / NANOS_PER_MICRO,
+                    oneWayNanos.getValueAtPercentile(P99) / NANOS_PER_MICRO));
+        }
+        world.send(buffer, 0, Datatype.BYTE, PONG, STOP);
+        return results;
+    }
+
+    private static void roundTrip(Communicator world, MemorySegment buffer, long size, int tag) {
+        world.send(buffer, size, Datatype.BYTE, PONG, tag);
+        Status echo = world.recv(buffer, size, Datatype.BYTE, PONG, tag);
+        if (echo.byteCount() != size) {
+            throw new LockstepException(ErrorClass.INTERN, "sent " + size + " bytes, the echo has " + echo.byteCount());
+        }
+    }
+
+    private void pong(Communicator world) {
+        long capacity = Math.max(1, sizes.max());
+        MemorySegment buffer = world.allocate(capacity);
+        while (true) {
+            Status ping = world.recv(buffer, capacity, Datatype.BYTE, PING, Communicator.ANY_TAG);
+            if (ping.tag() == STOP) {
+                return;
+            }
+            world.send(buffer, ping.byteCount(), Datatype.BYTE, PING, ping.tag());
+        }
+    }
+
+    private void writeCsv(List<PingPongResult> results) {
+        try {
+            Files.writeString(csv, PingPongResult.csv(results), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + csv, e);
+        }
+    }
+
+    private static long seconds(double seconds) {
+        return (long) (seconds * TimeUnit.SECONDS.toNanos(1));
+    }
+}

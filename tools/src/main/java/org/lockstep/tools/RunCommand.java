@@ -1,0 +1,92 @@
+package org.lockstep.tools;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep run}: the launcher. Starts N JVM processes of a program that share a device
+ * file, each told its rank; see {@link ProcessLauncher}.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Runs a program as N separate JVM processes that pass messages through a shared device file "
+                + "(by default a new file in /dev/shm, removed afterwards). Each line a rank prints is prefixed with "
+                + "its rank. Exits non-zero when a rank fails, after giving the others a grace period.")
+final class RunCommand implements Callable<Integer> {
+    static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-n", "--ranks"}, paramLabel = "N", required = true, description = "Number of processes.")
+    int ranks;
+
+    @Option(names = "--device", paramLabel = "PATH",
+            description = "Device file the ranks share (default: a new /dev/shm/lockstep-<job key>).")
+    Path device;
+
+    @Option(names = "--device-size", paramLabel = "SIZE", converter = SizeList.SingleSize.class,
+            description = "Capacity of the device (default: what the layout needs).")
+    Long deviceSize;
+
+    @Option(names = "--keep-device", description = "Keep the device file the launcher created.")
+    boolean keepDevice;
+
+    @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10",
+            description = "After a rank fails, how long the others may run before they are stopped (default: ${DEFAULT-VALUE}).")
+    long graceSeconds;
+
+    @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", split = ":",
+            description = "Class path of the program (its classes and jars).")
+    List<String> classPath = new ArrayList<>();
+
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = "Option for every rank's JVM (repeatable; default: -Xms256m -Xmx256m -XX:+AlwaysPreTouch).")
+    List<String> jvmOptions;
+
+    @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",
+            description = "Job property for the provider (repeatable), e.g. -o lockstep.mailbox.inlineThreshold=4096.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Parameters(index = "0", paramLabel = "MAIN", description = "The program: a main class (found on --class-path, else in a module on the module path), "
+                    + "MODULE/CLASS, or a jar with a Main-Class.")
+    String target;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the program.")
+    List<String> arguments = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        if (ranks < 1) {
+            throw new ParameterException(spec.commandLine(), "-n must be at least 1, got " + ranks);
+        }
+        if (graceSeconds < 0) {
+            throw new ParameterException(spec.commandLine(), "--grace must not be negative");
+        }
+        Map<String, String> jobProperties = new LinkedHashMap<>(properties);
+        if (deviceSize != null) {
+            jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
+        }
+        List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
+        ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, target, arguments, Optional.ofNullable(device),
+                jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds));
+        ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
+        if (outcome.firstFailedRank() >= 0) {
+            System.err.println("lockstep run: failed: rank " + outcome.firstFailedRank() + " "
+                    + ProcessLauncher.describeExit(outcome.exitCodes()[outcome.firstFailedRank()]));
+        }
+        return outcome.exitCode();
+    }
+}

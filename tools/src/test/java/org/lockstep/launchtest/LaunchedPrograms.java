@@ -1,0 +1,171 @@
+package org.lockstep.launchtest;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.ProcessFailedException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
+
+/**
+ * Programs that the launched-job tests start as separate processes ({@code lockstep run}). Each
+ * checks what MPI promises and exits non-zero (an uncaught {@link AssertionError}) if a promise is
+ * broken. They live outside the tools module's packages so that a launched JVM loads them from
+ * its class path. The first argument names the program.
+ */
+public final class LaunchedPrograms {
+    /** Small, so that sizes around the threshold and fragmented messages are cheap. */
+    static final int THRESHOLD = 256;
+
+    private LaunchedPrograms() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        JobOptions options = JobOptions.ofRanks(2)
+                .with("lockstep.mailbox.inlineThreshold", Integer.toString(THRESHOLD))
+                .with("lockstep.mailbox.heapPerRank", "256k")
+                .with("lockstep.mailbox.fragment", "16k");
+        switch (args[0]) {
+            case "point-to-point" -> Lockstep.run(options, LaunchedPrograms::pointToPoint);
+            case "kill-rank-1" -> Lockstep.run(options, LaunchedPrograms::killRankOne);
+            case "job-ring" -> Lockstep.run(options, world -> jobRing(world, Long.parseLong(args[1])));
+            default -> throw new IllegalArgumentException("no program " + args[0]);
+        }
+    }
+
+    /** The point-to-point promises of the transport, across processes. */
+    static void pointToPoint(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        // Floods from every rank to rank 0, sizes across the threshold and fragmented: per-sender order.
+        int perSender = 200;
+        if (me != 0) {
+            Request[] sends = new Request[perSender];
+            for (int i = 0; i < perSender; i++) {
+                int length = sizeOf(i);
+                sends[i] = world.isend(pattern(me, 0, i, length), length, Datatype.BYTE, 0, i);
+            }
+            Request.waitAll(sends);
+        } else {
+            int[] next = new int[n];
+            MemorySegment buffer = MemorySegment.ofArray(new byte[sizeOf(3)]);
+            for (int k = 0; k < (n - 1) * perSender; k++) {
+                Status s = world.recv(buffer, buffer.byteSize(), Datatype.BYTE, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                check(s.tag() == next[s.source()], "rank " + s.source() + ": message " + s.tag() + " overtook " + next[s.source()]);
+                check(s.byteCount() == sizeOf(s.tag()), "length of message " + s.tag() + " from " + s.source());
+                checkPattern(buffer, s.source(), 0, s.tag(), s.byteCount());
+                next[s.source()]++;
+            }
+        }
+        // Rank 0 lets the others go on only when the flood is over, so that no later message joins it.
+        if (me == 0) {
+            for (int r = 1; r < n; r++) {
+                world.send(new byte[0], r, 999);
+            }
+        } else {
+            world.recv(new byte[0], 0, 999);
+        }
+        // Ring of synchronous sends, then a probe and a truncation from the left neighbour.
+        int right = (me + 1) % n;
+        int left = (me + n - 1) % n;
+        Request ring = world.issend(pattern(me, right, 1000, 3 * THRESHOLD), 3 * THRESHOLD, Datatype.BYTE, right, 7);
+        Status probed = world.probe(left, 7);
+        check(probed.source() == left && probed.byteCount() == 3 * THRESHOLD, "probe saw " + probed);
+        MemorySegment small = MemorySegment.ofArray(new byte[THRESHOLD]);
+        try {
+            world.recv(small, THRESHOLD, Datatype.BYTE, left, 7);
+            throw new AssertionError("a message of " + 3 * THRESHOLD + " bytes fitted a buffer of " + THRESHOLD);
+        } catch (TruncationException e) {
+            check(e.status().byteCount() == THRESHOLD, "truncated receive delivered " + e.status().byteCount());
+            checkPattern(small, left, me, 1000, THRESHOLD);
+        }
+        ring.await();
+        System.out.println("point-to-point OK on rank " + me + " of " + n);
+    }
+
+    /** Rank 1 kills itself with SIGKILL mid-traffic; the others must get a process-failed error, not hang. */
+    static void killRankOne(Communicator world) throws IOException, InterruptedException {
+        int me = world.rank();
+        if (me == 1) {
+            for (int i = 0; i < 50; i++) {
+                world.send(new int[] {i}, 0, 0);
+            }
+            System.out.println("rank 1 dies at " + System.nanoTime());
+            System.out.flush();
+            new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor(10, TimeUnit.SECONDS);
+            Thread.sleep(60_000); // never reached: SIGKILL ends the process
+            return;
+        }
+        int[] v = new int[1];
+        try {
+            while (true) {
+                world.recv(v, 1, 0);
+            }
+        } catch (ProcessFailedException e) {
+            check(e.errorClass() == ErrorClass.PROC_FAILED && e.failedRank() == 1, "wrong failure: " + e);
+            System.out.println("rank " + me + " saw rank 1 fail at " + System.nanoTime() + " after message " + v[0]);
+        }
+    }
+
+    /** A ring exchange that carries the job's own id: a message from another job would show. */
+    static void jobRing(Communicator world, long jobId) {
+        int me = world.rank();
+        int n = world.size();
+        Set<Long> seen = new HashSet<>();
+        for (int round = 0; round < 500; round++) {
+            long[] out = {jobId, round};
+            long[] in = new long[2];
+            world.sendrecv(MemorySegment.ofArray(out), 2, Datatype.LONG, (me + 1) % n, round,
+                    MemorySegment.ofArray(in), 2, Datatype.LONG, (me + n - 1) % n, round);
+            check(in[0] == jobId, "job " + jobId + " received a message of job " + in[0]);
+            check(in[1] == round && seen.add(in[1]), "round " + round + " got round " + in[1]);
+        }
+        System.out.println("job " + jobId + " rank " + me + " OK");
+    }
+
+    private static int sizeOf(int i) {
+        return switch (i % 4) {
+            case 0 -> 8;
+            case 1 -> THRESHOLD;
+            case 2 -> THRESHOLD + 1;
+            default -> 40_000; // fragments of 16 KiB
+        };
+    }
+
+    private static MemorySegment pattern(int source, int dest, long index, int length) {
+        MemorySegment s = MemorySegment.ofArray(new byte[length]);
+        for (int i = 0; i < length; i++) {
+            s.set(ValueLayout.JAVA_BYTE, i, patternByte(source, dest, index, i));
+        }
+        return s;
+    }
+
+    private static byte patternByte(int source, int dest, long index, long position) {
+        long h = (source + 1) * 0x9E3779B97F4A7C15L ^ (dest + 7) * 0xC2B2AE3D27D4EB4FL ^ index * 0x165667B19E3779F9L ^ position;
+        return (byte) (h ^ (h >>> 29) ^ (h >>> 47));
+    }
+
+    private static void checkPattern(MemorySegment s, int source, int dest, long index, long length) {
+        for (long i = 0; i < length; i++) {
+            if (s.get(ValueLayout.JAVA_BYTE, i) != patternByte(source, dest, index, i)) {
+                throw new AssertionError("byte " + i + " of message " + index + " from rank " + source + " is wrong");
+            }
+        }
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+}
