@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
@@ -116,6 +117,141 @@ final class RecordingCommunicator implements Communicator {
         RankState.Activity a = rank.begin("close", "", false);
         raw.close();
         rank.end(a, "closed");
+    }
+
+    // ---- communicators and collectives: forwarded and recorded (they wait for the other ranks) ----
+
+    private <T> T collective(String operation, String detail, java.util.function.Supplier<T> call) {
+        rank.checkAborted();
+        RankState.Activity a = rank.begin(operation, detail, true);
+        try {
+            T result = call.get();
+            rank.end(a, "done");
+            return result;
+        } catch (LockstepException e) {
+            rank.end(a, "threw " + e.getMessage());
+            throw e;
+        }
+    }
+
+    private void collective(String operation, String detail, Runnable call) {
+        collective(operation, detail, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    @Override
+    public Communicator dup() {
+        return new RecordingCommunicator(collective("dup", "", raw::dup), rank);
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        Communicator part = collective("split", "color " + color + ", key " + key, () -> raw.split(color, key));
+        return part == null ? null : new RecordingCommunicator(part, rank);
+    }
+
+    @Override
+    public void barrier() {
+        collective("barrier", "", raw::barrier);
+    }
+
+    @Override
+    public void bcast(MemorySegment buffer, long count, Datatype type, int root) {
+        collective("bcast", count + " x " + type + " from " + root, () -> raw.bcast(buffer, count, type, root));
+    }
+
+    @Override
+    public void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        collective("gather", count + " x " + type + " to " + root, () -> raw.gather(send, count, type, recv, root));
+    }
+
+    @Override
+    public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                        long[] displacements, int root) {
+        collective("gatherv", sendCount + " x " + type + " to " + root,
+                () -> raw.gatherv(send, sendCount, type, recv, recvCounts, displacements, root));
+    }
+
+    @Override
+    public void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        collective("scatter", count + " x " + type + " from " + root, () -> raw.scatter(send, count, type, recv, root));
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                         long recvCount, int root) {
+        collective("scatterv", recvCount + " x " + type + " from " + root,
+                () -> raw.scatterv(send, sendCounts, displacements, type, recv, recvCount, root));
+    }
+
+    @Override
+    public void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        collective("allgather", count + " x " + type, () -> raw.allgather(send, count, type, recv));
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                           long[] displacements) {
+        collective("allgatherv", sendCount + " x " + type, () -> raw.allgatherv(send, sendCount, type, recv, recvCounts, displacements));
+    }
+
+    @Override
+    public void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        collective("alltoall", count + " x " + type, () -> raw.alltoall(send, count, type, recv));
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
+                          long[] recvCounts, long[] recvDisplacements) {
+        collective("alltoallv", type.toString(),
+                () -> raw.alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements));
+    }
+
+    @Override
+    public void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        collective("reduce", count + " x " + type + " " + op + " to " + root, () -> raw.reduce(send, recv, count, type, op, root));
+    }
+
+    @Override
+    public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        collective("allreduce", count + " x " + type + " " + op, () -> raw.allreduce(send, recv, count, type, op));
+    }
+
+    @Override
+    public void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        collective("reduceScatter", type + " " + op, () -> raw.reduceScatter(send, recv, recvCounts, type, op));
+    }
+
+    @Override
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        collective("reduceScatterBlock", recvCount + " x " + type + " " + op, () -> raw.reduceScatterBlock(send, recv, recvCount, type, op));
+    }
+
+    @Override
+    public void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        collective("scan", count + " x " + type + " " + op, () -> raw.scan(send, recv, count, type, op));
+    }
+
+    @Override
+    public void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        collective("exscan", count + " x " + type + " " + op, () -> raw.exscan(send, recv, count, type, op));
+    }
+
+    @Override
+    public Request ibarrier() {
+        return start("ibarrier", "", raw::ibarrier);
+    }
+
+    @Override
+    public Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
+        return start("ibcast", count + " x " + type + " from " + root, () -> raw.ibcast(buffer, count, type, root));
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return start("iallreduce", count + " x " + type + " " + op, () -> raw.iallreduce(send, recv, count, type, op));
     }
 
     private Request startSend(String operation, MemorySegment buffer, long count, Datatype type, int dest, int tag,
