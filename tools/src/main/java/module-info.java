@@ -1,9 +1,10 @@
 /**
- * The {@code lockstep} command: the example job, benchmarks, and the list of installed providers.
- * Built on the application API only; providers are found at run time.
+ * The {@code lockstep} command: the example job, benchmarks, the list of installed providers, and
+ * the conformance kit. Built on the application API (and the kit's runner); providers are found at run time.
  */
 module org.lockstep.tools {
     requires org.lockstep.api;
+    requires org.lockstep.tck;
     requires info.picocli;
     // HdrHistogram 2.2.2 has no module descriptor nor Automatic-Module-Name: its name comes from the jar name.
     requires HdrHistogram;

@@ -16,7 +16,8 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
         description = "MPI-style message passing through a shared storage device.",
-        subcommands = {ExampleCommand.class, RunCommand.class, BenchCommand.class, ProvidersCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ExampleCommand.class, RunCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
+                CommandLine.HelpCommand.class})
 public final class LockstepCommand {
     /** Exit code of a run that failed. */
     public static final int FAILED = 1;
