@@ -48,7 +48,10 @@ public final class SelfTest {
                 .orElseThrow(() -> new IllegalArgumentException("no provider named " + configuration.provider()));
         ProviderProfile profile = Tck.profile(configuration, provider);
         if (configuration.devicePath().isPresent()) {
-            profile = profile.onDevice(configuration.deviceProvider(), configuration.devicePath().get());
+            DevicePath.Prepared prepared = DevicePath.prepare(profile, provider, configuration.deviceProvider(),
+                    configuration.devicePath().get());
+            profile = prepared.profile();
+            provider = prepared.provider();
         }
         return run(profile.target(provider), Tck.deviceTarget(configuration, profile),
                 settings(configuration.seed().orElse(Certification.SEEDS.getFirst())), false, progress);

@@ -68,7 +68,17 @@ public final class Tck {
                 return TckReport.nothingRan(provider.name(), "cannot map device " + configuration.devicePath().get() + ": "
                         + e.getMessage(), started);
             }
-            profile = profile.onDevice(configuration.deviceProvider(), configuration.devicePath().get());
+            try {
+                DevicePath.Prepared prepared = DevicePath.prepare(profile, provider, configuration.deviceProvider(),
+                        configuration.devicePath().get());
+                profile = prepared.profile();
+                provider = prepared.provider();
+                notes.add("the device at " + configuration.devicePath().get() + " (" + prepared.capacity()
+                        + " bytes) was overwritten by the kit");
+            } catch (LockstepException e) {
+                return TckReport.nothingRan(provider.name(), "cannot use device " + configuration.devicePath().get() + ": "
+                        + e.getMessage(), started);
+            }
         }
         MessagingTarget target = profile.target(provider);
         Optional<DeviceTarget> device = deviceTarget(configuration, profile);
@@ -170,8 +180,12 @@ public final class Tck {
         String deviceProvider = profile.properties().getOrDefault(ProviderProfile.DEVICE,
                 profile.capabilities().deviceRouting().get().defaultDevice());
         Optional<String> path = Optional.ofNullable(profile.properties().get(ProviderProfile.DEVICE_PATH));
+        // A device path keeps its size: every device rule maps all of it.
+        Optional<Long> fixed = Optional.ofNullable(profile.properties().get(DevicePath.SIZE_PROPERTY)).filter(s -> path.isPresent())
+                .map(Long::parseLong);
         return Optional.of(new DeviceTarget(deviceProvider + path.map(p -> " at " + p).orElse(""),
-                capacity -> DeviceProviders.open(new DeviceSpec(deviceProvider, capacity, DeviceSpec.DEFAULT_BLOCK_SIZE, path, Map.of())),
+                capacity -> DeviceProviders.open(new DeviceSpec(deviceProvider, Math.max(capacity, fixed.orElse(capacity)),
+                        DeviceSpec.DEFAULT_BLOCK_SIZE, path, Map.of())),
                 Optional.of(Tck::crashThroughDevice)));
     }
 

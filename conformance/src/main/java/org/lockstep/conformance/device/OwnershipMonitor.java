@@ -51,15 +51,27 @@ public final class OwnershipMonitor extends ForwardingMemory {
         return epochs.computeIfAbsent(t.threadId(), id -> new AtomicLong());
     }
 
+    /** The epoch of an owner whose write published itself (a release, volatile or atomic store): never open. */
+    private static final long PUBLISHED = -1;
+
+    /**
+     * Records a write of {@code [offset, offset + length)} by the calling thread. A publishing write
+     * first closes the thread's earlier writes (before the store itself happens, so that whoever sees
+     * the store also sees them closed), then owns its line only as published.
+     */
     private void wrote(long offset, long length, String what, boolean publishes) {
         Thread t = Thread.currentThread();
         if (t == opener || length <= 0) {
             return;
         }
         AtomicLong epoch = epochOf(t);
+        if (publishes) {
+            epoch.incrementAndGet();
+        }
+        long mine = publishes ? PUBLISHED : epoch.get();
         for (long line = offset / LINE, last = (offset + length - 1) / LINE; line <= last; line++) {
-            Owner previous = lastWriter.put(line, new Owner(t.threadId(), t.getName(), epoch.get(), what));
-            if (previous != null && previous.threadId() != t.threadId()) {
+            Owner previous = lastWriter.put(line, new Owner(t.threadId(), t.getName(), mine, what));
+            if (previous != null && previous.threadId() != t.threadId() && previous.epoch() != PUBLISHED) {
                 AtomicLong previousEpoch = epochs.get(previous.threadId());
                 if (previousEpoch != null && previousEpoch.get() == previous.epoch()) {
                     violation("line at offset " + line * LINE + ": " + t.getName() + " wrote it (" + what + ") while "
@@ -67,8 +79,12 @@ public final class OwnershipMonitor extends ForwardingMemory {
                 }
             }
         }
-        if (publishes) {
-            epoch.incrementAndGet();
+    }
+
+    /** Closes the calling thread's open writes ahead of an atomic update that will publish them. */
+    private void publishing() {
+        if (Thread.currentThread() != opener) {
+            epochOf(Thread.currentThread()).incrementAndGet();
         }
     }
 
@@ -117,6 +133,7 @@ public final class OwnershipMonitor extends ForwardingMemory {
 
     @Override
     public boolean compareAndSetLong(long offset, long expected, long value) {
+        publishing();
         boolean swapped = super.compareAndSetLong(offset, expected, value);
         if (swapped) {
             wrote(offset, Long.BYTES, "compareAndSetLong at " + offset, true);
@@ -126,6 +143,7 @@ public final class OwnershipMonitor extends ForwardingMemory {
 
     @Override
     public long getAndAddLong(long offset, long delta) {
+        publishing();
         long previous = super.getAndAddLong(offset, delta);
         wrote(offset, Long.BYTES, "getAndAddLong at " + offset, true);
         return previous;
@@ -133,7 +151,7 @@ public final class OwnershipMonitor extends ForwardingMemory {
 
     @Override
     public void persist(long offset, long length) {
+        publishing();
         super.persist(offset, length);
-        epochOf(Thread.currentThread()).incrementAndGet();
     }
 }
