@@ -100,14 +100,15 @@ public final class MessagingRuleContext {
      * scenario and the seed if one is found.
      */
     public SearchResult search(ScenarioShape shape, Function<Scenario, List<String>> problems) {
+        // Each rule draws its own scenarios from the run's seed, so that rules do not repeat one another.
         SearchResult result = ScenarioSearch.search(shape, settings.seed() ^ rule.id().hashCode(), settings.tries(),
                 settings.shrinkCycles(), shrinkBudget(), problems);
         result.failure().ifPresent(f -> {
             throw new RuleViolation(f.problems().getFirst().lines().findFirst().orElse("a generated scenario failed")
-                    + " (seed " + result.seed() + ", after " + result.examples() + " scenario(s), shrunk over "
+                    + " (run seed " + settings.seed() + ", after " + result.examples() + " scenario(s), shrunk over "
                     + f.failingScenarios() + " failing one(s))",
                     "shrunk scenario:\n" + f.scenario().describe() + "problems:\n" + String.join("\n", f.problems()),
-                    java.util.OptionalLong.of(result.seed()), null);
+                    java.util.OptionalLong.of(settings.seed()), null);
         });
         return result;
     }

@@ -39,12 +39,12 @@ public record RunSettings(long seed, int tries, List<Integer> rankCounts, Durati
 
     /** The settings of a full run with {@code seed}. */
     public static RunSettings defaults(long seed) {
-        return new RunSettings(seed, 100, DEFAULT_RANK_COUNTS, Duration.ofSeconds(30), Duration.ofSeconds(5), 200, 5);
+        return new RunSettings(seed, 100, DEFAULT_RANK_COUNTS, Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 5);
     }
 
     /** Small settings for continuous integration on small machines. */
     public static RunSettings quick(long seed) {
-        return new RunSettings(seed, 15, List.of(2, 3, 4), Duration.ofSeconds(20), Duration.ofSeconds(3), 60, 2);
+        return new RunSettings(seed, 15, List.of(2, 3, 4), Duration.ofSeconds(20), Duration.ofSeconds(3), 500, 2);
     }
 
     public RunSettings withSeed(long newSeed) {

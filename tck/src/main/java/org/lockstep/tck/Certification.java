@@ -17,7 +17,7 @@ public final class Certification {
     /** The version of this list and effort. */
     public static final String VERSION = "1";
     private static final int TRIES = 60;
-    private static final int SHRINK_CYCLES = 200;
+    private static final int SHRINK_CYCLES = 1_000;
     private static final int REPETITIONS = 5;
 
     private Certification() {

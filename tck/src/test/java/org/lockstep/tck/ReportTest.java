@@ -43,7 +43,7 @@ class ReportTest {
         String md = ReportWriter.markdown(r);
         assertTrue(md.contains("| PT2PT.01 | required | nonOvertaking | **FAIL** |"), md);
         assertTrue(md.contains("skipped: needs SEND_CANCEL"), md);
-        assertTrue(md.contains("`--seed 99`") && md.contains("shrunk scenario"), md);
+        assertTrue(md.contains("`--seed 99 --rules PT2PT.01`") && md.contains("shrunk scenario"), md);
         String html = ReportWriter.html(r);
         assertTrue(html.contains("2 ranks &lt;&amp;&gt;"), "details are escaped in HTML");
         String xml = ReportWriter.junit(r);

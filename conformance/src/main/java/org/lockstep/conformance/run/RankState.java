@@ -13,6 +13,18 @@ final class RankState {
     record Activity(String operation, String detail, long sinceNanos, boolean blocking) {
     }
 
+    /**
+     * The rank polls (an iprobe or a test that found nothing): it waits as surely as in a blocking
+     * call, so it counts as blocked, and polling is not progress. Repeated polls of the same kind
+     * keep the time of the first.
+     */
+    void polling(String operation, String detail) {
+        Activity a = current;
+        if (a == null || !a.blocking() || !a.operation().equals(operation) || !a.detail().equals(detail)) {
+            current = new Activity(operation, detail, System.nanoTime(), true);
+        }
+    }
+
     final int rank;
     private final RunState run;
     volatile Thread thread;

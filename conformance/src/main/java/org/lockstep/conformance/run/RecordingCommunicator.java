@@ -18,6 +18,7 @@ import org.lockstep.api.Status;
  * provider's own blocking calls use {@link RankContext#raw()}.
  */
 final class RecordingCommunicator implements Communicator {
+    private static final String POLLING_IPROBE = "iprobe (polling)";
     private final Communicator raw;
     private final RankState rank;
 
@@ -91,10 +92,18 @@ final class RecordingCommunicator implements Communicator {
 
     @Override
     public Optional<Status> iprobe(int source, int tag) {
-        RankState.Activity a = rank.begin("iprobe", "source " + source + ", tag " + tag, false);
+        String detail = "source " + source + ", tag " + tag;
+        RankState.Activity prior = rank.current;
+        // a rank that keeps polling stays blocked in its first poll, also while inside the next one
+        boolean stillPolling = prior != null && prior.operation().equals(POLLING_IPROBE) && prior.detail().equals(detail);
+        RankState.Activity a = stillPolling ? prior : rank.begin("iprobe", detail, false);
         try {
             Optional<Status> found = raw.iprobe(source, tag);
-            rank.end(a, found.map(Status::toString).orElse("nothing"));
+            if (found.isPresent()) {
+                rank.end(a, found.get().toString());
+            } else {
+                rank.polling(POLLING_IPROBE, detail);
+            }
             return found;
         } catch (LockstepException e) {
             rank.end(a, "threw " + e.getMessage());

@@ -25,7 +25,7 @@ final class RecordingRequest implements Request {
 
     @Override
     public Status await() {
-        Optional<Status> done = test();
+        Optional<Status> done = poll();
         if (done.isPresent()) {
             return done.get();
         }
@@ -33,7 +33,7 @@ final class RecordingRequest implements Request {
         Waiting idle = new Waiting(rank);
         try {
             while (true) {
-                done = test();
+                done = poll();
                 if (done.isPresent()) {
                     rank.end(waiting, "done");
                     return done.get();
@@ -48,8 +48,8 @@ final class RecordingRequest implements Request {
         }
     }
 
-    @Override
-    public Optional<Status> test() {
+    /** One test of the provider's request, recording its completion. */
+    private Optional<Status> poll() {
         Optional<Status> result;
         try {
             result = raw.test();
@@ -57,8 +57,15 @@ final class RecordingRequest implements Request {
             record("threw " + e.getMessage());
             throw e;
         }
-        if (result.isPresent()) {
-            record(String.valueOf(result.get()));
+        result.ifPresent(s -> record(String.valueOf(s)));
+        return result;
+    }
+
+    @Override
+    public Optional<Status> test() {
+        Optional<Status> result = poll();
+        if (result.isEmpty()) {
+            rank.polling("test (polling)", started.operation() + "(" + started.detail() + ")");
         }
         return result;
     }
@@ -79,6 +86,10 @@ final class RecordingRequest implements Request {
         if (!recorded) {
             recorded = true;
             rank.end(started, outcome);
+        }
+        RankState.Activity now = rank.current;
+        if (now != null && now.operation().equals("test (polling)")) {
+            rank.current = null;
         }
     }
 

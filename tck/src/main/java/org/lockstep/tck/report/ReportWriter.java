@@ -79,7 +79,7 @@ public final class ReportWriter {
             b.append("\n## Failures\n");
             for (RuleOutcome o : failed) {
                 b.append("\n### ").append(o.rule().id()).append(' ').append(o.rule().name()).append("\n\n").append(o.message()).append('\n');
-                o.seed().ifPresent(s -> b.append("\nReplay: `--seed ").append(s).append("` (scenario seed; the rule's own seed is derived from it)\n"));
+                o.seed().ifPresent(s -> b.append("\nReplay: `--seed ").append(s).append(" --rules ").append(o.rule().id()).append("`\n"));
                 if (!o.details().isEmpty()) {
                     b.append("\n```\n").append(o.details().replace("```", "'''")).append("\n```\n");
                 }
