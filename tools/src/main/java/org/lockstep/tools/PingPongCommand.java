@@ -82,6 +82,11 @@ final class PingPongCommand implements Callable<Integer> {
                     + "(started by the launcher) instead of threads of this JVM.")
     Integer processes;
 
+    @Option(names = "--bind-to-core", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "With --processes: pin the two processes to cores 0 and 1, as the peers' mpirun --bind-to core "
+                    + "(default: ${DEFAULT-VALUE}).")
+    boolean bindToCore;
+
     @Mixin
     JobSettings settings;
 
@@ -151,7 +156,7 @@ final class PingPongCommand implements Callable<Integer> {
         }
         ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LockstepCommand.class.getName(),
                 childArguments, Optional.empty(), Map.of(), List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), List.of(),
-                false, Duration.ofSeconds(10));
+                false, Duration.ofSeconds(10), bindToCore);
         return new ProcessLauncher(System.out, System.err).run(job).exitCode();
     }
 

@@ -34,7 +34,7 @@ public final class ProcessLauncher {
     /** What a launch is asked to do. */
     public record Job(int ranks, String mainClassOrJar, List<String> arguments, Optional<Path> device,
                       Map<String, String> properties, List<String> jvmOptions, List<String> classPath,
-                      boolean keepDevice, Duration grace) {
+                      boolean keepDevice, Duration grace, boolean bindToCore) {
         public Job {
             if (ranks < 1) {
                 throw new LockstepException(ErrorClass.ARG, "a job needs at least one rank, got " + ranks);
@@ -79,8 +79,15 @@ public final class ProcessLauncher {
         int firstFailed = -1;
         try {
             List<String> command = command(job);
+            int cores = Runtime.getRuntime().availableProcessors();
             for (int rank = 0; rank < job.ranks(); rank++) {
-                ProcessBuilder builder = new ProcessBuilder(command);
+                List<String> rankCommand = command;
+                if (job.bindToCore()) {
+                    // As mpirun --bind-to core: rank r runs on core r mod cores (taskset from util-linux).
+                    rankCommand = new ArrayList<>(List.of("taskset", "-c", Integer.toString(rank % cores)));
+                    rankCommand.addAll(command);
+                }
+                ProcessBuilder builder = new ProcessBuilder(rankCommand);
                 Map<String, String> env = builder.environment();
                 env.put(LaunchEnvironment.RANK, Integer.toString(rank));
                 env.put(LaunchEnvironment.SIZE, Integer.toString(job.ranks()));

@@ -69,6 +69,8 @@ final class MailboxEndpoint implements ProgressEngine {
      * Peers on this host are checked by process id instead, which has no false positives.
      */
     static final long HEARTBEAT_LEASE_NANOS = 1_000_000_000;
+    /** Length of the first fragment of a long message (later ones double). */
+    private static final long FIRST_FRAGMENT = 8 << 10;
     /** No message is longer than this (2^48 bytes); a longer length read from the device is corruption. */
     private static final long MAX_MESSAGE_LENGTH = 1L << 48;
     /** How often a peer on this host is checked by process id. */
@@ -255,8 +257,8 @@ final class MailboxEndpoint implements ProgressEngine {
         long remaining = send.length - send.placedBytes;
         // A synchronous message always goes through a heap block: its released word is the match signal.
         boolean indirect = send.length > inlineCapacity || send.synchronous;
-        boolean fragmented = send.length > maxFragment && indirect;
-        long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        boolean fragmented = indirect && send.length > Math.min(FIRST_FRAGMENT, maxFragment);
+        long fragmentLength = fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean first = send.placedBytes == 0;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
@@ -332,6 +334,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         send.started = true;
         send.placedBytes += fragmentLength;
+        send.fragmentsPlaced++;
         statistics.bytesSent += fragmentLength;
         if (indirect) {
             statistics.indirectSends++;
@@ -347,6 +350,15 @@ final class MailboxEndpoint implements ProgressEngine {
             }
         }
         return true;
+    }
+
+    /**
+     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
+     * start copying at once; each next one doubles, up to the largest fragment, so that long
+     * messages do not pay a slot per few kilobytes.
+     */
+    private long fragmentLength(int k) {
+        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
     }
 
     /**
