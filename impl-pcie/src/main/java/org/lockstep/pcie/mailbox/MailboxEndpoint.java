@@ -848,6 +848,9 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Fails every request that waits on a peer that has failed or finished; none can ever complete. */
     private void sweepRequestsOnGonePeers() {
+        // What the peer released before it ended is visible (its state was read with acquire):
+        // a synchronous send it matched has completed, not failed.
+        reclaim();
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
             Group group = ((ReceiveRequest.Posted) posted).request.group;
