@@ -2,14 +2,12 @@ package org.lockstep.tools;
 
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import org.lockstep.api.Communicator;
@@ -105,23 +103,8 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     }
 
     private int launch() {
-        List<String> childArguments = new ArrayList<>();
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        for (int i = 0; i < original.size(); i++) {
-            String arg = original.get(i);
-            if (arg.equals("--processes")) {
-                i++;
-            } else if (!arg.startsWith("--processes=")) {
-                childArguments.add(arg);
-            }
-        }
-        if (childArguments.stream().noneMatch(a -> a.equals("--device") || a.startsWith("--device="))) {
-            childArguments.add("--device=mapped");
-        }
-        ProcessLauncher.Job job = new ProcessLauncher.Job(processes, "org.lockstep.tools/" + LockstepCommand.class.getName(),
-                childArguments, Optional.empty(), Map.of(), List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"), List.of(),
-                false, Duration.ofSeconds(10), bindToCore);
-        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
+        return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), processes,
+                List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"), bindToCore);
     }
 
     private void measureAll(Communicator world, List<String> lines) {

@@ -132,6 +132,29 @@ public final class ProcessLauncher {
         return new Outcome(exitCodes, firstFailed, removed, device);
     }
 
+    /**
+     * Runs this same {@code lockstep} command line as {@code ranks} launched processes: the
+     * arguments without {@code --processes}, on the {@code mapped} device unless one is named.
+     * Every rank then finds the launcher's world through {@link LaunchEnvironment}.
+     */
+    public static int relaunchCommand(List<String> originalArguments, int ranks, List<String> jvmOptions, boolean bindToCore) {
+        List<String> arguments = new ArrayList<>();
+        for (int i = 0; i < originalArguments.size(); i++) {
+            String arg = originalArguments.get(i);
+            if (arg.equals("--processes")) {
+                i++;
+            } else if (!arg.startsWith("--processes=")) {
+                arguments.add(arg);
+            }
+        }
+        if (arguments.stream().noneMatch(a -> a.equals("--device") || a.startsWith("--device="))) {
+            arguments.add("--device=mapped");
+        }
+        Job job = new Job(ranks, "org.lockstep.tools/" + LockstepCommand.class.getName(), arguments, Optional.empty(), Map.of(),
+                jvmOptions, List.of(), false, Duration.ofSeconds(10), bindToCore);
+        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
+    }
+
     /** Waits for every rank; after the first failure, waits {@code grace} for the rest, then stops them. */
     private int awaitAll(List<Process> processes, int[] exitCodes, Duration grace) throws InterruptedException {
         int firstFailed = -1;
