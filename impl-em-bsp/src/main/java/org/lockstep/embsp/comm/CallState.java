@@ -29,8 +29,8 @@ final class CallState {
     final CompositeSignal finished = new CompositeSignal();
     /** Flag: the root has arrived and published its buffer (rooted synchronisation). */
     final CompositeSignal rootReady = new CompositeSignal();
-    /** Reductions: woken whenever the combined prefix grows. */
-    final CompositeSignal progress = new CompositeSignal();
+    /** Reductions: per rank, set when the combined prefix reaches it (made on first use). */
+    private final CompositeSignal[] turns;
 
     int departed;
     long swapBound;
@@ -78,6 +78,21 @@ final class CallState {
         this.contributed = new boolean[n];
         this.colors = new int[n];
         this.keys = new int[n];
+        this.turns = new CompositeSignal[n];
+    }
+
+    /**
+     * The signal of rank {@code rank}'s turn in a reduction (lock held): set once ranks up to
+     * {@code rank - 1} are combined (Scan) or once {@code rank}'s contribution is (Reduce), so that
+     * each step wakes one VP, not every waiter.
+     */
+    CompositeSignal turn(int rank) {
+        CompositeSignal t = turns[rank];
+        if (t == null) {
+            t = new CompositeSignal();
+            turns[rank] = t;
+        }
+        return t;
     }
 
     /** Reduction buffers of {@code bytes}, made once (lock held). */

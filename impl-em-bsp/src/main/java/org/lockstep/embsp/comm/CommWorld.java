@@ -27,7 +27,6 @@ public final class CommWorld {
         this.mailboxes = new Mailbox[v];
         int[] all = new int[v];
         for (int t = 0; t < v; t++) {
-            mailboxes[t] = new Mailbox(v);
             all[t] = t;
         }
         this.worldGroup = new Group(0, all);
@@ -57,8 +56,23 @@ public final class CommWorld {
         return machine.scheduler();
     }
 
+    /**
+     * VP {@code vp}'s mailbox, made on first use: the SPI's matching engine keeps two queues per
+     * possible sender, so v mailboxes made up front would cost memory in v², even for programs that
+     * only use collectives.
+     */
     Mailbox mailbox(int vp) {
-        return mailboxes[vp];
+        scheduler().lock().lock();
+        try {
+            Mailbox box = mailboxes[vp];
+            if (box == null) {
+                box = new Mailbox(mailboxes.length);
+                mailboxes[vp] = box;
+            }
+            return box;
+        } finally {
+            scheduler().lock().unlock();
+        }
     }
 
     EmCollectives collectives() {

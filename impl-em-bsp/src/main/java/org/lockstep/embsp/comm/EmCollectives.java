@@ -721,10 +721,10 @@ final class EmCollectives implements CollectiveEngine {
         contribute(c, call, input, count, type, op);
         int rank = c.rank();
         if (rank == root) {
-            await(c, call, () -> call.combinedUpTo == call.n - 1, call.progress, "reduce root waiting for the result");
+            await(c, call, () -> call.combinedUpTo == call.n - 1, call.finished, "reduce root waiting for the result");
             MemorySegment.copy(call.accumulator, 0, output, 0, length);
         } else {
-            await(c, call, () -> call.combinedUpTo >= rank, call.progress, "reduce waiting for its contribution to be combined");
+            await(c, call, () -> call.combinedUpTo >= rank, turnOf(call, rank), "reduce waiting for its contribution to be combined");
         }
         leave(c, call);
     }
@@ -743,7 +743,7 @@ final class EmCollectives implements CollectiveEngine {
         Runnable completion = startAllreduce(c, send, recv, count, type, op, "allreduce", holder);
         CallState call = holder[0];
         c.vp().endCall();
-        return new CollectiveRequest(c, call, () -> call.combinedUpTo == call.n - 1, call.progress, "iallreduce", completion);
+        return new CollectiveRequest(c, call, () -> call.combinedUpTo == call.n - 1, call.finished, "iallreduce", completion);
     }
 
     private Runnable startAllreduce(EmCommunicator c, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op,
@@ -760,7 +760,7 @@ final class EmCollectives implements CollectiveEngine {
         holder[0] = call;
         contribute(c, call, input, count, type, op);
         return () -> {
-            await(c, call, () -> call.combinedUpTo == call.n - 1, call.progress, operation + " waiting for the result");
+            await(c, call, () -> call.combinedUpTo == call.n - 1, call.finished, operation + " waiting for the result");
             MemorySegment.copy(call.accumulator, 0, output, 0, length);
             leave(c, call);
         };
@@ -805,7 +805,7 @@ final class EmCollectives implements CollectiveEngine {
         MemorySegment output = slice(recv, 0, myBytes, operation + " receive buffer");
         CallState call = enter(c, operation);
         contribute(c, call, input, total, type, op);
-        await(c, call, () -> call.combinedUpTo == call.n - 1, call.progress, operation + " waiting for the result");
+        await(c, call, () -> call.combinedUpTo == call.n - 1, call.finished, operation + " waiting for the result");
         MemorySegment.copy(call.accumulator, myOffset, output, 0, myBytes);
         leave(c, call);
     }
@@ -847,12 +847,24 @@ final class EmCollectives implements CollectiveEngine {
             }
             locked(() -> {
                 call.combinedUpTo = next;
-                call.progress.wakeAll(scheduler());
+                call.turn(next).set(scheduler());
+                if (next == call.n - 1) {
+                    call.finished.set(scheduler());
+                }
                 if (!(call.combinedUpTo + 1 < call.n && call.contributed[call.combinedUpTo + 1])) {
                     call.combining = false;
                     combiner[0] = false;
                 }
             });
+        }
+    }
+
+    private CompositeSignal turnOf(CallState call, int rank) {
+        scheduler().lock().lock();
+        try {
+            return call.turn(rank);
+        } finally {
+            scheduler().lock().unlock();
         }
     }
 
@@ -878,7 +890,7 @@ final class EmCollectives implements CollectiveEngine {
             call.ensureAccumulator(length);
             call.omega = length;
         });
-        await(c, call, () -> call.combinedUpTo == rank - 1, call.progress, operation + " waiting for rank " + (rank - 1));
+        await(c, call, () -> call.combinedUpTo == rank - 1, turnOf(call, rank), operation + " waiting for rank " + (rank - 1));
         MemorySegment.copy(input, 0, call.scratch, 0, length);
         if (!inclusive && rank > 0) {
             MemorySegment.copy(call.accumulator, 0, output, 0, length);
@@ -892,7 +904,9 @@ final class EmCollectives implements CollectiveEngine {
         }
         locked(() -> {
             call.combinedUpTo = rank;
-            call.progress.wakeAll(scheduler());
+            if (rank + 1 < call.n) {
+                call.turn(rank + 1).set(scheduler());
+            }
         });
         leave(c, call);
     }

@@ -1,7 +1,9 @@
 package org.lockstep.embsp.sim;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The composite signal of seed 003 §4: a primitive signal (the {@link Scheduler} wakes the VPs
@@ -15,7 +17,7 @@ import java.util.List;
 public final class CompositeSignal {
     private int counter;
     private boolean flag;
-    private final List<Vp> waiters = new ArrayList<>(2);
+    private final Set<Vp> waiters = new LinkedHashSet<>();
 
     /** Counts one more arrival; returns the new count. */
     public int increment() {

@@ -44,6 +44,8 @@ public final class Scheduler {
     private int lastRunner = -1;
     private int active;
     private int live;
+    /** VPs that are STARTING or WOKEN: the sequential driver decides only when this is 0, so its choices never depend on timing. */
+    private int unsettled;
     private Throwable firstFailure;
     private int firstFailedVp = -1;
 
@@ -66,6 +68,7 @@ public final class Scheduler {
             this.vps = all.clone();
             this.active = all.length;
             this.live = all.length;
+            this.unsettled = all.length;
         } finally {
             lock.unlock();
         }
@@ -128,7 +131,7 @@ public final class Scheduler {
             if (vp.state != RunState.BLOCKED && vp.state != RunState.DONE) {
                 active--;
             }
-            vp.state = RunState.DONE;
+            setState(vp, RunState.DONE);
             live--;
             if (failure != null && firstFailure == null) {
                 firstFailure = failure;
@@ -173,7 +176,7 @@ public final class Scheduler {
                     signal.add(vp);
                 }
                 try {
-                    block(vp, what);
+                    block(vp, what, condition);
                 } finally {
                     if (signal != null) {
                         signal.remove(vp);
@@ -218,7 +221,7 @@ public final class Scheduler {
                 ensureRunning(vp);
                 handedOver = true;
             } else if (exclusive) {
-                vp.state = RunState.WOKEN;
+                setState(vp, RunState.WOKEN);
                 tokenHolder = -1;
                 ensureRunning(vp);
                 handedOver = true;
@@ -233,13 +236,43 @@ public final class Scheduler {
         }
     }
 
-    /** Wakes {@code vp} if it waits (lock held). */
+    /**
+     * Wakes {@code vp} if it waits (lock held). With the sequential driver its condition is
+     * evaluated here, by the waker: if it holds (or the VP failed), the VP queues to run, and its
+     * thread only wakes when it is dispatched — so no thread ever acts on timing.
+     */
     void wake(Vp vp) {
-        if (vp.state == RunState.BLOCKED) {
-            vp.state = RunState.WOKEN;
+        if (vp.state != RunState.BLOCKED) {
+            return;
+        }
+        if (!exclusive) {
+            setState(vp, RunState.WOKEN);
             active++;
             vp.wake.signal();
+            return;
         }
+        if (vp.failure != null || vp.waitCondition.getAsBoolean()) {
+            queueToRun(vp);
+        }
+    }
+
+    /** Sequential driver: a blocked VP is made to run, to re-check or to give up its partition. */
+    private void queueToRun(Vp vp) {
+        setState(vp, RunState.READY);
+        active++;
+        if (vp.holdsPartition) {
+            readyHolding.add(vp.id());
+        } else {
+            queues.get(vp.partition().index()).add(vp.id());
+        }
+    }
+
+    /** Changes {@code vp}'s state, counting the VPs that are not settled yet. */
+    private void setState(Vp vp, RunState next) {
+        boolean was = vp.state == RunState.STARTING || vp.state == RunState.WOKEN;
+        boolean is = next == RunState.STARTING || next == RunState.WOKEN;
+        unsettled += (is ? 1 : 0) - (was ? 1 : 0);
+        vp.state = next;
     }
 
     /** Whether some other VP waits for {@code vp}'s partition. */
@@ -252,10 +285,10 @@ public final class Scheduler {
         if (vp.state == RunState.RUNNING) {
             return;
         }
-        vp.state = RunState.READY;
+        setState(vp, RunState.READY);
         if (vp.holdsPartition) {
             if (!exclusive) {
-                vp.state = RunState.RUNNING;
+                setState(vp, RunState.RUNNING);
                 return;
             }
             readyHolding.add(vp.id());
@@ -272,23 +305,24 @@ public final class Scheduler {
     private void releasePartition(Vp vp) {
         owner[vp.partition().index()] = -1;
         vp.holdsPartition = false;
-        vp.state = RunState.WOKEN;
+        setState(vp, RunState.WOKEN);
         if (tokenHolder == vp.id()) {
             tokenHolder = -1;
         }
         dispatch();
     }
 
-    private void block(Vp vp, String what) {
-        vp.state = RunState.BLOCKED;
+    private void block(Vp vp, String what, BooleanSupplier condition) {
+        setState(vp, RunState.BLOCKED);
         vp.waitingFor = what;
+        vp.waitCondition = condition;
         active--;
         if (tokenHolder == vp.id()) {
             tokenHolder = -1;
         }
         checkDeadlock();
         dispatch();
-        while (vp.state == RunState.BLOCKED) {
+        while (vp.state == RunState.BLOCKED || exclusive && vp.state != RunState.RUNNING) {
             vp.wake.awaitUninterruptibly();
         }
     }
@@ -302,10 +336,11 @@ public final class Scheduler {
         }
         for (int p = 0; p < partitions; p++) {
             if (!queues.get(p).isEmpty() && owner[p] >= 0 && vps[owner[p]].state == RunState.BLOCKED) {
-                wake(vps[owner[p]]);
+                // its partition is wanted: it must run to swap out
+                queueToRun(vps[owner[p]]);
             }
         }
-        if (tokenHolder >= 0) {
+        if (tokenHolder >= 0 || unsettled > 0) {
             return;
         }
         int best = -1;
@@ -336,7 +371,7 @@ public final class Scheduler {
         }
         tokenHolder = best;
         lastRunner = best;
-        chosen.state = RunState.RUNNING;
+        setState(chosen, RunState.RUNNING);
         chosen.wake.signal();
     }
 
@@ -348,7 +383,7 @@ public final class Scheduler {
         if (owner[p] < 0) {
             Vp chosen = vps[cyclicNext(queue, lastGranted[p] + 1)];
             grantPartition(chosen);
-            chosen.state = RunState.RUNNING;
+            setState(chosen, RunState.RUNNING);
             chosen.wake.signal();
         } else if (vps[owner[p]].state == RunState.BLOCKED) {
             wake(vps[owner[p]]);

@@ -21,6 +21,7 @@ public final class Vp {
     boolean holdsPartition;
     LockstepException failure;
     String waitingFor = "";
+    java.util.function.BooleanSupplier waitCondition = () -> true;
 
     // accounting (own thread)
     private int superstep;
