@@ -102,6 +102,5 @@ class DriversTest {
         assertEquals((long) (v - 1) * v / 2, sums.get(v - 1));
         assertEquals(v, report.options().vps());
         assertTrue(report.withinBounds());
-        System.out.println("scale: " + report.keyValueLine());
     }
 }

@@ -15,7 +15,7 @@ import java.util.List;
  */
 public final class ContextStore implements AutoCloseable {
     /** Largest single request handed to a driver. */
-    public static final long MAX_REQUEST = 8L << 20;
+    public static final long MAX_REQUEST = 1L << 20;
 
     private final DiskSet disks;
     private final DiskLayout layout;
