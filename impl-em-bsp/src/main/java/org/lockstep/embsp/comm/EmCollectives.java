@@ -135,6 +135,19 @@ final class EmCollectives implements CollectiveEngine {
                 world.swapOut(c.vp()), resume);
     }
 
+    /**
+     * Rooted synchronisation: waits for the root's flag; a VP that arrives after the root does not
+     * wait (or swap) at all.
+     */
+    private void rootedSynchronisation(EmCommunicator c, CallState call, String what) {
+        await(c, call, call.rootReady::isSet, call.rootReady, what);
+    }
+
+    /** Final synchronisation: waits until every VP that must has counted itself finished. */
+    private void finalSynchronisation(EmCommunicator c, CallState call, String what) {
+        await(c, call, call.finished::isSet, call.finished, what);
+    }
+
     private void locked(Runnable action) {
         scheduler().lock().lock();
         try {
@@ -282,12 +295,12 @@ final class EmCollectives implements CollectiveEngine {
                 }
             });
             return () -> {
-                await(c, call, call.finished::isSet, call.finished, "bcast root waiting for every rank to read");
+                finalSynchronisation(c, call, "bcast root waiting for every rank to read");
                 leave(c, call);
             };
         }
         return () -> {
-            await(c, call, call.rootReady::isSet, call.rootReady, "bcast waiting for root " + root);
+            rootedSynchronisation(c, call, "bcast waiting for root " + root);
             checkLength("bcast", call.rootBuffer.length(), length);
             Deliveries inFlight = deliveries(c);
             world.machine().mover().read(c.vp(), call.rootBuffer, data, inFlight);
@@ -371,14 +384,14 @@ final class EmCollectives implements CollectiveEngine {
                     call.finished.set(scheduler());
                 }
             });
-            await(c, call, call.finished::isSet, call.finished, operation + " root waiting for every rank's block");
+            finalSynchronisation(c, call, operation + " root waiting for every rank's block");
             cache.overlay(me);
             leave(c, call);
             return;
         }
         MemorySegment data = slice(send, 0, sendBytes, operation + " send buffer");
         CallState call = enter(c, operation);
-        await(c, call, call.rootReady::isSet, call.rootReady, operation + " waiting for root " + root);
+        rootedSynchronisation(c, call, operation + " waiting for root " + root);
         checkLength(operation, call.rootCounts[c.rank()], sendBytes);
         Deliveries inFlight = deliveries(c);
         try {
@@ -440,13 +453,13 @@ final class EmCollectives implements CollectiveEngine {
                     call.finished.set(scheduler());
                 }
             });
-            await(c, call, call.finished::isSet, call.finished, operation + " root waiting for every rank to read");
+            finalSynchronisation(c, call, operation + " root waiting for every rank to read");
             leave(c, call);
             return;
         }
         MemorySegment data = slice(recv, 0, recvBytes, operation + " receive buffer");
         CallState call = enter(c, operation);
-        await(c, call, call.rootReady::isSet, call.rootReady, operation + " waiting for root " + root);
+        rootedSynchronisation(c, call, operation + " waiting for root " + root);
         checkLength(operation, call.rootCounts[c.rank()], recvBytes);
         world.machine().mover().read(me, call.rootBuffer.slice(call.rootDisplacements[c.rank()], recvBytes), data, deliveries(c));
         countFinished(call, call.n - 1);
@@ -523,7 +536,7 @@ final class EmCollectives implements CollectiveEngine {
             inFlight.drain();
         }
         countFinished(call, n);
-        await(c, call, call.finished::isSet, call.finished, operation + " waiting for every rank's exchange");
+        finalSynchronisation(c, call, operation + " waiting for every rank's exchange");
         cache.overlay(me);
         leave(c, call);
     }
@@ -660,7 +673,7 @@ final class EmCollectives implements CollectiveEngine {
             deliverMessages(c, call, deferred, sendAll, sendCounts, sendDispls, cache);
         }
         countFinished(call, n);
-        await(c, call, call.finished::isSet, call.finished, "alltoallv waiting for every delivery");
+        finalSynchronisation(c, call, "alltoallv waiting for every delivery");
         cache.overlay(me);
     }
 
