@@ -69,6 +69,8 @@ final class MailboxEndpoint implements ProgressEngine {
      * Peers on this host are checked by process id instead, which has no false positives.
      */
     static final long HEARTBEAT_LEASE_NANOS = 1_000_000_000;
+    /** Length of the first fragment of a long message (later ones double). */
+    private static final long FIRST_FRAGMENT = 8 << 10;
     /** No message is longer than this (2^48 bytes); a longer length read from the device is corruption. */
     private static final long MAX_MESSAGE_LENGTH = 1L << 48;
     /** How often a peer on this host is checked by process id. */
@@ -113,6 +115,8 @@ final class MailboxEndpoint implements ProgressEngine {
     private static final int ASYNC_POLL_INTERVAL = 4;
     private int asyncIdleRounds;
     private boolean asyncRecentlyUsed;
+    /** When the asynchronous ring was first seen claimed but unpublished at its next ticket; 0 if not stuck. */
+    private long asyncStuckSince;
 
     // failure detection
     private final long[] peerState;
@@ -255,8 +259,8 @@ final class MailboxEndpoint implements ProgressEngine {
         long remaining = send.length - send.placedBytes;
         // A synchronous message always goes through a heap block: its released word is the match signal.
         boolean indirect = send.length > inlineCapacity || send.synchronous;
-        boolean fragmented = send.length > maxFragment && indirect;
-        long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        boolean fragmented = indirect && send.length > Math.min(FIRST_FRAGMENT, maxFragment);
+        long fragmentLength = fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean first = send.placedBytes == 0;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
@@ -332,12 +336,13 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         send.started = true;
         send.placedBytes += fragmentLength;
+        send.fragmentsPlaced++;
         statistics.bytesSent += fragmentLength;
         if (indirect) {
             statistics.indirectSends++;
         }
         if (indirect) {
-            awaitingRelease.add(new PlacedFragment(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+            awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
                     heapOffset, blockLength, send.synchronous && first ? send : null));
         }
         if (last) {
@@ -347,6 +352,15 @@ final class MailboxEndpoint implements ProgressEngine {
             }
         }
         return true;
+    }
+
+    /**
+     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
+     * start copying at once; each next one doubles, up to the largest fragment, so that long
+     * messages do not pay a slot per few kilobytes.
+     */
+    private long fragmentLength(int k) {
+        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
     }
 
     /**
@@ -405,10 +419,48 @@ final class MailboxEndpoint implements ProgressEngine {
                 return 0;
             }
             if (device.compareAndSetLong(claimWord, claimed, ticket)) {
+                // Says who holds the claim, so that the receiver can skip it if this process dies now.
+                long slot = layout.slotAddress(layout.asyncSlotsBase(dest), ticket, ringSlots);
+                device.putLongRelease(slot + SEQUENCE_OFFSET, claimMark(ticket, rank));
                 return ticket;
             }
         }
         return 0;
+    }
+
+    /** What a claimer writes in a claimed asynchronous slot's sequence word until it publishes (never a sequence number). */
+    static long claimMark(long ticket, int claimer) {
+        return -((ticket << 16) | claimer) - 1;
+    }
+
+    /**
+     * The receiver's side of a claim whose claimer died before publishing: the asynchronous ring
+     * would stop at that ticket for every sender. A claim marked by a rank that is gone, or one
+     * left unmarked and unpublished for twice the lease while some rank is gone, is skipped.
+     */
+    private void skipAbandonedAsyncClaim(long now) {
+        long expected = nextAsyncArrival;
+        long claimed = device.getLongVolatile(layout.asyncMailboxAddress(rank) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET);
+        long slot = layout.slotAddress(layout.asyncSlotsBase(rank), expected, config.asyncSlots());
+        if (claimed < expected || device.getLongAcquire(slot + TICKET_OFFSET) == expected) {
+            asyncStuckSince = 0;
+            return;
+        }
+        if (asyncStuckSince == 0) {
+            asyncStuckSince = now;
+        }
+        long mark = device.getLongAcquire(slot + SEQUENCE_OFFSET);
+        boolean markedByGone = false;
+        for (int peer = 0; peer < size && !markedByGone; peer++) {
+            markedByGone = mark == claimMark(expected, peer) && peer != rank && isGone(peerState[peer]);
+        }
+        boolean abandoned = markedByGone || (now - asyncStuckSince > 2 * HEARTBEAT_LEASE_NANOS && anyPeerGone);
+        if (abandoned) {
+            nextAsyncArrival++;
+            asyncStuckSince = 0;
+            device.putLongRelease(layout.asyncLockAddress(rank), nextAsyncArrival - 1);
+            statistics.abandonedClaimsSkipped++;
+        }
     }
 
     /** Frees heap blocks and completes synchronous sends whose slots the receivers have released. */
@@ -820,6 +872,9 @@ final class MailboxEndpoint implements ProgressEngine {
                 changed |= isGone(state);
             }
         }
+        if (asyncMailboxes && (anyPeerGone || changed)) {
+            skipAbandonedAsyncClaim(now);
+        }
         if (changed) {
             anyPeerGone = true;
         } else {
@@ -836,6 +891,9 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Fails every request that waits on a peer that has failed or finished; none can ever complete. */
     private void sweepRequestsOnGonePeers() {
+        // What the peer released before it ended is visible (its state was read with acquire):
+        // a synchronous send it matched has completed, not failed.
+        reclaim();
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
             Group group = ((ReceiveRequest.Posted) posted).request.group;
@@ -858,10 +916,16 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
             PlacedFragment placed = it.next();
-            SendRequest send = placed.completes();
-            if (send != null && isGone(peerState[send.dest])) {
-                send.failWith(peerGone(send.dest, "synchronous send to"));
-                it.remove();
+            if (!isGone(peerState[placed.dest()])) {
+                continue;
+            }
+            // A receiver that has ended will never read this payload: its heap block comes back now.
+            it.remove();
+            if (placed.heapOffset() != HeapAllocator.FAILED) {
+                heap.release(placed.heapOffset(), placed.heapLength());
+            }
+            if (placed.completes() != null) {
+                placed.completes().failWith(peerGone(placed.dest(), "synchronous send to"));
             }
         }
         for (int source = 0; source < size; source++) {
@@ -1064,6 +1128,11 @@ final class MailboxEndpoint implements ProgressEngine {
 
     MailboxLayout layout() {
         return layout;
+    }
+
+    /** The device, for tests that damage it on purpose. */
+    ExternalMemory deviceForTests() {
+        return device;
     }
 
     @Override

@@ -22,6 +22,8 @@ final class SendRequest extends AbstractRequest {
     final int reportedDest;
     /** Bytes already placed in slots. */
     long placedBytes;
+    /** Fragments already placed. */
+    int fragmentsPlaced;
     /** Whether any slot has been written (a zero-length message is placed once). */
     boolean started;
     /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */

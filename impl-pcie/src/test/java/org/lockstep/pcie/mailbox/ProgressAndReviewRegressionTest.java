@@ -98,6 +98,20 @@ class ProgressAndReviewRegressionTest {
     }
 
     @Test
+    void aSynchronousSendMatchedByARankThatThenFinishesCompletesRatherThanFails() {
+        for (int round = 0; round < 50; round++) {
+            TestWorlds.run(2, world -> {
+                if (world.rank() == 0) {
+                    // Completes only after rank 1 matched it; rank 1 may have finished by the time rank 0 looks.
+                    world.ssend(MemorySegment.ofArray(new byte[8]), 8, Datatype.BYTE, 1, 0);
+                } else {
+                    world.recv(new byte[8], 0, 0);
+                }
+            });
+        }
+    }
+
+    @Test
     void closingACommunicatorFailsTheRequestsAnotherThreadWaitsOn() {
         TestWorlds.run(2, world -> {
             if (world.rank() == 1) {
