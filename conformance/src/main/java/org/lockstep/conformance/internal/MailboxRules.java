@@ -146,11 +146,12 @@ final class MailboxRules {
                 for (int i = 0; i < backlog; i++) {
                     pending.add(w.isend(numbered(i, 16), 16, BYTE, 1, i % 3));
                 }
-                rank.signal("all started");
+                rank.signalWithoutProvider("all started");
                 Request.waitAll(pending.toArray(Request[]::new));
                 return;
             }
-            rank.awaitSignal("all started");
+            // the receiver makes no call until every isend has returned: a full mailbox must not hold them up
+            rank.awaitSignalWithoutProvider("all started");
             MemorySegment b = MemorySegment.ofArray(new byte[16]);
             for (int i = 0; i < backlog; i++) {
                 Status s = w.recv(b, 16, BYTE, 0, ANY_TAG);

@@ -9,17 +9,26 @@ import org.lockstep.api.Communicator;
 /**
  * What a rank's body gets: its communicator (recorded, and stoppable by the runner), the provider's
  * own communicator for rules that exercise blocking calls, and choreography between the ranks of the
- * run that is not MPI traffic (named signals and a rendezvous), all of which the runner can stop.
+ * run (named signals and a rendezvous), all of which the runner can stop. The choreography travels
+ * on a duplicate of the world communicator, so it never meets the rule's traffic; with a provider
+ * that cannot duplicate communicators it falls back to synchronisation inside this JVM.
  */
 public final class RankContext {
     private static final long POLL_MILLIS = 10;
 
     private final RankState state;
     private final RecordingCommunicator comm;
+    /** The kit's own channel through the provider, or null where the provider cannot duplicate a communicator. */
+    private final ControlChannel control;
 
-    RankContext(RankState state, RecordingCommunicator comm) {
+    RankContext(RankState state, RecordingCommunicator comm, ControlChannel control) {
         this.state = state;
         this.comm = comm;
+        this.control = control;
+    }
+
+    ControlChannel control() {
+        return control;
     }
 
     public int rank() {
@@ -50,11 +59,19 @@ public final class RankContext {
 
     /** Raises the signal {@code name} (once raised it stays raised). */
     public void signal(String name) {
+        if (control != null) {
+            control.signal(name);
+            return;
+        }
         state.run().signal(name).countDown();
     }
 
     /** Waits until some rank raises {@code name}. */
     public void awaitSignal(String name) {
+        if (control != null) {
+            control.awaitSignal(name);
+            return;
+        }
         CountDownLatch latch = state.run().signal(name);
         RankState.Activity a = state.begin("await signal", name, true);
         try {
@@ -69,8 +86,39 @@ public final class RankContext {
         state.end(a, "raised");
     }
 
-    /** Waits until every rank of the run has called this (a barrier outside the provider). */
+    /**
+     * Raises {@code name} for {@link #awaitSignalWithoutProvider}: inside this JVM, with no call into
+     * the provider on either side.
+     */
+    public void signalWithoutProvider(String name) {
+        state.run().signal(name).countDown();
+    }
+
+    /**
+     * Waits for {@code name} without calling into the provider meanwhile, as a rank busy computing
+     * would: for rules about what a provider must do while its peer makes no calls at all.
+     */
+    public void awaitSignalWithoutProvider(String name) {
+        CountDownLatch latch = state.run().signal(name);
+        RankState.Activity a = state.begin("await signal (no provider calls)", name, true);
+        try {
+            while (!latch.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                state.checkAborted();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.checkAborted();
+            throw new RunAborted("interrupted while waiting for signal " + name);
+        }
+        state.end(a, "raised");
+    }
+
+    /** Waits until every rank of the run has called this. */
     public void rendezvous() {
+        if (control != null) {
+            control.barrier();
+            return;
+        }
         RankState.Activity a = state.begin("rendezvous", "all ranks", true);
         int phase = state.run().rendezvous.arrive();
         while (true) {

@@ -92,9 +92,11 @@ public final class WorldRunner {
         RankState state = run.states.get(world.rank());
         state.thread = Thread.currentThread();
         RecordingCommunicator comm = new RecordingCommunicator(world, state);
-        RankContext context = new RankContext(state, comm);
         boolean arrived = false;
+        ControlChannel control = null;
         try {
+            control = controlChannel(world, state);
+            RankContext context = new RankContext(state, comm, control);
             body.run(context);
             if (run.limits.drain()) {
                 // Markers go out only once every body is done, so that no body's wildcard receive takes one.
@@ -102,11 +104,14 @@ public final class WorldRunner {
                 context.rendezvous();
                 drain(context, state);
             }
+            if (control != null) {
+                control.finish();
+            }
             state.finished = true;
         } catch (Throwable t) {
             state.failure = t;
             state.finished = true;
-            if (!arrived) {
+            if (!arrived && control == null) {
                 try {
                     run.rendezvous.arriveAndDeregister();
                 } catch (IllegalStateException alreadyArrived) {
@@ -117,6 +122,22 @@ public final class WorldRunner {
                 throw e;
             }
             throw (Error) t;
+        }
+    }
+
+    /** The kit's channel: a duplicate of the world (collective), or none if the provider cannot duplicate. */
+    private static ControlChannel controlChannel(Communicator world, RankState state) {
+        RankState.Activity a = state.begin("dup", "the kit's own communicator", true);
+        try {
+            Communicator control = world.dup();
+            state.end(a, "done");
+            return new ControlChannel(control, state);
+        } catch (org.lockstep.api.LockstepException e) {
+            if (e.errorClass() != org.lockstep.api.ErrorClass.UNSUPPORTED_OPERATION) {
+                throw e;
+            }
+            state.end(a, "unsupported: choreography stays inside the JVM");
+            return null;
         }
     }
 
