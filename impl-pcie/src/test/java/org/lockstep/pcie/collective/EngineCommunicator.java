@@ -1,0 +1,112 @@
+package org.lockstep.pcie.collective;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.spi.collective.AbstractCommunicator;
+import org.lockstep.spi.collective.CollectiveEngine;
+
+/**
+ * A rank's world communicator whose collectives run through {@link AbstractCommunicator} (argument
+ * checks, then {@code engine}) with the world itself as the collective channel. Collective messages
+ * carry tags of 2<sup>30</sup> and above, so point-to-point traffic with smaller tags and specific
+ * sources stays apart from them; wildcard receives would not (they need a context of their own).
+ */
+final class EngineCommunicator extends AbstractCommunicator {
+    private final Communicator world;
+    private final CollectiveEngine engine;
+
+    EngineCommunicator(Communicator world, CollectiveEngine engine) {
+        this.world = world;
+        this.engine = engine;
+    }
+
+    @Override
+    protected Communicator collectiveChannel() {
+        return world;
+    }
+
+    @Override
+    protected CollectiveEngine collectiveEngine() {
+        return engine;
+    }
+
+    @Override
+    public int rank() {
+        return world.rank();
+    }
+
+    @Override
+    public int size() {
+        return world.size();
+    }
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        world.send(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        world.ssend(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return world.recv(buffer, count, type, source, tag);
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return world.isend(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return world.issend(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return world.irecv(buffer, count, type, source, tag);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        return world.probe(source, tag);
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        return world.iprobe(source, tag);
+    }
+
+    @Override
+    public MemorySegment allocate(long byteSize) {
+        return world.allocate(byteSize);
+    }
+
+    @Override
+    public void free(MemorySegment segment) {
+        world.free(segment);
+    }
+
+    @Override
+    public void close() {
+        world.close();
+    }
+
+    @Override
+    public Communicator dup() {
+        return world.dup();
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        return world.split(color, key);
+    }
+}
