@@ -65,6 +65,11 @@ final class CollectiveTesting {
         return (byte) mix(mix(salt * 0x9E3779B97F4A7C15L + rank) + i);
     }
 
+    /** Zeroed heap memory of {@code bytes} bytes. */
+    static MemorySegment bytes(long bytes) {
+        return MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
+    }
+
     static MemorySegment pattern(int rank, long bytes, long salt) {
         MemorySegment s = MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
         fill(s, 0, bytes, rank, salt);
