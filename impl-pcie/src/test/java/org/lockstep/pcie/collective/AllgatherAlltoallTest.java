@@ -19,7 +19,7 @@ import org.lockstep.spi.collective.PointToPointCollectives.AlltoallAlgorithm;
  * Allgather(v) and alltoall(v): every algorithm and rank count, in place, zero and unequal counts
  * with gaps (after MPICH coll/allgather2–3, allgatherv2–4, alltoall1, alltoallv, alltoallv0).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AllgatherAlltoallTest {
     static final int[] RANK_COUNTS = CollectiveTesting.RANK_COUNTS;
     private static final Datatype TYPE = Datatype.FLOAT_INT;

@@ -18,7 +18,7 @@ import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.collective.PointToPointCollectives.BcastAlgorithm;
 
 /** Barrier and broadcast, every algorithm, rank count and root (after MPICH coll/barrier*, bcast*). */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BarrierAndBcastTest {
     static final int[] RANK_COUNTS = CollectiveTesting.RANK_COUNTS;
 

@@ -19,7 +19,7 @@ import org.lockstep.spi.collective.PointToPointCollectives.RootedAlgorithm;
  * Gather, scatter and their v-variants: every algorithm, rank count and root, in place, zero and
  * unequal counts, gaps in the layout (after MPICH coll/coll2–5, gather2, scattern, scatterv).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GatherScatterTest {
     static final int[] RANK_COUNTS = CollectiveTesting.RANK_COUNTS;
     /** 12-byte elements: displacements and counts are in elements, not bytes. */

@@ -19,7 +19,7 @@ import org.lockstep.spi.collective.PointToPointCollectives.ReduceScatterAlgorith
  * fold in rank order, with commutative and non-commutative operations and in place (after MPICH
  * coll/redscat*, red_scat_block*, scantst, exscan*, coll10–11).
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReduceScatterScanTest {
     static final int[] RANK_COUNTS = CollectiveTesting.RANK_COUNTS;
 

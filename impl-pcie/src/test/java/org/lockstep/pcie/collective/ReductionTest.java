@@ -26,7 +26,7 @@ import org.lockstep.spi.collective.PointToPointCollectives.ReduceAlgorithm;
  * bit-identical floating-point allreduce (after MPICH coll/allred*, reduce, red3, red4, coll8–9,
  * coll12, op*).
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReductionTest {
     static final int[] RANK_COUNTS = CollectiveTesting.RANK_COUNTS;
 
