@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceCounters;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.DeviceStatistics;
 import org.lockstep.spi.device.ExternalMemory;
@@ -57,7 +58,7 @@ public final class EmulatedDevice implements ExternalMemory {
     private final MemorySegment memory;
     private final PersistenceTracker persistence;
     private final LatencyModel latency;
-    private final AccessCounters counters = new AccessCounters();
+    private final DeviceCounters counters = new DeviceCounters();
     private volatile boolean closed;
 
     /**

@@ -7,12 +7,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -82,6 +80,11 @@ final class PingPongCommand implements Callable<Integer> {
                     + "(started by the launcher) instead of threads of this JVM.")
     Integer processes;
 
+    @Option(names = "--bind-to-core", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "With --processes: pin the two processes to cores 0 and 1, as the peers' mpirun --bind-to core "
+                    + "(default: ${DEFAULT-VALUE}).")
+    boolean bindToCore;
+
     @Mixin
     JobSettings settings;
 
@@ -136,23 +139,8 @@ final class PingPongCommand implements Callable<Integer> {
 
     /** Runs this same command as two launched processes over a mapped device file. */
     private int launchProcesses() {
-        List<String> childArguments = new ArrayList<>();
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        for (int i = 0; i < original.size(); i++) {
-            String arg = original.get(i);
-            if (arg.equals("--processes")) {
-                i++;
-            } else if (!arg.startsWith("--processes=")) {
-                childArguments.add(arg);
-            }
-        }
-        if (!childArguments.contains("--device") && childArguments.stream().noneMatch(a -> a.startsWith("--device="))) {
-            childArguments.add("--device=mapped");
-        }
-        ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LockstepCommand.class.getName(),
-                childArguments, Optional.empty(), Map.of(), List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), List.of(),
-                false, Duration.ofSeconds(10));
-        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
+        return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), 2,
+                List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), bindToCore);
     }
 
     private List<PingPongResult> ping(Communicator world) {

@@ -34,7 +34,7 @@ public final class ProcessLauncher {
     /** What a launch is asked to do. */
     public record Job(int ranks, String mainClassOrJar, List<String> arguments, Optional<Path> device,
                       Map<String, String> properties, List<String> jvmOptions, List<String> classPath,
-                      boolean keepDevice, Duration grace) {
+                      boolean keepDevice, Duration grace, boolean bindToCore) {
         public Job {
             if (ranks < 1) {
                 throw new LockstepException(ErrorClass.ARG, "a job needs at least one rank, got " + ranks);
@@ -79,8 +79,15 @@ public final class ProcessLauncher {
         int firstFailed = -1;
         try {
             List<String> command = command(job);
+            int cores = Runtime.getRuntime().availableProcessors();
             for (int rank = 0; rank < job.ranks(); rank++) {
-                ProcessBuilder builder = new ProcessBuilder(command);
+                List<String> rankCommand = command;
+                if (job.bindToCore()) {
+                    // As mpirun --bind-to core: rank r runs on core r mod cores (taskset from util-linux).
+                    rankCommand = new ArrayList<>(List.of("taskset", "-c", Integer.toString(rank % cores)));
+                    rankCommand.addAll(command);
+                }
+                ProcessBuilder builder = new ProcessBuilder(rankCommand);
                 Map<String, String> env = builder.environment();
                 env.put(LaunchEnvironment.RANK, Integer.toString(rank));
                 env.put(LaunchEnvironment.SIZE, Integer.toString(job.ranks()));
@@ -123,6 +130,29 @@ public final class ProcessLauncher {
             }
         }
         return new Outcome(exitCodes, firstFailed, removed, device);
+    }
+
+    /**
+     * Runs this same {@code lockstep} command line as {@code ranks} launched processes: the
+     * arguments without {@code --processes}, on the {@code mapped} device unless one is named.
+     * Every rank then finds the launcher's world through {@link LaunchEnvironment}.
+     */
+    public static int relaunchCommand(List<String> originalArguments, int ranks, List<String> jvmOptions, boolean bindToCore) {
+        List<String> arguments = new ArrayList<>();
+        for (int i = 0; i < originalArguments.size(); i++) {
+            String arg = originalArguments.get(i);
+            if (arg.equals("--processes")) {
+                i++;
+            } else if (!arg.startsWith("--processes=")) {
+                arguments.add(arg);
+            }
+        }
+        if (arguments.stream().noneMatch(a -> a.equals("--device") || a.startsWith("--device="))) {
+            arguments.add("--device=mapped");
+        }
+        Job job = new Job(ranks, "org.lockstep.tools/" + LockstepCommand.class.getName(), arguments, Optional.empty(), Map.of(),
+                jvmOptions, List.of(), false, Duration.ofSeconds(10), bindToCore);
+        return new ProcessLauncher(System.out, System.err).run(job).exitCode();
     }
 
     /** Waits for every rank; after the first failure, waits {@code grace} for the rest, then stops them. */

@@ -48,6 +48,9 @@ final class RunCommand implements Callable<Integer> {
             description = "After a rank fails, how long the others may run before they are stopped (default: ${DEFAULT-VALUE}).")
     long graceSeconds;
 
+    @Option(names = "--bind-to-core", description = "Pin rank r to core r mod cores, as mpirun --bind-to core (needs taskset).")
+    boolean bindToCore;
+
     @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", split = ":",
             description = "Class path of the program (its classes and jars).")
     List<String> classPath = new ArrayList<>();
@@ -81,7 +84,7 @@ final class RunCommand implements Callable<Integer> {
         }
         List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, target, arguments, Optional.ofNullable(device),
-                jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds));
+                jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore);
         ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
         if (outcome.firstFailedRank() >= 0) {
             System.err.println("lockstep run: failed: rank " + outcome.firstFailedRank() + " "

@@ -40,7 +40,7 @@ class LaunchedJobTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, PROGRAMS, List.of(args), device, Map.of(),
                 List.of("-Xms64m", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xshare:auto"),
-                List.of(Path.of("target", "test-classes").toAbsolutePath().toString()), keepDevice, Duration.ofSeconds(10));
+                List.of(Path.of("target", "test-classes").toAbsolutePath().toString()), keepDevice, Duration.ofSeconds(10), false);
         ProcessLauncher.Outcome outcome;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {

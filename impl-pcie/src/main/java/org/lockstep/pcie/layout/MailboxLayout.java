@@ -14,7 +14,7 @@ import org.lockstep.spi.device.DeviceException;
  *            | rank table                   |  worldSize entries, {@link RankTableDescriptor}
  *            +------------------------------+
  *            | pair mailboxes               |  worldSize x worldSize mailboxes, sender-major;
- *            |   (s, r) at a unique offset  |  each a ring of slotsPerMailbox {@link SlotDescriptor}s
+ *            |   (s, r) at a unique offset  |  {@link PairMailboxDescriptor}: a ring of {@link SlotDescriptor}s
  *            +------------------------------+
  *            | asynchronous mailboxes       |  one per receiver, {@link AsyncMailboxDescriptor}
  *            |   (only with device CAS)     |
@@ -48,7 +48,7 @@ public final class MailboxLayout {
         long n = config.worldSize();
         try {
             slotLength = SlotDescriptor.slotLength(config.inlineCapacity());
-            mailboxLength = Math.multiplyExact(slotLength, config.slotsPerMailbox());
+            mailboxLength = Math.addExact(PairMailboxDescriptor.SLOTS_OFFSET, Math.multiplyExact(slotLength, config.slotsPerMailbox()));
             asyncMailboxLength = config.asyncSlots() == 0 ? 0
                     : Math.addExact(AsyncMailboxDescriptor.SLOTS_OFFSET, Math.multiplyExact(slotLength, config.asyncSlots()));
             rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
@@ -88,14 +88,24 @@ public final class MailboxLayout {
         return pairBase + ((long) sender * config.worldSize() + receiver) * mailboxLength;
     }
 
+    /** First slot of the pair mailbox at {@code mailbox}. */
+    public static long pairSlotsBase(long mailbox) {
+        return mailbox + PairMailboxDescriptor.SLOTS_OFFSET;
+    }
+
+    /** {@code lock_address} of a pair mailbox: the word whose advance hands drained slots back to the sender. */
+    public static long lockAddress(long mailbox) {
+        return mailbox + PairMailboxDescriptor.DRAINED_TICKET_OFFSET;
+    }
+
     /** The slot of a ring that holds message number {@code ticket} (1-based). */
     public long slotAddress(long ringBase, long ticket, int ringSlots) {
         return ringBase + ((ticket - 1) % ringSlots) * slotLength;
     }
 
-    /** {@code lock_address}: the word whose release hands the slot back to the sender. */
-    public static long lockAddress(long slotAddress) {
-        return slotAddress + SlotDescriptor.RELEASED_TICKET_OFFSET;
+    /** The drained-ticket word of {@code receiver}'s asynchronous mailbox. */
+    public long asyncLockAddress(int receiver) {
+        return asyncMailboxAddress(receiver) + AsyncMailboxDescriptor.DRAINED_TICKET_OFFSET;
     }
 
     /** The asynchronous mailbox of {@code receiver}; only when {@link MailboxConfig#asyncSlots()} > 0. */

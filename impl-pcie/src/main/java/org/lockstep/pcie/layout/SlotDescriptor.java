@@ -1,71 +1,65 @@
 package org.lockstep.pcie.layout;
 
 /**
- * A message slot of a pair mailbox or an asynchronous mailbox. The first line belongs to the
- * sender, the second to the receiver; the in-place payload follows.
+ * A message slot of a pair mailbox or an asynchronous mailbox. It belongs to the sender until the
+ * sender publishes it and to the receiver until the receiver has drained it; a small message fits
+ * in the slot's first cache line together with its header, so that it crosses between cores as one
+ * line.
  *
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *  +===============================================================+  sender's line
+ *  +---------------------------------------------------------------+
  *  |                     ticket (8): published last, with release  |  0
  *  +---------------------------------------------------------------+
  *  |                     channel sequence number (8)               |  8
+ *  +---------------------------------------------------------------+
+ *  |                     length (8): bytes in this slot's payload  | 16
  *  +-------------------------------+-------------------------------+
- *  |             tag               |         context id            | 16
- *  +-------------------------------+-------------------------------+
- *  |                     length (8), bytes of the message          | 24
+ *  |             tag               |         context id            | 24
  *  +-------------------------------+-------------------------------+
  *  |            flags              |         source rank           | 32
- *  +-------------------------------+-------------------------------+
- *  |                     heap offset (8), when INDIRECT            | 40
- *  +---------------------------------------------------------------+
- *  |                     sender incarnation (8)                    | 48
- *  +---------------------------------------------------------------+
- *  |                     message length (8), of all fragments      | 56
- *  +===============================================================+  receiver's line
- *  |                     released ticket (8): the lock hand-off    | 64
- *  +---------------------------------------------------------------+
- *  |                     ... padding to 128 ...                    |
- *  +===============================================================+
- *  |                     in-place payload (inline capacity bytes)  | 128
+ *  +===============================+===============================+
+ *  | in place:   payload (up to the inline capacity) ...           | 40
+ *  |                                                               |
+ *  | indirect:   heap block offset (8)                             | 40
+ *  |             message length (8), of all fragments              | 48
+ *  |             sender incarnation (8)                            | 56
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * <p>The length word is the bytes in this slot's payload; the message length word is the length of
- * the whole message, which differs only for fragments.
- *
- * <p>The lock of seed 001 ("locked until the receiver reads it") is this ownership hand-off:
- * message number {@code t} of a ring of {@code n} slots goes to slot {@code (t - 1) mod n}; the
- * sender may fill the slot only once its released ticket equals {@code t - n} (the previous
- * occupant has been read), fills payload and header, and publishes by storing {@code t} into the
- * ticket word with release. The receiver sees the message when it reads {@code t} with acquire,
- * copies it out, and unlocks by storing {@code t} into the released-ticket word with release.
- * Each word has exactly one writer, so no atomic read-modify-write is needed.
+ * <p>The lock of seed 001 ("locked until the receiver reads it") is an ownership hand-off with
+ * single-writer words only. Message number {@code t} of a ring of {@code n} slots goes to slot
+ * {@code (t - 1) mod n}; the sender may fill it once the receiver's drained ticket (in the
+ * mailbox's header, {@link PairMailboxDescriptor}) is at least {@code t - n}, writes payload and
+ * header, and publishes by storing {@code t} into the ticket word with release. The receiver sees
+ * the message when it reads {@code t} with acquire, takes what it needs — it copies an in-place
+ * payload into the matching receive or, if none is posted, into its own memory — and hands the
+ * slots back in order by advancing its drained ticket. An indirect payload stays locked in its
+ * heap block ({@link HeapBlockDescriptor}) until a receive has read it.
  */
 public final class SlotDescriptor {
     public static final int TICKET_OFFSET = 0;
     public static final int SEQUENCE_OFFSET = 8;
-    public static final int TAG_OFFSET = 16;
-    public static final int CONTEXT_OFFSET = 20;
-    public static final int LENGTH_OFFSET = 24;
+    public static final int LENGTH_OFFSET = 16;
+    public static final int TAG_OFFSET = 24;
+    public static final int CONTEXT_OFFSET = 28;
     public static final int FLAGS_OFFSET = 32;
     public static final int SOURCE_OFFSET = 36;
+    /** Where an in-place payload starts; an indirect message keeps its descriptor here instead. */
+    public static final int PAYLOAD_OFFSET = 40;
     public static final int HEAP_OFFSET_OFFSET = 40;
-    public static final int SENDER_INCARNATION_OFFSET = 48;
-    public static final int MESSAGE_LENGTH_OFFSET = 56;
+    public static final int MESSAGE_LENGTH_OFFSET = 48;
+    public static final int SENDER_INCARNATION_OFFSET = 56;
 
-    /** The sender's line; everything after the ticket is written in one burst before the ticket. */
-    public static final int HEADER_LINE_LENGTH = LayoutConstants.CACHE_LINE;
-    /** Bytes of the header burst: from the sequence number to the end of the sender's line. */
-    public static final int HEADER_BURST_LENGTH = HEADER_LINE_LENGTH - SEQUENCE_OFFSET;
-
-    public static final int RELEASED_TICKET_OFFSET = LayoutConstants.CACHE_LINE;
-    public static final int PAYLOAD_OFFSET = 2 * LayoutConstants.CACHE_LINE;
+    /** Bytes of the header after the ticket, written in one burst before the ticket publishes it. */
+    public static final int HEADER_BURST_LENGTH = PAYLOAD_OFFSET - SEQUENCE_OFFSET;
+    /** Bytes of the indirect descriptor that follows the header. */
+    public static final int INDIRECT_DESCRIPTOR_LENGTH = LayoutConstants.CACHE_LINE - PAYLOAD_OFFSET;
 
     /** The payload is in a heap block ({@link HeapBlockDescriptor}) at the heap offset, not in place. */
     public static final int FLAG_INDIRECT = 1;
-    /** The first slot of a synchronous send: the sender waits for its release, which only a match gives. */
+    /** A synchronous message (always indirect): its heap block's release tells the sender a receive matched. */
     public static final int FLAG_SYNCHRONOUS = 2;
     /**
      * The first fragment of a message too large for one heap block: it is matched like any
@@ -77,7 +71,7 @@ public final class SlotDescriptor {
     public static final int FLAG_FRAGMENT_NEXT = 8;
     /**
      * A claimed asynchronous slot whose message could not be written: it carries nothing and the
-     * receiver releases it at once (a claimed ticket must be published, or the ring stops there).
+     * receiver drains it (a claimed ticket must be published, or the ring stops there).
      */
     public static final int FLAG_VOID = 16;
     /** Every flag a valid slot may carry. */
@@ -86,8 +80,9 @@ public final class SlotDescriptor {
     private SlotDescriptor() {
     }
 
-    /** Bytes one slot occupies for a given in-place payload capacity. */
+    /** Bytes one slot occupies for a given in-place payload capacity (whole cache lines, at least one). */
     public static long slotLength(int inlineCapacity) {
-        return PAYLOAD_OFFSET + LayoutConstants.align(inlineCapacity, LayoutConstants.CACHE_LINE);
+        return LayoutConstants.align(PAYLOAD_OFFSET + (long) Math.max(inlineCapacity, INDIRECT_DESCRIPTOR_LENGTH),
+                LayoutConstants.CACHE_LINE);
     }
 }

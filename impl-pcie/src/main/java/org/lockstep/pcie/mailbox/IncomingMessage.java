@@ -22,7 +22,10 @@ final class IncomingMessage {
     final long messageLength;
     final int flags;
     final long payloadAddress;
-    /** The word whose release hands the payload back: the slot's for in-place, the heap block's for indirect. */
+    /** What {@link #payloadLockAddress} is for an in-place payload: its slot goes back with the drain. */
+    static final long NO_LOCK = -1;
+
+    /** The word whose release hands an indirect payload's heap block back, or {@link #NO_LOCK}. */
     final long payloadLockAddress;
     /** A local copy of the payload, taken when the message had to leave the device before it matched. */
     MemorySegment spilled;

@@ -28,8 +28,6 @@ import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
-import org.lockstep.pcie.layout.SlotDescriptor;
-import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -59,8 +57,8 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
  * it; heap allocation needs no device atomics because only the owning sender allocates.
  */
-final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngine {
-    /** Context id of the world communicator; other communicators come with the collectives issue. */
+final class MailboxEndpoint implements ProgressEngine {
+    /** Context id of the world communicator's point-to-point traffic; its collectives use the next one. */
     static final int WORLD_CONTEXT = 0;
     private static final int PEER_CHECK_INTERVAL = 64;
     private static final long PEER_CHECK_NANOS = 1_000_000;
@@ -71,6 +69,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
      * Peers on this host are checked by process id instead, which has no false positives.
      */
     static final long HEARTBEAT_LEASE_NANOS = 1_000_000_000;
+    /** Length of the first fragment of a long message (later ones double). */
+    private static final long FIRST_FRAGMENT = 8 << 10;
     /** No message is longer than this (2^48 bytes); a longer length read from the device is corruption. */
     private static final long MAX_MESSAGE_LENGTH = 1L << 48;
     /** How often a peer on this host is checked by process id. */
@@ -93,6 +93,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
+    /** Per destination, the receiver's drained ticket as last read (it only grows). */
+    private final long[] knownDrained;
     private final long[] nextSendSequence;
     private final ArrayDeque<SendRequest>[] pendingSends;
     private int pendingSendCount;
@@ -110,6 +112,11 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
     /** Per source, the fragmented message whose later fragments are still arriving. */
     private final Reassembly[] reassembly;
     private long nextAsyncArrival = 1;
+    private static final int ASYNC_POLL_INTERVAL = 4;
+    private int asyncIdleRounds;
+    private boolean asyncRecentlyUsed;
+    /** When the asynchronous ring was first seen claimed but unpublished at its next ticket; 0 if not stuck. */
+    private long asyncStuckSince;
 
     // failure detection
     private final long[] peerState;
@@ -124,9 +131,11 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     /** Where headers are built and parsed (used under the progress lock only). */
-    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[SlotDescriptor.HEADER_LINE_LENGTH / Long.BYTES]);
+    private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
     private volatile boolean closed;
+    private int nextFreeContext = WORLD_CONTEXT + 2;
     private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -154,6 +163,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         this.heldHeapBytes = new long[config.worldSize()];
         this.heldHeapBudget = layout.heapPartitionLength() / (2L * Math.max(1, config.worldSize() - 1));
         nextPairTicket = filled(size, 1);
+        knownDrained = new long[size];
         nextSendSequence = filled(size, 1);
         nextPairArrival = filled(size, 1);
         nextReceiveSequence = filled(size, 1);
@@ -182,58 +192,46 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return a;
     }
 
-    @Override
-    public int rank() {
+    /** World rank of this endpoint. */
+    int rank() {
         return rank;
     }
 
-    @Override
-    public int size() {
+    /** World size. */
+    int size() {
         return size;
+    }
+
+    /** A context id no communicator of this rank uses yet (communicators take two: point-to-point and collective). */
+    int nextFreeContext() {
+        return nextFreeContext;
+    }
+
+    /** Contexts below {@code limit} are taken (after the ranks of a communicator agreed on one). */
+    void reserveContextsBelow(int limit) {
+        nextFreeContext = Math.max(nextFreeContext, limit);
     }
 
     // ------------------------------------------------------------------ sending
 
-    @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        isend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        issend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, true);
-    }
-
-    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+    /**
+     * Starts a send of {@code bytes} bytes to world rank {@code dest} on {@code context}; the
+     * communicator has checked the arguments and translated the rank.
+     */
+    Request startSend(MemorySegment buffer, long bytes, int dest, int tag, int context, boolean synchronous, int reportedDest) {
         checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size);
-        ArgumentChecks.checkSendTag(tag);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
-        }
         if ((bytes > inlineCapacity || synchronous) && LayoutConstants.align(
                 HeapBlockDescriptor.blockLength(Math.min(bytes, maxFragment)), LayoutConstants.CACHE_LINE) > heap.capacity()) {
-            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + dest
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
                     + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
                     + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
                     + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
         }
-        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, WORLD_CONTEXT, synchronous);
+        SendRequest request = new SendRequest(this, buffer, bytes, dest, tag, context, synchronous, reportedDest);
         lock.lock();
         try {
             checkOpen();
-            failIfPeerGone(dest, "send to");
+            failIfPeerGone(dest, null, "send to");
             if (pendingSends[dest].isEmpty()) {
                 while (!request.fullyPlaced() && placeMessage(request)) {
                     // place as many fragments as there is room for
@@ -261,8 +259,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         long remaining = send.length - send.placedBytes;
         // A synchronous message always goes through a heap block: its released word is the match signal.
         boolean indirect = send.length > inlineCapacity || send.synchronous;
-        boolean fragmented = send.length > maxFragment && indirect;
-        long fragmentLength = fragmented ? Math.min(remaining, maxFragment) : remaining;
+        boolean fragmented = indirect && send.length > Math.min(FIRST_FRAGMENT, maxFragment);
+        long fragmentLength = fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean first = send.placedBytes == 0;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
@@ -293,8 +291,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         boolean async;
         long pairMailbox = layout.mailboxAddress(rank, send.dest);
         long pairTicket = nextPairTicket[send.dest];
-        long pairSlot = layout.slotAddress(pairMailbox, pairTicket, slots);
-        if (lockMailbox(pairSlot, pairTicket, slots)) {
+        long pairSlot = layout.slotAddress(MailboxLayout.pairSlotsBase(pairMailbox), pairTicket, slots);
+        if (lockMailbox(send.dest, pairMailbox, pairTicket)) {
             slot = pairSlot;
             ticket = pairTicket;
             async = false;
@@ -317,18 +315,15 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
             }
         }
         try {
-            if (!indirect && fragmentLength > 0) {
-                device.write(slot + PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
-            }
             publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
-                    indirect ? heapOffset : 0);
+                    indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
             if (heapOffset != HeapAllocator.FAILED) {
                 heap.release(heapOffset, blockLength);
             }
             if (async) {
                 // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
-                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0);
+                publish(slot, ticket, 0, 0, 0, 0, 0, FLAG_VOID, 0, EMPTY, 0);
             }
             throw e;
         }
@@ -341,12 +336,13 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         }
         send.started = true;
         send.placedBytes += fragmentLength;
+        send.fragmentsPlaced++;
         statistics.bytesSent += fragmentLength;
         if (indirect) {
             statistics.indirectSends++;
         }
         if (indirect) {
-            awaitingRelease.add(new PlacedFragment(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+            awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
                     heapOffset, blockLength, send.synchronous && first ? send : null));
         }
         if (last) {
@@ -358,47 +354,113 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return true;
     }
 
-    /** Writes a slot's header in one burst (one device transaction, not nine), then publishes the ticket. */
+    /**
+     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
+     * start copying at once; each next one doubles, up to the largest fragment, so that long
+     * messages do not pay a slot per few kilobytes.
+     */
+    private long fragmentLength(int k) {
+        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
+    }
+
+    /**
+     * Writes a slot — header and in-place payload, or header and indirect descriptor — in as few
+     * device transactions as it fits in, then publishes the ticket. A payload that fits in the
+     * header's cache line travels with the header, as one line.
+     */
     private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
-                         int flags, long heapOffset) {
+                         int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
         MemorySegment h = headerScratch;
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, sequence);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET, tag);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET, context);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
-        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
+        long burst = HEADER_BURST_LENGTH;
+        if (inlineSource == null) {
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
+            h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
+            burst += INDIRECT_DESCRIPTOR_LENGTH;
+        } else if (length <= INDIRECT_DESCRIPTOR_LENGTH) {
+            MemorySegment.copy(inlineSource, sourceOffset, h, PAYLOAD_OFFSET, length);
+            burst += length;
+        } else {
+            device.write(slot + PAYLOAD_OFFSET, inlineSource, sourceOffset, length);
+        }
+        device.write(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, burst);
         device.putLongRelease(slot + TICKET_OFFSET, ticket);
     }
 
     /**
-     * {@code lock_mailbox} for the sender: whether the slot that message {@code ticket} goes to has
-     * been released by the receiver of its previous occupant (ticket - ringSlots).
+     * {@code lock_mailbox} for the sender: whether the slot for message {@code ticket} of the pair
+     * mailbox to {@code dest} has been drained by the receiver (its previous occupant was
+     * {@code ticket - slots}). The drained ticket is re-read only when the cached one says no.
      */
-    private boolean lockMailbox(long slot, long ticket, int ringSlots) {
-        return ticket <= ringSlots || device.getLongAcquire(MailboxLayout.lockAddress(slot)) == ticket - ringSlots;
+    private boolean lockMailbox(int dest, long mailbox, long ticket) {
+        long needed = ticket - slots;
+        if (needed <= knownDrained[dest]) {
+            return true;
+        }
+        knownDrained[dest] = device.getLongAcquire(MailboxLayout.lockAddress(mailbox));
+        return needed <= knownDrained[dest];
     }
 
     /** Claims the next ticket of {@code dest}'s asynchronous mailbox, or returns 0 if it is full. */
     private long claimAsyncSlot(int dest) {
         long claimWord = layout.asyncMailboxAddress(dest) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET;
-        long base = layout.asyncSlotsBase(dest);
+        long drainedWord = layout.asyncLockAddress(dest);
         int ringSlots = config.asyncSlots();
         for (int attempt = 0; attempt < 8; attempt++) {
             long claimed = device.getLongVolatile(claimWord);
             long ticket = claimed + 1;
-            if (!lockMailbox(layout.slotAddress(base, ticket, ringSlots), ticket, ringSlots)) {
+            if (ticket - ringSlots > device.getLongAcquire(drainedWord)) {
                 return 0;
             }
             if (device.compareAndSetLong(claimWord, claimed, ticket)) {
+                // Says who holds the claim, so that the receiver can skip it if this process dies now.
+                long slot = layout.slotAddress(layout.asyncSlotsBase(dest), ticket, ringSlots);
+                device.putLongRelease(slot + SEQUENCE_OFFSET, claimMark(ticket, rank));
                 return ticket;
             }
         }
         return 0;
+    }
+
+    /** What a claimer writes in a claimed asynchronous slot's sequence word until it publishes (never a sequence number). */
+    static long claimMark(long ticket, int claimer) {
+        return -((ticket << 16) | claimer) - 1;
+    }
+
+    /**
+     * The receiver's side of a claim whose claimer died before publishing: the asynchronous ring
+     * would stop at that ticket for every sender. A claim marked by a rank that is gone, or one
+     * left unmarked and unpublished for twice the lease while some rank is gone, is skipped.
+     */
+    private void skipAbandonedAsyncClaim(long now) {
+        long expected = nextAsyncArrival;
+        long claimed = device.getLongVolatile(layout.asyncMailboxAddress(rank) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET);
+        long slot = layout.slotAddress(layout.asyncSlotsBase(rank), expected, config.asyncSlots());
+        if (claimed < expected || device.getLongAcquire(slot + TICKET_OFFSET) == expected) {
+            asyncStuckSince = 0;
+            return;
+        }
+        if (asyncStuckSince == 0) {
+            asyncStuckSince = now;
+        }
+        long mark = device.getLongAcquire(slot + SEQUENCE_OFFSET);
+        boolean markedByGone = false;
+        for (int peer = 0; peer < size && !markedByGone; peer++) {
+            markedByGone = mark == claimMark(expected, peer) && peer != rank && isGone(peerState[peer]);
+        }
+        boolean abandoned = markedByGone || (now - asyncStuckSince > 2 * HEARTBEAT_LEASE_NANOS && anyPeerGone);
+        if (abandoned) {
+            nextAsyncArrival++;
+            asyncStuckSince = 0;
+            device.putLongRelease(layout.asyncLockAddress(rank), nextAsyncArrival - 1);
+            statistics.abandonedClaimsSkipped++;
+        }
     }
 
     /** Frees heap blocks and completes synchronous sends whose slots the receivers have released. */
@@ -444,21 +506,13 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     // ------------------------------------------------------------------ receiving
 
-    @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+    /**
+     * Posts a receive from world rank {@code source} (or {@code ANY_SOURCE}) on {@code context};
+     * the communicator has checked the arguments and translated the rank.
+     */
+    Request startReceive(MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
-        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, WORLD_CONTEXT);
+        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
         lock.lock();
         try {
             checkOpen();
@@ -467,7 +521,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
             if (found != null) {
                 request.deliver(found.handle());
             } else {
-                failIfPeerGone(source, "receive from");
+                failIfPeerGone(source, group, "receive from");
             }
         } catch (ProcessFailedException failed) {
             matching.cancel(request.posted);
@@ -478,17 +532,17 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return request;
     }
 
-    @Override
-    public Status probe(int source, int tag) {
+    /** Blocks until a message from {@code source} (world rank or ANY_SOURCE) on {@code context} is there. */
+    Status probe(int source, int tag, int context, Group group) {
         IdleStrategy idle = new IdleStrategy();
         while (true) {
-            Optional<Status> found = iprobe(source, tag);
+            Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
                 return found.get();
             }
             lock.lock();
             try {
-                failIfPeerGone(source, "probe for");
+                failIfPeerGone(source, group, "probe for");
             } finally {
                 lock.unlock();
             }
@@ -496,21 +550,16 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         }
     }
 
-    @Override
-    public Optional<Status> iprobe(int source, int tag) {
+    /** The status of a matching message if one is there now; the source in group ranks. */
+    Optional<Status> iprobe(int source, int tag, int context, Group group) {
         checkOpen();
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
         lock.lock();
         try {
             checkOpen();
             progressLocked();
-            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, WORLD_CONTEXT);
+            MatchingEngine.Arrival<IncomingMessage> found = matching.probe(source, tag, context);
             return found == null ? Optional.empty()
-                    : Optional.of(Status.of(found.envelope().source(), found.envelope().tag(), found.byteLength()));
+                    : Optional.of(Status.of(group.rankOf(found.envelope().source()), found.envelope().tag(), found.byteLength()));
         } finally {
             lock.unlock();
         }
@@ -525,26 +574,40 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         }
     }
 
-    /** Moves every newly published slot into the matching engine, in each channel's send order. */
+    /**
+     * Moves every newly published slot into the matching engine, in each channel's send order,
+     * and hands the drained slots back to each sender with one store of the drained ticket.
+     */
     private boolean drainArrivals() {
         boolean any = false;
         for (int source = 0; source < size; source++) {
+            if (source == rank && nextPairTicket[rank] == nextPairArrival[rank]) {
+                continue; // nothing sent to itself is waiting: save the device read
+            }
             long mailbox = layout.mailboxAddress(source, rank);
+            long ring = MailboxLayout.pairSlotsBase(mailbox);
+            long first = nextPairArrival[source];
             while (true) {
                 long ticket = nextPairArrival[source];
-                long slot = layout.slotAddress(mailbox, ticket, slots);
+                long slot = layout.slotAddress(ring, ticket, slots);
                 if (device.getLongAcquire(slot + TICKET_OFFSET) != ticket) {
                     break;
                 }
                 IncomingMessage message = readSlot(slot, ticket, source);
                 nextPairArrival[source]++;
-                releaseSlotOfIndirect(message);
                 accept(message);
+            }
+            if (nextPairArrival[source] != first) {
+                device.putLongRelease(MailboxLayout.lockAddress(mailbox), nextPairArrival[source] - 1);
                 any = true;
             }
         }
-        if (asyncMailboxes) {
+        // The asynchronous mailbox fills only when pair mailboxes are full: while it stays empty it
+        // is read every few rounds, not on every one.
+        if (asyncMailboxes && (asyncIdleRounds++ % ASYNC_POLL_INTERVAL == 0 || asyncRecentlyUsed)) {
+            asyncRecentlyUsed = false;
             long base = layout.asyncSlotsBase(rank);
+            long first = nextAsyncArrival;
             while (true) {
                 long ticket = nextAsyncArrival;
                 long slot = layout.slotAddress(base, ticket, config.asyncSlots());
@@ -553,21 +616,17 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
                 }
                 IncomingMessage message = readSlot(slot, ticket, -1);
                 nextAsyncArrival++;
+                asyncRecentlyUsed = true;
                 if (message != null) {
-                    releaseSlotOfIndirect(message);
                     accept(message);
                 }
+            }
+            if (nextAsyncArrival != first) {
+                device.putLongRelease(layout.asyncLockAddress(rank), nextAsyncArrival - 1);
                 any = true;
             }
         }
         return any;
-    }
-
-    /** An indirect message needs its slot no longer than it takes to read the header: the payload keeps its own lock. */
-    private void releaseSlotOfIndirect(IncomingMessage message) {
-        if (message.isIndirect()) {
-            device.putLongRelease(MailboxLayout.lockAddress(message.slotAddress), message.ticket);
-        }
     }
 
     /**
@@ -575,17 +634,16 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
      * is touched. A void asynchronous slot is released at once and gives null.
      */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
-        // The ticket was read with acquire, so this plain burst sees the header the sender wrote before it.
+        // The ticket was read with acquire, so this plain burst sees what the sender wrote before it.
         MemorySegment h = headerScratch;
-        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, HEADER_BURST_LENGTH);
-        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
+        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, LayoutConstants.CACHE_LINE - SEQUENCE_OFFSET);
+        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
         long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET);
-        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
         int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
         int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
-        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
+        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
+        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
         if (flags == FLAG_VOID && expectedSource < 0) {
-            device.putLongRelease(MailboxLayout.lockAddress(slot), ticket);
             return null;
         }
         if (source < 0 || source >= size || (expectedSource >= 0 && source != expectedSource)) {
@@ -597,32 +655,26 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         if (tag < 0 || context < 0 || sequence < 1) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
         }
-        long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
-        boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
-        if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH) {
-            throw corrupt(slot, "message length " + messageLength);
-        }
-        if (fragment ? (flags & FLAG_INDIRECT) == 0 || messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0
-                && (flags & FLAG_FRAGMENT_NEXT) != 0 : messageLength != length) {
-            throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
-                    + " of a message of " + messageLength);
-        }
-        long payload;
-        long payloadLock;
         if ((flags & FLAG_INDIRECT) != 0) {
             long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
-            layout.checkHeapRange(source, block, length);
-            payload = block + HeapBlockDescriptor.PAYLOAD_OFFSET;
-            payloadLock = block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET;
-        } else {
-            if (length < 0 || length > inlineCapacity || (flags & FLAG_SYNCHRONOUS) != 0) {
-                throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
-                        + Integer.toHexString(flags));
+            long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
+            boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
+            if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH
+                    || (fragment ? messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0 && (flags & FLAG_FRAGMENT_NEXT) != 0
+                    : messageLength != length)) {
+                throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
+                        + " of a message of " + messageLength);
             }
-            payload = slot + PAYLOAD_OFFSET;
-            payloadLock = MailboxLayout.lockAddress(slot);
+            layout.checkHeapRange(source, block, length);
+            return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags,
+                    block + HeapBlockDescriptor.PAYLOAD_OFFSET, block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
         }
-        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags, payload, payloadLock);
+        if (length < 0 || length > inlineCapacity || flags != 0) {
+            throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
+                    + Integer.toHexString(flags));
+        }
+        return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
+                slot + PAYLOAD_OFFSET, IncomingMessage.NO_LOCK);
     }
 
     private DeviceException corrupt(long slot, String what) {
@@ -644,6 +696,9 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
                 nextReceiveSequence[source] = ++expected;
             }
         } else if (message.sequence > expected) {
+            if (!message.isIndirect()) {
+                spill(message); // its slot is handed back with this drain
+            }
             if (aheadOfSequence[source].put(message.sequence, message) != null) {
                 throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
             }
@@ -692,11 +747,25 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
             message.held = true;
             return;
         }
-        MemorySegment copy = Arena.ofAuto().allocate(Math.max(1, message.length), 64);
+        spill(message);
+    }
+
+    /** Copies a payload into this rank's memory and hands its device space back. */
+    private void spill(IncomingMessage message) {
+        if (message.spilled != null) {
+            return;
+        }
+        MemorySegment copy = message.length == 0 ? EMPTY : Arena.ofAuto().allocate(message.length, 64);
         if (message.length > 0) {
             device.read(message.payloadAddress, copy, 0, message.length);
         }
-        device.putLongRelease(message.payloadLockAddress, message.ticket);
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
+        }
+        if (message.held) {
+            heldHeapBytes[message.source] -= message.length;
+            message.held = false;
+        }
         message.spilled = copy;
         statistics.messagesSpilled++;
     }
@@ -736,16 +805,19 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return n;
     }
 
-    /** {@code unlock_mailbox}: hands the payload's device space back to its sender. */
+    /**
+     * {@code unlock_mailbox}: hands an indirect payload's heap block back to its sender. (Slots go
+     * back in order when a drain ends; an in-place payload has been copied out by then.)
+     */
     void unlockMailbox(IncomingMessage message) {
         if (message.held) {
             heldHeapBytes[message.source] -= message.length;
             message.held = false;
         }
-        if (message.spilled == null) {
-            device.putLongRelease(message.payloadLockAddress, message.ticket);
-        } else {
+        if (message.spilled != null) {
             message.spilled = null;
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+            device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
     }
 
@@ -800,6 +872,9 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
                 changed |= isGone(state);
             }
         }
+        if (asyncMailboxes && (anyPeerGone || changed)) {
+            skipAbandonedAsyncClaim(now);
+        }
         if (changed) {
             anyPeerGone = true;
         } else {
@@ -816,9 +891,13 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     /** Fails every request that waits on a peer that has failed or finished; none can ever complete. */
     private void sweepRequestsOnGonePeers() {
+        // What the peer released before it ended is visible (its state was read with acquire):
+        // a synchronous send it matched has completed, not failed.
+        reclaim();
         List<MatchingEngine.PostedReceive> doomed = new ArrayList<>();
         for (MatchingEngine.PostedReceive posted : matching.postedReceives()) {
-            if (posted.source() == ANY_SOURCE ? everyPeerGone() : isGone(peerState[posted.source()])) {
+            Group group = ((ReceiveRequest.Posted) posted).request.group;
+            if (posted.source() == Communicator.ANY_SOURCE ? everyPeerGone(group) : isGone(peerState[posted.source()])) {
                 doomed.add(posted);
             }
         }
@@ -837,10 +916,16 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         }
         for (Iterator<PlacedFragment> it = awaitingRelease.iterator(); it.hasNext(); ) {
             PlacedFragment placed = it.next();
-            SendRequest send = placed.completes();
-            if (send != null && isGone(peerState[send.dest])) {
-                send.failWith(peerGone(send.dest, "synchronous send to"));
-                it.remove();
+            if (!isGone(peerState[placed.dest()])) {
+                continue;
+            }
+            // A receiver that has ended will never read this payload: its heap block comes back now.
+            it.remove();
+            if (placed.heapOffset() != HeapAllocator.FAILED) {
+                heap.release(placed.heapOffset(), placed.heapLength());
+            }
+            if (placed.completes() != null) {
+                placed.completes().failWith(peerGone(placed.dest(), "synchronous send to"));
             }
         }
         for (int source = 0; source < size; source++) {
@@ -881,23 +966,30 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return state == RankTableDescriptor.STATE_FAILED || state == RankTableDescriptor.STATE_FINISHED;
     }
 
-    private boolean everyPeerGone() {
-        for (int peer = 0; peer < size; peer++) {
-            if (peer != rank && !isGone(peerState[peer])) {
+    /** Whether every member of {@code group} but this rank has failed or finished (no one is left to send). */
+    private boolean everyPeerGone(Group group) {
+        int members = 0;
+        for (int i = 0; i < group.size(); i++) {
+            int peer = group.worldRank(i);
+            if (peer == rank) {
+                continue;
+            }
+            members++;
+            if (!isGone(peerState[peer])) {
                 return false;
             }
         }
-        return size > 1;
+        return members > 0;
     }
 
     /**
      * Throws at once if an operation involves a peer already known to be gone. Receives call it
      * only after arrivals were drained and nothing matched, so no message that could still match is lost.
      */
-    private void failIfPeerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
-            if (everyPeerGone()) {
-                throw peerGone(ANY_SOURCE, what);
+    private void failIfPeerGone(int peer, Group group, String what) {
+        if (peer == Communicator.ANY_SOURCE) {
+            if (everyPeerGone(group)) {
+                throw peerGone(Communicator.ANY_SOURCE, what);
             }
         } else if (peer != rank && peer >= 0 && isGone(peerState[peer])) {
             throw peerGone(peer, what);
@@ -905,7 +997,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
     }
 
     private ProcessFailedException peerGone(int peer, String what) {
-        if (peer == ANY_SOURCE) {
+        if (peer == Communicator.ANY_SOURCE) {
             return new ProcessFailedException(ErrorClass.PROC_FAILED_PENDING, -1, "rank " + rank + ": " + what
                     + " ANY_SOURCE cannot complete: every other rank has failed or finished");
         }
@@ -921,27 +1013,9 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
                 failed ? RankTableDescriptor.STATE_FAILED : RankTableDescriptor.STATE_FINISHED);
     }
 
-    // ------------------------------------------------------------------ communicators
-
-    @Override
-    protected Communicator collectiveChannel() {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "collectives are being written (issue 5)");
-    }
-
-    @Override
-    public Communicator dup() {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "dup is being written (issue 5)");
-    }
-
-    @Override
-    public Communicator split(int color, int key) {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "split is being written (issue 5)");
-    }
-
     // ------------------------------------------------------------------ memory, lifecycle, statistics
 
-    @Override
-    public MemorySegment allocate(long byteSize) {
+    MemorySegment allocate(long byteSize) {
         checkOpen();
         if (byteSize < 0) {
             throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
@@ -954,8 +1028,7 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         return segment;
     }
 
-    @Override
-    public void free(MemorySegment segment) {
+    void free(MemorySegment segment) {
         Arena arena;
         synchronized (allocations) {
             arena = allocations.remove(segment);
@@ -966,8 +1039,8 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
         arena.close();
     }
 
-    @Override
-    public void close() {
+    /** Closes the world communicator of this rank: pending requests fail, allocations are freed. */
+    void close() {
         lock.lock();
         try {
             if (!closed) {
@@ -1055,6 +1128,11 @@ final class MailboxEndpoint extends AbstractCommunicator implements ProgressEngi
 
     MailboxLayout layout() {
         return layout;
+    }
+
+    /** The device, for tests that damage it on purpose. */
+    ExternalMemory deviceForTests() {
+        return device;
     }
 
     @Override

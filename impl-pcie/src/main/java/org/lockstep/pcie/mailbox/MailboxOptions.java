@@ -1,6 +1,15 @@
 package org.lockstep.pcie.mailbox;
 
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
 import org.lockstep.api.JobOptions;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceSpec;
+import org.lockstep.spi.device.ExternalMemory;
 
 /** The job properties the mailbox transport reads, with their defaults. */
 public final class MailboxOptions {
@@ -10,6 +19,8 @@ public final class MailboxOptions {
     public static final String DEVICE_SIZE = "lockstep.device.size";
     /** Device path, for providers that map one. */
     public static final String DEVICE_PATH = "lockstep.device.path";
+    /** Access granularity of the device. */
+    public static final String BLOCK_SIZE = "lockstep.device.blockSize";
     /** Prefix of options passed to the device provider, e.g. {@code lockstep.device.option.latency=50us}. */
     public static final String DEVICE_OPTION_PREFIX = "lockstep.device.option.";
     /** The indirection threshold T in bytes: larger messages go through the heap. */
@@ -31,6 +42,40 @@ public final class MailboxOptions {
     public static final long DEFAULT_FRAGMENT = 256L << 10;
 
     private MailboxOptions() {
+    }
+
+    /** The mailbox shape the job properties ask for, for {@code worldSize} ranks of job {@code jobKey}. */
+    static MailboxConfig config(JobOptions options, int worldSize, long jobKey) {
+        return new MailboxConfig(worldSize,
+                intOption(options, SLOTS, DEFAULT_SLOTS),
+                intOption(options, INLINE_THRESHOLD, DEFAULT_INLINE_THRESHOLD),
+                intOption(options, ASYNC_SLOTS, DEFAULT_ASYNC_SLOTS),
+                options.longProperty(HEAP_PER_RANK, DEFAULT_HEAP_PER_RANK),
+                jobKey);
+    }
+
+    /**
+     * The device the job properties ask for, large enough for {@code wanted} unless a size is given;
+     * {@code defaultProvider} and {@code path} apply when the properties name none.
+     */
+    static DeviceSpec deviceSpec(JobOptions options, MailboxConfig wanted, String defaultProvider, Optional<String> path) {
+        int blockSize = intOption(options, BLOCK_SIZE, DeviceSpec.DEFAULT_BLOCK_SIZE);
+        long capacity = options.longProperty(DEVICE_SIZE, new MailboxLayout(wanted, blockSize).requiredCapacity());
+        Map<String, String> deviceOptions = new TreeMap<>();
+        options.properties().forEach((key, value) -> {
+            if (key.startsWith(DEVICE_OPTION_PREFIX)) {
+                deviceOptions.put(key.substring(DEVICE_OPTION_PREFIX.length()), value);
+            }
+        });
+        return new DeviceSpec(options.property(DEVICE).orElse(defaultProvider), capacity, blockSize,
+                path.isPresent() ? path : options.property(DEVICE_PATH), deviceOptions);
+    }
+
+    /** {@code wanted} as the device can carry it: without compare-and-set there are no asynchronous mailboxes. */
+    static MailboxConfig forDevice(MailboxConfig wanted, ExternalMemory device) {
+        return device.has(DeviceCapability.ATOMIC_CAS) ? wanted
+                : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
+                wanted.heapBytesPerRank(), wanted.jobKey());
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

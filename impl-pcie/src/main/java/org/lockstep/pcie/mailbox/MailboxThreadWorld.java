@@ -2,9 +2,7 @@ package org.lockstep.pcie.mailbox;
 
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.lockstep.api.Communicator;
@@ -12,7 +10,6 @@ import org.lockstep.api.JobOptions;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
-import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceProviders;
 import org.lockstep.spi.device.DeviceSpec;
 import org.lockstep.spi.device.ExternalMemory;
@@ -36,28 +33,11 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     /** Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks. */
     public static MailboxThreadWorld open(JobOptions options) {
-        MailboxConfig wanted = new MailboxConfig(options.ranks(),
-                MailboxOptions.intOption(options, MailboxOptions.SLOTS, MailboxOptions.DEFAULT_SLOTS),
-                MailboxOptions.intOption(options, MailboxOptions.INLINE_THRESHOLD, MailboxOptions.DEFAULT_INLINE_THRESHOLD),
-                MailboxOptions.intOption(options, MailboxOptions.ASYNC_SLOTS, MailboxOptions.DEFAULT_ASYNC_SLOTS),
-                options.longProperty(MailboxOptions.HEAP_PER_RANK, MailboxOptions.DEFAULT_HEAP_PER_RANK),
-                new SecureRandom().nextLong());
-        int blockSize = MailboxOptions.intOption(options, "lockstep.device.blockSize", DeviceSpec.DEFAULT_BLOCK_SIZE);
-        long capacity = options.longProperty(MailboxOptions.DEVICE_SIZE,
-                new MailboxLayout(wanted, blockSize).requiredCapacity());
-        Map<String, String> deviceOptions = new TreeMap<>();
-        options.properties().forEach((key, value) -> {
-            if (key.startsWith(MailboxOptions.DEVICE_OPTION_PREFIX)) {
-                deviceOptions.put(key.substring(MailboxOptions.DEVICE_OPTION_PREFIX.length()), value);
-            }
-        });
-        DeviceSpec spec = new DeviceSpec(options.property(MailboxOptions.DEVICE).orElse(MailboxOptions.DEFAULT_DEVICE),
-                capacity, blockSize, options.property(MailboxOptions.DEVICE_PATH), deviceOptions);
+        MailboxConfig wanted = MailboxOptions.config(options, options.ranks(), new SecureRandom().nextLong());
+        DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, MailboxOptions.DEFAULT_DEVICE, Optional.empty());
         ExternalMemory device = DeviceProviders.open(spec);
         try {
-            MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
-                    : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
-                    wanted.heapBytesPerRank(), wanted.jobKey());
+            MailboxConfig config = MailboxOptions.forDevice(wanted, device);
             return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
         } catch (RuntimeException e) {
@@ -70,7 +50,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     public Communicator communicator(int rank) {
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
         endpoints.set(rank, endpoint);
-        return endpoint;
+        return MailboxCommunicator.world(endpoint);
     }
 
     @Override

@@ -1,8 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.ErrorClass;
@@ -32,12 +31,14 @@ public final class ProcessWorld implements AttachedRank {
 
     private final ExternalMemory device;
     private final MailboxEndpoint endpoint;
+    private final MailboxCommunicator world;
     private final Thread heartbeat;
     private volatile boolean ended;
 
     private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint) {
         this.device = device;
         this.endpoint = endpoint;
+        this.world = MailboxCommunicator.world(endpoint);
         this.heartbeat = Thread.ofPlatform().daemon().name("lockstep-heartbeat-" + endpoint.rank()).unstarted(this::beatUntilEnded);
         endpoint.beat(1);
         heartbeat.start();
@@ -49,31 +50,15 @@ public final class ProcessWorld implements AttachedRank {
         if (options.ranks() != launch.size()) {
             throw new LockstepException(ErrorClass.ARG, "job options say " + options.ranks() + " ranks, the launcher " + launch.size());
         }
-        MailboxConfig wanted = new MailboxConfig(launch.size(),
-                MailboxOptions.intOption(options, MailboxOptions.SLOTS, MailboxOptions.DEFAULT_SLOTS),
-                MailboxOptions.intOption(options, MailboxOptions.INLINE_THRESHOLD, MailboxOptions.DEFAULT_INLINE_THRESHOLD),
-                MailboxOptions.intOption(options, MailboxOptions.ASYNC_SLOTS, MailboxOptions.DEFAULT_ASYNC_SLOTS),
-                options.longProperty(MailboxOptions.HEAP_PER_RANK, MailboxOptions.DEFAULT_HEAP_PER_RANK),
-                launch.jobKey());
-        int blockSize = MailboxOptions.intOption(options, "lockstep.device.blockSize", DeviceSpec.DEFAULT_BLOCK_SIZE);
-        long capacity = options.longProperty(MailboxOptions.DEVICE_SIZE, new MailboxLayout(wanted, blockSize).requiredCapacity());
-        Map<String, String> deviceOptions = new TreeMap<>();
-        options.properties().forEach((key, value) -> {
-            if (key.startsWith(MailboxOptions.DEVICE_OPTION_PREFIX)) {
-                deviceOptions.put(key.substring(MailboxOptions.DEVICE_OPTION_PREFIX.length()), value);
-            }
-        });
-        DeviceSpec spec = new DeviceSpec(options.property(MailboxOptions.DEVICE).orElse(DEFAULT_PROCESS_DEVICE),
-                capacity, blockSize, java.util.Optional.of(launch.devicePath()), deviceOptions);
+        MailboxConfig wanted = MailboxOptions.config(options, launch.size(), launch.jobKey());
+        DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, DEFAULT_PROCESS_DEVICE, Optional.of(launch.devicePath()));
         ExternalMemory device = DeviceProviders.open(spec);
         try {
             if (!device.has(DeviceCapability.CROSS_PROCESS)) {
                 throw new LockstepException(ErrorClass.DEVICE, "device provider " + spec.provider()
                         + " cannot share a device between processes; use " + DEFAULT_PROCESS_DEVICE);
             }
-            MailboxConfig config = device.has(DeviceCapability.ATOMIC_CAS) ? wanted
-                    : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
-                    wanted.heapBytesPerRank(), wanted.jobKey());
+            MailboxConfig config = MailboxOptions.forDevice(wanted, device);
             MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
@@ -92,7 +77,7 @@ public final class ProcessWorld implements AttachedRank {
 
     @Override
     public Communicator communicator() {
-        return endpoint;
+        return world;
     }
 
     @Override

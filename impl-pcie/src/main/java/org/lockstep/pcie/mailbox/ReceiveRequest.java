@@ -13,6 +13,8 @@ final class ReceiveRequest extends AbstractRequest {
     final MemorySegment buffer;
     final long capacity;
     final Posted posted;
+    /** The communicator's group: the status names the source by its rank there. */
+    final Group group;
     private final MailboxEndpoint endpoint;
     private IncomingMessage matched;
     private long delivered;
@@ -27,8 +29,9 @@ final class ReceiveRequest extends AbstractRequest {
         }
     }
 
-    ReceiveRequest(MailboxEndpoint endpoint, MemorySegment buffer, long capacity, int source, int tag, int context) {
+    ReceiveRequest(MailboxEndpoint endpoint, MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         super(endpoint);
+        this.group = group;
         this.endpoint = endpoint;
         this.buffer = buffer;
         this.capacity = capacity;
@@ -80,7 +83,7 @@ final class ReceiveRequest extends AbstractRequest {
 
     private void finish() {
         boolean truncated = matched.messageLength > capacity;
-        complete(new Status(matched.source, matched.tag, delivered, false, truncated ? ErrorClass.TRUNCATE : null));
+        complete(new Status(group.rankOf(matched.source), matched.tag, delivered, false, truncated ? ErrorClass.TRUNCATE : null));
     }
 
     void failWith(LockstepException error) {
@@ -99,6 +102,6 @@ final class ReceiveRequest extends AbstractRequest {
 
     @Override
     public int peer() {
-        return posted.source();
+        return group.rankOf(posted.source());
     }
 }

@@ -18,14 +18,19 @@ final class SendRequest extends AbstractRequest {
     final int tag;
     final int context;
     final boolean synchronous;
+    /** The destination as the program named it (its rank in the communicator), for the status. */
+    final int reportedDest;
     /** Bytes already placed in slots. */
     long placedBytes;
+    /** Fragments already placed. */
+    int fragmentsPlaced;
     /** Whether any slot has been written (a zero-length message is placed once). */
     boolean started;
     /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
     boolean matchedByReceiver;
 
-    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous) {
+    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
+                int reportedDest) {
         super(endpoint);
         this.buffer = buffer;
         this.length = length;
@@ -33,6 +38,7 @@ final class SendRequest extends AbstractRequest {
         this.tag = tag;
         this.context = context;
         this.synchronous = synchronous;
+        this.reportedDest = reportedDest;
     }
 
     boolean fullyPlaced() {
@@ -40,7 +46,7 @@ final class SendRequest extends AbstractRequest {
     }
 
     void completeSend() {
-        complete(Status.of(dest, tag, length));
+        complete(Status.of(reportedDest, tag, length));
     }
 
     void failWith(LockstepException error) {
@@ -49,6 +55,6 @@ final class SendRequest extends AbstractRequest {
 
     @Override
     public int peer() {
-        return dest;
+        return reportedDest;
     }
 }

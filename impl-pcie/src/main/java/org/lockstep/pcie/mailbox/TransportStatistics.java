@@ -17,6 +17,7 @@ final class TransportStatistics {
     long heapFullWaits;
     long fragmentsStaged;
     long messagesSpilled;
+    long abandonedClaimsSkipped;
 
     @Override
     public String toString() {

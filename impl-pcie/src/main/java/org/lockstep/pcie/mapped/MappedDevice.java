@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceCounters;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.DeviceStatistics;
 import org.lockstep.spi.device.ExternalMemory;
@@ -62,7 +62,8 @@ public final class MappedDevice implements ExternalMemory {
     private final MemorySegment pages;
     /** The device's bytes: every access goes through this. */
     private final MemorySegment memory;
-    private final Counters counters = new Counters();
+    /** This process's counts of accesses to the device (other processes count their own). */
+    private final DeviceCounters counters = new DeviceCounters();
     private volatile boolean closed;
 
     MappedDevice(Path path, int blockSize, DeviceMapper.Mapping mapping, boolean deleteOnClose) {
@@ -423,40 +424,5 @@ public final class MappedDevice implements ExternalMemory {
 
     private String closedMessage(String operation, long offset) {
         return "mapped device '" + name + "' is closed: " + operation + " at offset " + offset;
-    }
-
-    /** This process's counts of accesses to the device (other processes count their own). */
-    private static final class Counters {
-        private final LongAdder reads = new LongAdder();
-        private final LongAdder bytesRead = new LongAdder();
-        private final LongAdder writes = new LongAdder();
-        private final LongAdder bytesWritten = new LongAdder();
-        private final LongAdder persists = new LongAdder();
-        private final LongAdder bytesPersisted = new LongAdder();
-        private final LongAdder atomics = new LongAdder();
-
-        void read(long bytes) {
-            reads.increment();
-            bytesRead.add(bytes);
-        }
-
-        void written(long bytes) {
-            writes.increment();
-            bytesWritten.add(bytes);
-        }
-
-        void persisted(long bytes) {
-            persists.increment();
-            bytesPersisted.add(bytes);
-        }
-
-        void atomic() {
-            atomics.increment();
-        }
-
-        DeviceStatistics snapshot() {
-            return new DeviceStatistics(bytesRead.sum(), bytesWritten.sum(), reads.sum(), writes.sum(),
-                    persists.sum(), bytesPersisted.sum(), atomics.sum());
-        }
     }
 }

@@ -109,10 +109,10 @@ class DeviceImageTest {
     void aCorruptSlotHeaderIsReportedAndNeverDereferenced() {
         MailboxThreadWorld world = MailboxThreadWorld.open(TestWorlds.options(2));
         try {
-            MailboxEndpoint receiver = (MailboxEndpoint) world.communicator(1);
-            MailboxLayout layout = receiver.layout();
+            org.lockstep.api.Communicator receiver = world.communicator(1);
+            MailboxLayout layout = ((MailboxCommunicator) receiver).endpoint().layout();
             ExternalMemory d = world.device();
-            long slot = layout.slotAddress(layout.mailboxAddress(0, 1), 1, layout.config().slotsPerMailbox());
+            long slot = layout.slotAddress(MailboxLayout.pairSlotsBase(layout.mailboxAddress(0, 1)), 1, layout.config().slotsPerMailbox());
             d.putInt(slot + SlotDescriptor.SOURCE_OFFSET, 0);
             d.putLong(slot + SlotDescriptor.SEQUENCE_OFFSET, 1);
             d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, SlotDescriptor.FLAG_INDIRECT);
@@ -127,7 +127,7 @@ class DeviceImageTest {
             d.putInt(slot + SlotDescriptor.FLAGS_OFFSET, 0);
             d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 1 << 20);
             d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 1 << 20);
-            MailboxEndpoint fresh = (MailboxEndpoint) world.communicator(1);
+            org.lockstep.api.Communicator fresh = world.communicator(1);
             LockstepException inPlace = assertThrows(LockstepException.class, () -> fresh.iprobe(0, 0));
             assertTrue(inPlace.getMessage().contains("in-place length"), inPlace.getMessage());
         } finally {

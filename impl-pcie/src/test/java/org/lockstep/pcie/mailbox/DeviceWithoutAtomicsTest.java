@@ -32,7 +32,7 @@ class DeviceWithoutAtomicsTest {
         MailboxThreadWorld world = MailboxThreadWorld.open(NO_ATOMICS);
         try {
             assertFalse(world.device().has(DeviceCapability.ATOMIC_CAS));
-            MailboxEndpoint e = (MailboxEndpoint) world.communicator(0);
+            MailboxEndpoint e = ((MailboxCommunicator) world.communicator(0)).endpoint();
             assertEquals(0, e.layout().config().asyncSlots());
         } finally {
             world.close();
@@ -43,7 +43,7 @@ class DeviceWithoutAtomicsTest {
     void floodsSmallLargeAndFragmentedMessagesStillArriveInOrder() {
         int perSender = 500;
         TestWorlds.run(NO_ATOMICS, world -> {
-            MailboxEndpoint endpoint = (MailboxEndpoint) world;
+            MailboxEndpoint endpoint = ((MailboxCommunicator) world).endpoint();
             if (world.rank() != 0) {
                 Request[] sends = new Request[perSender];
                 for (int i = 0; i < perSender; i++) {

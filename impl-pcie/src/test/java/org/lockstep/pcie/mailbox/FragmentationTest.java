@@ -35,14 +35,14 @@ class FragmentationTest {
                 Status s = r.await();
                 assertEquals(LARGE, s.byteCount());
                 assertEquals(-1, firstMismatch(buffer, 0, 1, 1, LARGE));
-                assertEquals(0, ((MailboxEndpoint) world).statistics().fragmentsStaged, "posted receive: no staging");
+                assertEquals(0, ((MailboxCommunicator) world).endpoint().statistics().fragmentsStaged, "posted receive: no staging");
                 world.send(new byte[0], 0, 0);
             } else {
                 world.recv(new byte[0], 1, 0);
                 world.send(pattern(0, 1, 1, LARGE), LARGE, Datatype.BYTE, 1, 4);
-                assertTrue(((MailboxEndpoint) world).statistics().indirectSends >= 64, "sent in fragments");
+                assertTrue(((MailboxCommunicator) world).endpoint().statistics().indirectSends >= 64, "sent in fragments");
                 world.recv(new byte[0], 1, 0);
-                assertEquals(0, ((MailboxEndpoint) world).heapBytesInUse(), "all fragments reclaimed once received");
+                assertEquals(0, ((MailboxCommunicator) world).endpoint().heapBytesInUse(), "all fragments reclaimed once received");
             }
         });
     }
@@ -65,7 +65,7 @@ class FragmentationTest {
             MemorySegment buffer = MemorySegment.ofArray(new byte[LARGE]);
             world.recv(buffer, LARGE, Datatype.BYTE, 0, 1);
             assertEquals(-1, firstMismatch(buffer, 0, 1, 2, LARGE));
-            assertTrue(((MailboxEndpoint) world).statistics().fragmentsStaged > 0, "unmatched fragments were staged");
+            assertTrue(((MailboxCommunicator) world).endpoint().statistics().fragmentsStaged > 0, "unmatched fragments were staged");
         });
     }
 

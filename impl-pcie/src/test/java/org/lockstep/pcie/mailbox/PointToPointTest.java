@@ -142,7 +142,7 @@ class PointToPointTest {
                 assertEquals(length, s.byteCount());
                 assertEquals(-1, firstMismatch(buffer, 0, 1, index, length), "payload differs");
             }
-            MailboxEndpoint endpoint = (MailboxEndpoint) world;
+            MailboxEndpoint endpoint = ((MailboxCommunicator) world).endpoint();
             assertEquals(2, endpoint.statistics().messagesReceived);
         });
     }
@@ -150,7 +150,7 @@ class PointToPointTest {
     @Test
     void messagesAboveTheThresholdGoThroughTheHeapAndOthersInPlace() {
         TestWorlds.run(2, world -> {
-            MailboxEndpoint endpoint = (MailboxEndpoint) world;
+            MailboxEndpoint endpoint = ((MailboxCommunicator) world).endpoint();
             if (world.rank() == 0) {
                 world.send(new byte[THRESHOLD], 1, 0);
                 assertEquals(0, endpoint.statistics().indirectSends, "T bytes travel in place");
@@ -242,7 +242,7 @@ class PointToPointTest {
         int length = THRESHOLD + 64;
         // 64 KiB of heap holds ~200 such payloads: without reclamation the sender would run dry.
         TestWorlds.run(TestWorlds.options(2).with(MailboxOptions.HEAP_PER_RANK, "64k"), world -> {
-            MailboxEndpoint endpoint = (MailboxEndpoint) world;
+            MailboxEndpoint endpoint = ((MailboxCommunicator) world).endpoint();
             MemorySegment buffer = MemorySegment.ofArray(new byte[length]);
             if (world.rank() == 0) {
                 for (int i = 0; i < messages; i++) {
@@ -294,7 +294,7 @@ class PointToPointTest {
     void theAsynchronousMailboxTakesSendsWhenThePairMailboxIsFull() {
         CountDownLatch sendsStarted = new CountDownLatch(1);
         TestWorlds.run(2, world -> {
-            MailboxEndpoint endpoint = (MailboxEndpoint) world;
+            MailboxEndpoint endpoint = ((MailboxCommunicator) world).endpoint();
             int count = 8 + 16 + 10; // pair ring of 8, async ring of 16, then 10 that must queue locally
             if (world.rank() == 0) {
                 Request[] sends = new Request[count];

@@ -54,7 +54,7 @@ class ProgressAndReviewRegressionTest {
                 world.recv(buffer, buffer.byteSize(), Datatype.BYTE, 0, i);
                 assertEquals(-1, firstMismatch(buffer, 0, 1, i, length), "message " + i);
             }
-            assertTrue(((MailboxEndpoint) world).statistics().messagesSpilled > 0);
+            assertTrue(((MailboxCommunicator) world).endpoint().statistics().messagesSpilled > 0);
         });
     }
 
@@ -95,6 +95,20 @@ class ProgressAndReviewRegressionTest {
             world.recv(new byte[4], 1, 5); // the message it did send is still there
         });
         assertEquals(1, seen.get().failedRank());
+    }
+
+    @Test
+    void aSynchronousSendMatchedByARankThatThenFinishesCompletesRatherThanFails() {
+        for (int round = 0; round < 50; round++) {
+            TestWorlds.run(2, world -> {
+                if (world.rank() == 0) {
+                    // Completes only after rank 1 matched it; rank 1 may have finished by the time rank 0 looks.
+                    world.ssend(MemorySegment.ofArray(new byte[8]), 8, Datatype.BYTE, 1, 0);
+                } else {
+                    world.recv(new byte[8], 0, 0);
+                }
+            });
+        }
     }
 
     @Test

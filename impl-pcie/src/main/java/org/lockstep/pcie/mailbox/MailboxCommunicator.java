@@ -1,0 +1,260 @@
+package org.lockstep.pcie.mailbox;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Optional;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.spi.collective.AbstractCommunicator;
+import org.lockstep.spi.messaging.ArgumentChecks;
+
+/**
+ * A communicator of the mailbox transport: a group of world ranks and two context ids — one for
+ * point-to-point, the next for collectives — over this rank's {@link MailboxEndpoint}. Messages
+ * on different contexts never match each other, wildcards or not.
+ */
+final class MailboxCommunicator extends AbstractCommunicator {
+    /** Tag of the context agreement of {@link #dup} and {@link #split} on the parent's collective channel. */
+    private static final int AGREEMENT_TAG = Integer.MAX_VALUE - 1;
+    private static final int AGREEMENT_FIELDS = 3;
+
+    private final MailboxEndpoint endpoint;
+    private final Group group;
+    private final int context;
+    private final int rank;
+    private final boolean isWorld;
+    private final boolean isChannel;
+    private MailboxCommunicator channel;
+    private volatile boolean closed;
+
+    private MailboxCommunicator(MailboxEndpoint endpoint, Group group, int context, boolean isWorld, boolean isChannel) {
+        this.endpoint = endpoint;
+        this.group = group;
+        this.context = context;
+        this.rank = group.rankOf(endpoint.rank());
+        this.isWorld = isWorld;
+        this.isChannel = isChannel;
+    }
+
+    /** The world communicator of {@code endpoint}'s rank. */
+    static MailboxCommunicator world(MailboxEndpoint endpoint) {
+        return new MailboxCommunicator(endpoint, Group.world(endpoint.size()), MailboxEndpoint.WORLD_CONTEXT, true, false);
+    }
+
+    MailboxEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return group.size();
+    }
+
+    // ---- point-to-point
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        isend(buffer, count, type, dest, tag).await();
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        issend(buffer, count, type, dest, tag).await();
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, false);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, true);
+    }
+
+    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size());
+        ArgumentChecks.checkSendTag(tag);
+        if (dest == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
+        }
+        return endpoint.startSend(buffer, bytes, group.worldRank(dest), tag, context, synchronous, dest);
+    }
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        checkOpen();
+        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+        if (source == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        return endpoint.startReceive(buffer, capacity, group.worldRank(source), tag, context, group);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == PROC_NULL) {
+            return Status.of(PROC_NULL, ANY_TAG, 0);
+        }
+        return endpoint.probe(group.worldRank(source), tag, context, group);
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == PROC_NULL) {
+            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        return endpoint.iprobe(group.worldRank(source), tag, context, group);
+    }
+
+    private void checkProbe(int source, int tag) {
+        checkOpen();
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+    }
+
+    // ---- communicators
+
+    @Override
+    protected Communicator collectiveChannel() {
+        checkOpen();
+        if (isChannel) {
+            return this;
+        }
+        if (channel == null) {
+            channel = new MailboxCommunicator(endpoint, group, context + 1, false, true);
+        }
+        return channel;
+    }
+
+    @Override
+    public Communicator dup() {
+        checkOpen();
+        int[] agreed = agree(0, 0);
+        return new MailboxCommunicator(endpoint, group, agreed[0], false, false);
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        checkOpen();
+        if (color < 0 && color != UNDEFINED) {
+            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
+        }
+        int[] agreed = agree(color, key);
+        if (color == UNDEFINED) {
+            return null;
+        }
+        int[] members = Arrays.copyOfRange(agreed, 1, agreed.length);
+        return new MailboxCommunicator(endpoint, Group.of(members, endpoint.size()), agreed[0], false, false);
+    }
+
+    /**
+     * Agrees with the other ranks of this communicator on a context id free at all of them and on
+     * the members of this rank's new group: every rank sends (color, key, its next free context)
+     * to rank 0 over the collective channel, and rank 0 answers each with the context and the
+     * world ranks of its color, ordered by key, then by rank here.
+     *
+     * @return the context, followed by the new group's world ranks (none for {@link #UNDEFINED})
+     */
+    private int[] agree(int color, int key) {
+        Communicator c = collectiveChannel();
+        int n = size();
+        int[] mine = {color, key, endpoint.nextFreeContext()};
+        int[] answer;
+        if (rank == 0) {
+            int[][] all = new int[n][];
+            all[0] = mine;
+            for (int r = 1; r < n; r++) {
+                all[r] = new int[AGREEMENT_FIELDS];
+                c.recv(all[r], r, AGREEMENT_TAG);
+            }
+            int contextId = Arrays.stream(all).mapToInt(a -> a[2]).max().orElseThrow();
+            answer = null;
+            for (int r = n - 1; r >= 0; r--) {
+                int rankColor = all[r][0];
+                int[] reply;
+                if (rankColor == UNDEFINED) {
+                    reply = new int[] {contextId};
+                } else {
+                    Integer[] sameColor = java.util.stream.IntStream.range(0, n).filter(i -> all[i][0] == rankColor)
+                            .boxed().sorted(Comparator.<Integer>comparingInt(i -> all[i][1]).thenComparingInt(i -> i))
+                            .toArray(Integer[]::new);
+                    reply = new int[1 + sameColor.length];
+                    reply[0] = contextId;
+                    for (int i = 0; i < sameColor.length; i++) {
+                        reply[1 + i] = group.worldRank(sameColor[i]);
+                    }
+                }
+                if (r == 0) {
+                    answer = reply;
+                } else {
+                    c.send(new int[] {reply.length}, r, AGREEMENT_TAG);
+                    c.send(reply, r, AGREEMENT_TAG);
+                }
+            }
+        } else {
+            c.send(mine, 0, AGREEMENT_TAG);
+            int[] length = new int[1];
+            c.recv(length, 0, AGREEMENT_TAG);
+            answer = new int[length[0]];
+            c.recv(answer, 0, AGREEMENT_TAG);
+        }
+        endpoint.reserveContextsBelow(answer[0] + 2);
+        return answer;
+    }
+
+    // ---- memory and lifecycle
+
+    @Override
+    public MemorySegment allocate(long byteSize) {
+        checkOpen();
+        return endpoint.allocate(byteSize);
+    }
+
+    @Override
+    public void free(MemorySegment segment) {
+        endpoint.free(segment);
+    }
+
+    /** Closing the world communicator ends this rank's use of the transport; closing another frees only it. */
+    @Override
+    public void close() {
+        closed = true;
+        if (isWorld) {
+            endpoint.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MailboxCommunicator[rank " + rank + " of " + size() + ", context " + context + ", world ranks " + group + "]";
+    }
+}

@@ -1,0 +1,176 @@
+package org.lockstep.tools;
+
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.Op;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep bench collectives}: barrier, bcast, allreduce and alltoall at the sizes of the
+ * peers' {@code collectives.c}, timed the same way: each rank times its own calls, with an untimed
+ * barrier between calls; the row is the maximum over ranks of each rank's median (and p99, mean).
+ */
+@Command(name = "collectives", mixinStandardHelpOptions = true,
+        description = "Times barrier, bcast 8 B and 1 MiB, allreduce 8 B and 1 MiB (double sum) and alltoall 8 B and "
+                + "64 KiB per rank; reports, per row, the maximum over ranks of each rank's median, p99 and mean.")
+final class CollectivesBenchCommand implements Callable<Integer> {
+    private static final int CALIBRATION_CALLS = 10;
+    private static final int MIN_CALLS = 20;
+    private static final int MAX_CALLS = 20_000;
+
+    /** One row: a collective and its message size. */
+    record Row(String op, int bytes) {
+    }
+
+    static final List<Row> ROWS = List.of(new Row("barrier", 0), new Row("bcast", 8), new Row("bcast", 1 << 20),
+            new Row("allreduce", 8), new Row("allreduce", 1 << 20), new Row("alltoall", 8), new Row("alltoall", 1 << 16));
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-n", "--ranks"}, paramLabel = "N", defaultValue = "2",
+            description = "Ranks as threads of this JVM (default: ${DEFAULT-VALUE}).")
+    int ranks;
+
+    @Option(names = "--processes", paramLabel = "N", description = "Run N separate JVM processes over a /dev/shm device instead.")
+    Integer processes;
+
+    @Option(names = "--budget", paramLabel = "SECONDS", defaultValue = "0.4",
+            description = "Time spent per row, which sets the number of calls (default: ${DEFAULT-VALUE}).")
+    double budget;
+
+    @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
+    boolean bindToCore;
+
+    @Mixin
+    JobSettings settings;
+
+    @Override
+    public Integer call() {
+        if (processes != null) {
+            if (processes < 2) {
+                throw new ParameterException(spec.commandLine(), "--processes must be at least 2");
+            }
+            return launch();
+        }
+        if (ranks < 2) {
+            throw new ParameterException(spec.commandLine(), "-n must be at least 2");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        JobOptions options = settings.jobOptions(ranks, Map.of());
+        Lockstep.run(options, world -> measureAll(world, lines));
+        boolean launched = LaunchEnvironment.current().isPresent();
+        if (!lines.isEmpty()) {
+            out.printf("lockstep bench collectives: %d ranks (%s), provider %s, device %s%n%n", launched
+                    ? LaunchEnvironment.current().get().size() : ranks, launched ? "processes" : "threads",
+                    JobSettings.providerFor(options).name(), settings.device);
+            out.println("| op | bytes | calls | median (µs) | p99 (µs) | mean (µs) |");
+            out.println("|---|---:|---:|---:|---:|---:|");
+            for (String line : lines) {
+                String[] f = line.split(" ");
+                out.printf("| %s | %s | %s | %s | %s | %s |%n", value(f[1]), value(f[2]), value(f[4]), value(f[5]), value(f[6]), value(f[7]));
+            }
+            out.println();
+            lines.forEach(out::println);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static String value(String keyValue) {
+        return keyValue.substring(keyValue.indexOf('=') + 1);
+    }
+
+    private int launch() {
+        return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), processes,
+                List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"), bindToCore);
+    }
+
+    private void measureAll(Communicator world, List<String> lines) {
+        long largest = Math.max(1 << 20, (long) (1 << 16) * world.size());
+        MemorySegment a = world.allocate(largest);
+        MemorySegment b = world.allocate(largest);
+        a.fill((byte) 1);
+        for (Row row : ROWS) {
+            String line = measure(world, row, a, b);
+            if (world.rank() == 0) {
+                lines.add(line);
+            }
+        }
+        world.free(a);
+        world.free(b);
+    }
+
+    /** One row, as the peers' collectives.c times it: calibrate, warm up, then time each call. */
+    private String measure(Communicator world, Row row, MemorySegment a, MemorySegment b) {
+        world.barrier();
+        long start = System.nanoTime();
+        for (int i = 0; i < CALIBRATION_CALLS; i++) {
+            call(world, row, a, b);
+        }
+        double[] perCall = {(System.nanoTime() - start) / 1e3 / CALIBRATION_CALLS};
+        double[] slowest = new double[1];
+        world.allreduce(MemorySegment.ofArray(perCall), MemorySegment.ofArray(slowest), 1, Datatype.DOUBLE, Op.MAX);
+        int calls = (int) Math.max(MIN_CALLS, Math.min(MAX_CALLS, budget * 1e6 / Math.max(0.01, slowest[0])));
+        for (int i = 0; i < Math.max(5, calls / 10); i++) {
+            call(world, row, a, b);
+        }
+        world.barrier();
+        double[] micros = new double[calls];
+        double sum = 0;
+        for (int i = 0; i < calls; i++) {
+            long t0 = System.nanoTime();
+            once(world, row, a, b);
+            micros[i] = (System.nanoTime() - t0) / 1e3;
+            sum += micros[i];
+            if (!row.op().equals("barrier")) {
+                world.barrier();
+            }
+        }
+        Arrays.sort(micros);
+        double[] local = {micros[calls / 2], micros[(int) (calls * 0.99)], sum / calls};
+        double[] max = new double[3];
+        world.reduce(MemorySegment.ofArray(local), MemorySegment.ofArray(max), 3, Datatype.DOUBLE, Op.MAX, 0);
+        return String.format(Locale.ROOT, "COLL op=%s bytes=%d np=%d iters=%d med_us=%.3f p99_us=%.3f avg_us=%.3f",
+                row.op(), row.bytes(), world.size(), calls, max[0], max[1], max[2]);
+    }
+
+    /** A call followed by the untimed barrier, as in calibration and warm-up. */
+    private static void call(Communicator world, Row row, MemorySegment a, MemorySegment b) {
+        once(world, row, a, b);
+        if (!row.op().equals("barrier")) {
+            world.barrier();
+        }
+    }
+
+    private static void once(Communicator world, Row row, MemorySegment a, MemorySegment b) {
+        switch (row.op()) {
+            case "barrier" -> world.barrier();
+            case "bcast" -> world.bcast(a, row.bytes(), Datatype.BYTE, 0);
+            case "allreduce" -> world.allreduce(a, b, row.bytes() / 8, Datatype.DOUBLE, Op.SUM);
+            case "alltoall" -> world.alltoall(a, row.bytes(), Datatype.BYTE, b);
+            default -> throw new IllegalStateException(row.op());
+        }
+    }
+}
