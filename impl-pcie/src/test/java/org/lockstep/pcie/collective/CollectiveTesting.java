@@ -16,7 +16,7 @@ final class CollectiveTesting {
     /** The rank counts every collective is tested at (issue 5). */
     static final int[] RANK_COUNTS = {1, 2, 3, 4, 5, 7, 8, 16};
 
-    /** A program run by every rank on its {@link EngineCommunicator}. */
+    /** A program run by every rank on its communicator. */
     @FunctionalInterface
     interface CommProgram {
         void run(Communicator comm) throws Exception;
@@ -47,8 +47,14 @@ final class CollectiveTesting {
         run(options(ranks), engine, program);
     }
 
+    /**
+     * Runs {@code program} on every rank: with the default engine on the world communicator itself
+     * (the mailbox transport's collectives, end to end), with any other engine on an
+     * {@link EngineCommunicator} that runs it.
+     */
     static void run(JobOptions options, CollectiveEngine engine, CommProgram program) {
-        new MailboxProvider().runInThreads(options, world -> program.run(new EngineCommunicator(world, engine)));
+        new MailboxProvider().runInThreads(options, world -> program.run(
+                engine == PointToPointCollectives.INSTANCE ? world : new EngineCommunicator(world, engine)));
     }
 
     // ---------------------------------------------------------------- reference data

@@ -12,22 +12,25 @@ import org.lockstep.spi.collective.CollectiveEngine;
 
 /**
  * A rank's world communicator whose collectives run through {@link AbstractCommunicator} (argument
- * checks, then {@code engine}) with the world itself as the collective channel. Collective messages
- * carry tags of 2<sup>30</sup> and above, so point-to-point traffic with smaller tags and specific
- * sources stays apart from them; wildcard receives would not (they need a context of their own).
+ * checks, then {@code engine}) over a duplicate of the world as the collective channel: the way a
+ * provider plugs in an engine of its own, and how the tests pin algorithms. Point-to-point goes to
+ * the world, so collective traffic stays apart from it even for wildcard receives.
  */
 final class EngineCommunicator extends AbstractCommunicator {
     private final Communicator world;
+    private final Communicator channel;
     private final CollectiveEngine engine;
 
+    /** Collective: every rank of {@code world} must construct one (the duplicate is agreed on). */
     EngineCommunicator(Communicator world, CollectiveEngine engine) {
         this.world = world;
+        this.channel = world.dup();
         this.engine = engine;
     }
 
     @Override
     protected Communicator collectiveChannel() {
-        return world;
+        return channel;
     }
 
     @Override
@@ -97,6 +100,7 @@ final class EngineCommunicator extends AbstractCommunicator {
 
     @Override
     public void close() {
+        channel.close();
         world.close();
     }
 

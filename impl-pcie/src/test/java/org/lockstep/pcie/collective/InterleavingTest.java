@@ -20,11 +20,10 @@ import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
 /**
- * Point-to-point messages in flight across collectives on the same ranks: neither side takes the
- * other's messages (after MPICH coll/coll* with pending point-to-point, and the nonblocking
- * tests' overlap). Until communicators have contexts of their own the collective channel is the
- * world itself, so the application uses tags below 2<sup>30</sup> (which collectives never use)
- * and wildcard sources only, never ANY_TAG.
+ * Point-to-point messages in flight across collectives on the same communicator: neither side
+ * takes the other's messages, wildcard receives included (after MPICH coll/coll* with pending
+ * point-to-point, and the nonblocking tests' overlap). The collectives run on the communicator's
+ * private collective channel.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InterleavingTest {
@@ -42,9 +41,9 @@ class InterleavingTest {
             long small = 40;
             MemorySegment toRight = CollectiveTesting.pattern(me, big, 100 + right);
             MemorySegment toLeft = CollectiveTesting.pattern(me, small, 200 + left);
-            MemorySegment fromLeft = CollectiveTesting.bytes(big);
-            // a wildcard-source receive posted before the collectives, for a tag they never use
-            Request leftArrival = comm.irecv(fromLeft, big, Datatype.BYTE, Communicator.ANY_SOURCE, TAG_RIGHT);
+            MemorySegment first = CollectiveTesting.bytes(big);
+            // a receive that matches anything, posted before the collectives: only an application message may match it
+            Request early = comm.irecv(first, big, Datatype.BYTE, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
             Request sentRight = comm.isend(toRight, big, Datatype.BYTE, right, TAG_RIGHT);
             comm.send(toLeft, small, Datatype.BYTE, left, TAG_LEFT);
 
@@ -64,32 +63,41 @@ class InterleavingTest {
             }
             comm.alltoall(blocks, 64, Datatype.BYTE, exchanged);
 
-            // the probe sees the application's message from the right, never a collective's
+            Status one = early.await();
+            // the other application message: a probe that matches anything sees it, never a collective's
             Optional<Status> probed;
             do {
-                probed = comm.iprobe(Communicator.ANY_SOURCE, TAG_LEFT);
+                probed = comm.iprobe(Communicator.ANY_SOURCE, Communicator.ANY_TAG);
             } while (probed.isEmpty());
-            assertEquals(right, probed.get().source());
-            assertEquals(small, probed.get().byteCount());
-            MemorySegment fromRight = CollectiveTesting.bytes(small);
-            Status s = comm.recv(fromRight, small, Datatype.BYTE, Communicator.ANY_SOURCE, TAG_LEFT);
-            assertEquals(right, s.source());
+            int otherTag = one.tag() == TAG_RIGHT ? TAG_LEFT : TAG_RIGHT;
+            assertEquals(otherTag, probed.get().tag());
+            MemorySegment second = CollectiveTesting.bytes(big);
+            Status two = comm.recv(second, big, Datatype.BYTE, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
             bcast.await();
             comm.barrier();
-            Status arrived = leftArrival.await();
             sentRight.await();
 
-            assertEquals(left, arrived.source());
-            assertEquals(TAG_RIGHT, arrived.tag());
-            assertData(fromLeft, 0, 0, big, left, 100 + me, "message from the left at rank " + me);
-            assertData(fromRight, 0, 0, small, right, 200 + me, "message from the right at rank " + me);
+            for (Status s : new Status[] {one, two}) {
+                MemorySegment got = s == one ? first : second;
+                if (s.tag() == TAG_RIGHT) {
+                    assertEquals(left, s.source());
+                    assertEquals(big, s.byteCount());
+                    assertData(got, 0, 0, big, left, 100 + me, "message from the left at rank " + me);
+                } else {
+                    assertEquals(TAG_LEFT, s.tag(), "a receive took a message that is not the application's");
+                    assertEquals(right, s.source());
+                    assertEquals(small, s.byteCount());
+                    assertData(got, 0, 0, small, right, 200 + me, "message from the right at rank " + me);
+                }
+            }
             assertSameBytes(Reductions.reference(count, Datatype.INT, Reductions.MATRIX, 9, 0, ranks - 1), product,
                     "allreduce at rank " + me);
             assertData(data, 0, 0, data.byteSize(), ranks - 1, 8, "ibcast at rank " + me);
             for (int from = 0; from < ranks; from++) {
                 assertData(exchanged, from * 64L, 0, 64, from, 1000L * me, "alltoall at rank " + me);
             }
-            assertTrue(comm.iprobe(Communicator.ANY_SOURCE, TAG_RIGHT).isEmpty(), "a stray message is left over");
+            comm.barrier();
+            assertTrue(comm.iprobe(Communicator.ANY_SOURCE, Communicator.ANY_TAG).isEmpty(), "a stray message is left over");
         });
     }
 
@@ -117,7 +125,8 @@ class InterleavingTest {
             }
             for (int i = 0; i < messages; i++) {
                 MemorySegment got = CollectiveTesting.bytes(300 + i);
-                Status s = comm.recv(got, 300 + i, Datatype.BYTE, left, TAG_RIGHT);
+                Status s = comm.recv(got, 300 + i, Datatype.BYTE, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                assertEquals(left, s.source());
                 assertEquals(300 + i, s.byteCount(), "message " + i + " from the left overtaken");
                 assertData(got, 0, 0, 300 + i, left, i, "message " + i + " at rank " + me);
             }
