@@ -9,6 +9,7 @@ import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.collective.Schedule;
 
 /**
  * A rank's world communicator whose collectives run through {@link AbstractCommunicator} (argument
@@ -20,12 +21,22 @@ final class EngineCommunicator extends AbstractCommunicator {
     private final Communicator world;
     private final Communicator channel;
     private final CollectiveEngine engine;
+    private final boolean progressWhileBlocked;
 
     /** Collective: every rank of {@code world} must construct one (the duplicate is agreed on). */
     EngineCommunicator(Communicator world, CollectiveEngine engine) {
+        this(world, engine, false);
+    }
+
+    /**
+     * @param progressWhileBlocked whether a blocking receive keeps this rank's pending collective
+     *        schedules moving ({@link Schedule#progressPending()}), as a provider's waits may
+     */
+    EngineCommunicator(Communicator world, CollectiveEngine engine, boolean progressWhileBlocked) {
         this.world = world;
         this.channel = world.dup();
         this.engine = engine;
+        this.progressWhileBlocked = progressWhileBlocked;
     }
 
     @Override
@@ -60,7 +71,18 @@ final class EngineCommunicator extends AbstractCommunicator {
 
     @Override
     public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return world.recv(buffer, count, type, source, tag);
+        if (!progressWhileBlocked) {
+            return world.recv(buffer, count, type, source, tag);
+        }
+        Request receive = world.irecv(buffer, count, type, source, tag);
+        while (true) {
+            Optional<Status> done = receive.test();
+            if (done.isPresent()) {
+                return done.get();
+            }
+            Schedule.progressPending();
+            Thread.onSpinWait();
+        }
     }
 
     @Override

@@ -1,7 +1,5 @@
 package org.lockstep.spi.collective;
 
-import org.lockstep.api.Communicator;
-
 /**
  * The tag of a point-to-point message that belongs to a collective, on the collective channel.
  *
@@ -14,8 +12,9 @@ import org.lockstep.api.Communicator;
  *
  * <ul>
  *   <li>bit 31 is clear: a tag is never negative;</li>
- *   <li>bit 30 is set, so that tags below 2<sup>30</sup> are never used by a collective (a
- *       provider without a separate collective context can leave those to applications);</li>
+ *   <li>bit 30 is set, so that tags below 2<sup>30</sup> are never used by a collective: a
+ *       provider may use those on the channel for its own protocol (agreeing on context ids, say),
+ *       and one without a separate collective context can leave them to applications;</li>
  *   <li>the <em>call sequence</em> counts the collectives started on the channel. Every rank starts
  *       collectives on a communicator in the same order (MPI's rule), so ranks agree on it without
  *       talking, and messages of two collectives in flight at once (non-blocking ones) never match
@@ -32,12 +31,6 @@ final class CollectiveTag {
     static final int SEQUENCE_BITS = 18;
     static final int SEQUENCE_MASK = (1 << SEQUENCE_BITS) - 1;
 
-    static {
-        // the layout must leave the sign bit clear and fit below the tag upper bound
-        assert STEP_BITS + SEQUENCE_BITS + 1 == Integer.SIZE - 1;
-        assert Communicator.TAG_UB == Integer.MAX_VALUE;
-    }
-
     private CollectiveTag() {
     }
 
@@ -52,10 +45,5 @@ final class CollectiveTag {
             throw new IllegalArgumentException("negative collective step " + step);
         }
         return base | (step & STEP_MASK);
-    }
-
-    /** Whether an application tag can never be mistaken for a collective's. */
-    static boolean isApplicationTag(int tag) {
-        return (tag & COLLECTIVE_BIT) == 0;
     }
 }

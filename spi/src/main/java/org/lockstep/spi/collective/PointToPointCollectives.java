@@ -1,6 +1,7 @@
 package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -39,6 +40,12 @@ import org.lockstep.api.Request;
  *       else pairwise exchange (any operation)</td></tr>
  *   <tr><td>scan, exscan</td><td>recursive doubling</td></tr>
  * </table>
+ *
+ * <p>Every collective also has a public {@code *Schedule} method that builds it without running
+ * it, so a provider gets the non-blocking form of any collective ({@link Schedule#start()}) and
+ * can reuse an algorithm inside its own. Non-blocking collectives move when their request is
+ * tested or waited on, when the rank waits on any other of its collectives, and when the
+ * provider calls {@link Schedule#progressPending()} from its own waits.
  *
  * <p>Non-power-of-two rank counts use the usual fix-up (the first 2·(p − 2<sup>k</sup>) ranks pair
  * up before and after the power-of-two part). Reductions always put the lower ranks' partial result
@@ -420,7 +427,7 @@ public class PointToPointCollectives implements CollectiveEngine {
     public void reduceScatterBlock(Communicator channel, MemorySegment send, MemorySegment recv, long recvCount,
                                    Datatype type, Op op) {
         long[] counts = new long[channel.size()];
-        java.util.Arrays.fill(counts, recvCount);
+        Arrays.fill(counts, recvCount);
         reduceScatterSchedule(channel, send, recv, counts, type, op).run();
     }
 

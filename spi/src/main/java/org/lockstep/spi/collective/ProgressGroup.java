@@ -15,6 +15,8 @@ final class ProgressGroup {
     private static final ThreadLocal<ProgressGroup> CURRENT = ThreadLocal.withInitial(ProgressGroup::new);
 
     private final List<ScheduleRequest> active = new ArrayList<>();
+    /** {@code active.size()}, readable without the lock: most calls find nothing to do. */
+    private volatile int activeCount;
     /** Set while this group advances its members, so that a re-entrant call (from a provider's progress) returns at once. */
     private final AtomicBoolean advancing = new AtomicBoolean();
 
@@ -24,10 +26,12 @@ final class ProgressGroup {
 
     synchronized void add(ScheduleRequest request) {
         active.add(request);
+        activeCount = active.size();
     }
 
     synchronized void remove(ScheduleRequest request) {
         active.remove(request);
+        activeCount = active.size();
     }
 
     /** Whether {@code request} is the only schedule in flight (then it may block on its own messages). */
@@ -41,7 +45,7 @@ final class ProgressGroup {
 
     /** Advances every member but {@code except} once; returns whether any of them moved. */
     boolean advanceOthers(ScheduleRequest except) {
-        if (!advancing.compareAndSet(false, true)) {
+        if (activeCount == 0 || !advancing.compareAndSet(false, true)) {
             return false;
         }
         try {
