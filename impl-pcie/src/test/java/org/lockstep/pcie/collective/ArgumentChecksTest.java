@@ -142,6 +142,8 @@ class ArgumentChecksTest {
                         each(2, 2, 2), each(0, 2, 9), ROOT), "block past the end");
                 fails(ErrorClass.BUFFER, () -> CollectiveArguments.checkGatherv(comm, two, 2, Datatype.INT, recv,
                         each(2, 2, 2), each(0, 3, 1), ROOT), "overlapping blocks");
+                fails(ErrorClass.BUFFER, () -> CollectiveArguments.checkGatherv(comm, bytes(4), 1, Datatype.INT, recv,
+                        each(1, 1, 1), each(0, 1, 10), ROOT), "one-element block just past the end");
                 fails(ErrorClass.COUNT, () -> CollectiveArguments.checkGatherv(comm, two, 1, Datatype.INT, recv,
                         each(2, 2, 2), each(0, 2, 4), ROOT), "root's count differs from its own block");
                 // empty blocks may sit anywhere, even on top of others
