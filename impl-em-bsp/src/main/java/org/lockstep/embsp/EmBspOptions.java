@@ -1,0 +1,237 @@
+package org.lockstep.embsp;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Sizes;
+
+/**
+ * The parameters of one EM-BSP simulation, read from {@link JobOptions} properties and checked
+ * together, so that an impossible configuration fails before any file is created.
+ *
+ * <table>
+ *   <caption>properties (all optional except where a constraint ties them together)</caption>
+ *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>{@value #VPS}</td><td>v, if given it must equal the job's rank count</td><td>ranks</td></tr>
+ *   <tr><td>{@value #CORES}</td><td>k, memory partitions and VPs that run at once</td><td>min(v, CPUs)</td></tr>
+ *   <tr><td>{@value #CONTEXT_SIZE}</td><td>μ, bytes of one VP's context, a multiple of B</td><td>1m</td></tr>
+ *   <tr><td>{@value #BLOCK_SIZE}</td><td>B, the disk block, a multiple of each disk's device block</td><td>64k</td></tr>
+ *   <tr><td>{@value #DISKS}</td><td>comma-separated files (or directories to create a file in), one per disk</td><td>the temp directory</td></tr>
+ *   <tr><td>{@value #IO}</td><td>{@code sync} (O_DIRECT), {@code async} (many requests in flight), {@code mmap}</td><td>sync</td></tr>
+ *   <tr><td>{@value #THREADS}</td><td>{@code platform}, {@code virtual}, {@code sequential} (one VP at a time, reproducible)</td><td>virtual</td></tr>
+ *   <tr><td>{@value #ALPHA}</td><td>α, delivery writes a VP keeps in flight</td><td>8</td></tr>
+ *   <tr><td>{@value #MEMORY}</td><td>the memory budget that k·μ plus staging and cache must fit in</td><td>half of physical memory</td></tr>
+ *   <tr><td>{@value #BOUNDARY_CACHE}</td><td>bytes of boundary-block cache (Alltoallv, Gather)</td><td>min(64m, budget/8)</td></tr>
+ *   <tr><td>{@value #STAGING}</td><td>bytes of aligned staging buffer per partition (one synchronous slot and α for writes in flight)</td><td>(α+1)·max(B, 64k)</td></tr>
+ *   <tr><td>{@value #DIRECT}</td><td>{@code auto}, {@code true}, {@code false}: open disks with O_DIRECT</td><td>auto</td></tr>
+ *   <tr><td>{@value #LAYOUT}</td><td>{@code auto}, {@code striped}, {@code contiguous}</td><td>auto: striped iff k &lt; D (never for mmap)</td></tr>
+ *   <tr><td>{@value #IO_THREADS}</td><td>threads of the async driver</td><td>max(2, 2·D)</td></tr>
+ *   <tr><td>{@value #EAGER_LIMIT}</td><td>point-to-point messages up to this size are buffered when no receive waits</td><td>64k</td></tr>
+ *   <tr><td>{@value #SPOOL}</td><td>bytes of memory for such buffered messages</td><td>16m</td></tr>
+ *   <tr><td>{@value #STATS_OUT}</td><td>file that receives the closing key=value line</td><td>none</td></tr>
+ *   <tr><td>{@value #BENCH_OUT}</td><td>gnuplot data file: time and I/O per superstep</td><td>none</td></tr>
+ *   <tr><td>{@value #PROGRESS}</td><td>seconds between progress lines on standard error (0: none)</td><td>0</td></tr>
+ * </table>
+ */
+public record EmBspOptions(
+        int vps, int cores, long contextSize, long blockSize, List<Path> disks, IoMode io, ThreadMode threads,
+        int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
+        int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
+        long progressSeconds) {
+
+    public static final String PREFIX = "lockstep.embsp.";
+    public static final String VPS = PREFIX + "vps";
+    public static final String CORES = PREFIX + "cores";
+    public static final String CONTEXT_SIZE = PREFIX + "contextSize";
+    public static final String BLOCK_SIZE = PREFIX + "blockSize";
+    public static final String DISKS = PREFIX + "disks";
+    public static final String IO = PREFIX + "io";
+    public static final String THREADS = PREFIX + "threads";
+    public static final String ALPHA = PREFIX + "alpha";
+    public static final String MEMORY = PREFIX + "memory";
+    public static final String BOUNDARY_CACHE = PREFIX + "boundaryCache";
+    public static final String STAGING = PREFIX + "staging";
+    public static final String DIRECT = PREFIX + "direct";
+    public static final String LAYOUT = PREFIX + "layout";
+    public static final String IO_THREADS = PREFIX + "ioThreads";
+    public static final String EAGER_LIMIT = PREFIX + "eagerLimit";
+    public static final String SPOOL = PREFIX + "spool";
+    public static final String STATS_OUT = PREFIX + "statsOut";
+    public static final String BENCH_OUT = PREFIX + "benchOut";
+    public static final String PROGRESS = PREFIX + "progress";
+
+    static final long DEFAULT_CONTEXT_SIZE = 1L << 20;
+    static final long DEFAULT_BLOCK_SIZE = 64L << 10;
+    static final int DEFAULT_ALPHA = 8;
+    static final long MAX_DEFAULT_CACHE = 64L << 20;
+    static final int DEFAULT_CACHE_FRACTION = 8;
+    static final long MIN_SLOT = 64L << 10;
+    static final long DEFAULT_EAGER_LIMIT = 64L << 10;
+    static final long DEFAULT_SPOOL = 16L << 20;
+
+    /** I/O drivers (seed 003 chapter 5). */
+    public enum IoMode { SYNC, ASYNC, MMAP }
+
+    /** Thread drivers (seed 003 chapters 3–4). */
+    public enum ThreadMode { PLATFORM, VIRTUAL, SEQUENTIAL }
+
+    /** Whether disks are opened with O_DIRECT. */
+    public enum DirectMode { AUTO, TRUE, FALSE }
+
+    /** How contexts are placed on the disks. */
+    public enum LayoutMode { AUTO, STRIPED, CONTIGUOUS }
+
+    /** Reads and checks the options of a job of {@code options.ranks()} virtual processors. */
+    public static EmBspOptions from(JobOptions options) {
+        int v = options.ranks();
+        long vpsProperty = options.longProperty(VPS, v);
+        if (vpsProperty != v) {
+            throw arg(VPS + "=" + vpsProperty + " disagrees with the job's " + v + " ranks");
+        }
+        int k = intProperty(options, CORES, Math.min(v, Runtime.getRuntime().availableProcessors()));
+        if (k < 1) {
+            throw arg(CORES + " must be at least 1, got " + k);
+        }
+        if (v < k) {
+            throw arg("v = " + v + " virtual processors is fewer than k = " + k + " cores (" + CORES + "): every core needs a VP");
+        }
+        long block = options.longProperty(BLOCK_SIZE, DEFAULT_BLOCK_SIZE);
+        if (block <= 0 || Long.bitCount(block) != 1) {
+            throw arg(BLOCK_SIZE + " must be a positive power of two, got " + block);
+        }
+        long mu = options.longProperty(CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE);
+        if (mu <= 0 || mu % block != 0) {
+            throw arg(CONTEXT_SIZE + " (μ) = " + mu + " must be a positive multiple of the block size B = " + block);
+        }
+        List<Path> disks = parseDisks(options.property(DISKS).orElse(System.getProperty("java.io.tmpdir")));
+        IoMode io = enumProperty(options, IO, IoMode.class, IoMode.SYNC);
+        ThreadMode threads = enumProperty(options, THREADS, ThreadMode.class, ThreadMode.VIRTUAL);
+        int alpha = intProperty(options, ALPHA, DEFAULT_ALPHA);
+        if (alpha < 1) {
+            throw arg(ALPHA + " (α) must be at least 1, got " + alpha);
+        }
+        long budget = options.longProperty(MEMORY, physicalMemory() / 2);
+        long staging = options.longProperty(STAGING, (alpha + 1L) * Math.max(block, MIN_SLOT));
+        if (staging < block || staging % block != 0) {
+            throw arg(STAGING + " = " + staging + " must be a positive multiple of the block size " + block);
+        }
+        long cache = options.longProperty(BOUNDARY_CACHE, Math.min(MAX_DEFAULT_CACHE, budget / DEFAULT_CACHE_FRACTION));
+        if (cache < 0) {
+            throw arg(BOUNDARY_CACHE + " must not be negative, got " + cache);
+        }
+        long partitions;
+        try {
+            partitions = Math.multiplyExact(k, mu);
+        } catch (ArithmeticException e) {
+            throw arg("k·μ = " + k + "·" + mu + " overflows");
+        }
+        long needed = io == IoMode.MMAP ? cache : partitions + k * staging + cache;
+        if (needed > budget) {
+            throw new LockstepException(ErrorClass.NO_MEM, "k·μ = " + k + "·" + mu + " = " + partitions
+                    + " bytes of partitions plus " + k + "·" + staging + " of staging and " + cache
+                    + " of boundary cache exceed the memory budget " + MEMORY + " = " + budget + " bytes");
+        }
+        DirectMode direct = enumProperty(options, DIRECT, DirectMode.class, DirectMode.AUTO);
+        LayoutMode layout = enumProperty(options, LAYOUT, LayoutMode.class, LayoutMode.AUTO);
+        if (io == IoMode.MMAP && layout == LayoutMode.STRIPED) {
+            throw arg(LAYOUT + "=striped cannot be memory-mapped: a mapped context must be contiguous in one file");
+        }
+        int ioThreads = intProperty(options, IO_THREADS, Math.max(2, 2 * disks.size()));
+        if (ioThreads < 1) {
+            throw arg(IO_THREADS + " must be at least 1, got " + ioThreads);
+        }
+        long eager = options.longProperty(EAGER_LIMIT, DEFAULT_EAGER_LIMIT);
+        long spool = options.longProperty(SPOOL, DEFAULT_SPOOL);
+        if (eager < 0 || spool < 0) {
+            throw arg(EAGER_LIMIT + " and " + SPOOL + " must not be negative");
+        }
+        long progress = options.longProperty(PROGRESS, 0);
+        return new EmBspOptions(v, k, mu, block, disks, io, threads, alpha, budget, cache, staging, direct, layout,
+                ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
+                progress);
+    }
+
+    /** D, the number of disks. */
+    public int diskCount() {
+        return disks.size();
+    }
+
+    /** Whether contexts are striped block by block across the disks. */
+    public boolean striped() {
+        return switch (layout) {
+            case STRIPED -> true;
+            case CONTIGUOUS -> false;
+            case AUTO -> io != IoMode.MMAP && cores < disks.size();
+        };
+    }
+
+    /** v·μ, the disk space of all contexts. */
+    public long totalContextBytes() {
+        return Math.multiplyExact((long) vps, contextSize);
+    }
+
+    private static List<Path> parseDisks(String text) {
+        List<Path> paths = new ArrayList<>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                paths.add(Path.of(part.trim()));
+            }
+        }
+        if (paths.isEmpty()) {
+            throw arg(DISKS + " names no disk: '" + text + "'");
+        }
+        return List.copyOf(paths);
+    }
+
+    private static int intProperty(JobOptions options, String key, int defaultValue) {
+        long value = options.longProperty(key, defaultValue);
+        if (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE) {
+            throw arg(key + " = " + value + " is out of range");
+        }
+        return (int) value;
+    }
+
+    private static <E extends Enum<E>> E enumProperty(JobOptions options, String key, Class<E> type, E defaultValue) {
+        Optional<String> value = options.property(key);
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            return Enum.valueOf(type, value.get().trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            List<String> allowed = new ArrayList<>();
+            for (E constant : type.getEnumConstants()) {
+                allowed.add(constant.name().toLowerCase(Locale.ROOT));
+            }
+            throw arg(key + " = '" + value.get() + "' is not one of " + allowed);
+        }
+    }
+
+    /** Physical memory from /proc/meminfo; where that is missing, four times the heap limit. */
+    static long physicalMemory() {
+        Path meminfo = Path.of("/proc/meminfo");
+        try {
+            for (String line : Files.readAllLines(meminfo)) {
+                if (line.startsWith("MemTotal:")) {
+                    String[] fields = line.trim().split("\\s+");
+                    return Long.parseLong(fields[1]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable: fall through
+        }
+        return 4 * Runtime.getRuntime().maxMemory();
+    }
+
+    private static LockstepException arg(String message) {
+        return new LockstepException(ErrorClass.ARG, message);
+    }
+}

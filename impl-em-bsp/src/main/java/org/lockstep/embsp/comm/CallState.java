@@ -1,0 +1,124 @@
+package org.lockstep.embsp.comm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.lockstep.embsp.io.IoMeter;
+import org.lockstep.embsp.sim.BoundaryCache;
+import org.lockstep.embsp.sim.CompositeSignal;
+import org.lockstep.embsp.sim.Location;
+
+/**
+ * The shared state of one collective call on one group, created by the first VP to arrive
+ * (initial synchronisation: it is set up under the scheduler's lock, so later VPs never wait for
+ * it) and dropped by the last to leave. Guarded by the scheduler's lock, except where a field
+ * says otherwise.
+ */
+final class CallState {
+    final String operation;
+    final long sequence;
+    final int n;
+    final IoMeter meter = new IoMeter();
+    final long startNanos = System.nanoTime();
+
+    /** Arrivals (or recordings); flag: all n have arrived. */
+    final CompositeSignal arrivals = new CompositeSignal();
+    /** VPs done with their part; flag: all that must be done are (final synchronisation). */
+    final CompositeSignal finished = new CompositeSignal();
+    /** Flag: the root has arrived and published its buffer (rooted synchronisation). */
+    final CompositeSignal rootReady = new CompositeSignal();
+    /** Reductions: per rank, set when the combined prefix reaches it (made on first use). */
+    private final CompositeSignal[] turns;
+
+    int departed;
+    long swapBound;
+    long deliveryBound;
+    long omega;
+    int root = -1;
+
+    // rooted calls
+    Location rootBuffer;
+    long[] rootCounts;
+    long[] rootDisplacements;
+
+    // all-to-all calls: by rank
+    final Location[] sendBuffers;
+    final Location[] recvBuffers;
+    final long[][] recvCounts;
+    final long[][] recvDisplacements;
+    final List<Integer> recordedOrder = new ArrayList<>();
+    BoundaryCache cache;
+
+    // reductions
+    Arena arena;
+    MemorySegment accumulator;
+    MemorySegment scratch;
+    final Location[] contributions;
+    final boolean[] contributed;
+    int combinedUpTo = -1;
+    boolean combining;
+
+    // communicator creation
+    Group dupGroup;
+    final int[] colors;
+    final int[] keys;
+    Group[] splitGroups;
+
+    CallState(String operation, long sequence, int n) {
+        this.operation = operation;
+        this.sequence = sequence;
+        this.n = n;
+        this.sendBuffers = new Location[n];
+        this.recvBuffers = new Location[n];
+        this.recvCounts = new long[n][];
+        this.recvDisplacements = new long[n][];
+        this.contributions = new Location[n];
+        this.contributed = new boolean[n];
+        this.colors = new int[n];
+        this.keys = new int[n];
+        this.turns = new CompositeSignal[n];
+    }
+
+    /**
+     * The signal of rank {@code rank}'s turn in a reduction (lock held): set once ranks up to
+     * {@code rank - 1} are combined (Scan) or once {@code rank}'s contribution is (Reduce), so that
+     * each step wakes one VP, not every waiter.
+     */
+    CompositeSignal turn(int rank) {
+        CompositeSignal t = turns[rank];
+        if (t == null) {
+            t = new CompositeSignal();
+            turns[rank] = t;
+        }
+        return t;
+    }
+
+    /** Reduction buffers of {@code bytes}, made once (lock held). */
+    void ensureAccumulator(long bytes) {
+        if (arena == null) {
+            arena = Arena.ofShared();
+            accumulator = arena.allocate(Math.max(1, bytes), Long.BYTES).asSlice(0, bytes);
+            scratch = arena.allocate(Math.max(1, bytes), Long.BYTES).asSlice(0, bytes);
+        }
+    }
+
+    /** The combined value becomes the scratch buffer's (the combiner's own work; no lock needed). */
+    void swapAccumulator() {
+        MemorySegment t = accumulator;
+        accumulator = scratch;
+        scratch = t;
+    }
+
+    /** Frees the call's memory (last VP out). */
+    void release() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+        }
+        if (cache != null) {
+            cache.releaseAll();
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package org.lockstep.embsp.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.embsp.sim.Context;
+import org.lockstep.embsp.sim.Vp;
+import org.lockstep.spi.collective.AbstractCommunicator;
+import org.lockstep.spi.collective.CollectiveEngine;
+
+/**
+ * A virtual processor's communicator. Point-to-point goes through {@link PointToPoint};
+ * collectives through the EM-BSP {@link EmCollectives}, which needs no private point-to-point
+ * channel, so the channel is this communicator itself. {@link #allocate} places memory in the
+ * VP's context — the memory that survives swaps; Java heap objects are not swapped.
+ */
+public final class EmCommunicator extends AbstractCommunicator {
+    private final CommWorld world;
+    private final Group group;
+    private final Vp vp;
+    private final int rank;
+    private final Set<Long> allocations = new HashSet<>();
+    private long collectiveSequence;
+    private boolean closed;
+
+    EmCommunicator(CommWorld world, Group group, Vp vp) {
+        this.world = world;
+        this.group = group;
+        this.vp = vp;
+        this.rank = group.rankOfVp(vp.id());
+    }
+
+    CommWorld world() {
+        return world;
+    }
+
+    Group group() {
+        return group;
+    }
+
+    Vp vp() {
+        return vp;
+    }
+
+    /** The sequence number of this rank's next collective call on this communicator. */
+    long nextCollectiveSequence() {
+        return collectiveSequence++;
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
+        }
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return group.size();
+    }
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        PointToPoint.send(this, buffer, count, type, dest, tag, false).await();
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        PointToPoint.send(this, buffer, count, type, dest, tag, true).await();
+    }
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return PointToPoint.receive(this, buffer, count, type, source, tag).await();
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return PointToPoint.send(this, buffer, count, type, dest, tag, false);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return PointToPoint.send(this, buffer, count, type, dest, tag, true);
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return PointToPoint.receive(this, buffer, count, type, source, tag);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        return PointToPoint.probe(this, source, tag);
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        return PointToPoint.iprobe(this, source, tag);
+    }
+
+    @Override
+    public MemorySegment allocate(long byteSize) {
+        checkOpen();
+        if (byteSize < 0) {
+            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+        }
+        Context context = vp.context();
+        MemorySegment segment = context.allocate(byteSize);
+        if (segment == null) {
+            throw new LockstepException(ErrorClass.NO_MEM, "VP " + vp.id() + " cannot allocate " + byteSize
+                    + " bytes in its context of μ = " + context.allocator().capacity() + " bytes ("
+                    + context.allocator().allocatedBytes() + " allocated, largest free chunk "
+                    + context.allocator().largestFree() + "); raise lockstep.embsp.contextSize");
+        }
+        allocations.add(context.offsetOf(segment));
+        return segment;
+    }
+
+    @Override
+    public void free(MemorySegment segment) {
+        Context context = vp.context();
+        if (segment == null || !context.contains(segment) || !allocations.remove(context.offsetOf(segment))) {
+            throw new LockstepException(ErrorClass.ARG, "segment was not allocated by this communicator (or was freed already)");
+        }
+        context.free(segment);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Context context = vp.context();
+        for (long offset : allocations) {
+            context.allocator().free(offset);
+        }
+        allocations.clear();
+    }
+
+    @Override
+    public Communicator dup() {
+        checkOpen();
+        return world.collectives().dup(this);
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        checkOpen();
+        return world.collectives().split(this, color, key);
+    }
+
+    /** A communicator of VP {@code vp} on {@code newGroup}. */
+    EmCommunicator on(Group newGroup) {
+        return new EmCommunicator(world, newGroup, vp);
+    }
+
+    @Override
+    protected Communicator collectiveChannel() {
+        checkOpen();
+        return this;
+    }
+
+    @Override
+    protected CollectiveEngine collectiveEngine() {
+        return world.collectives();
+    }
+
+    @Override
+    public String toString() {
+        return "rank " + rank + " of " + group;
+    }
+}

@@ -1,0 +1,31 @@
+package org.lockstep.embsp.sim;
+
+import org.lockstep.embsp.io.IoSnapshot;
+
+/**
+ * One collective call as the simulator accounted it: which operation, on how many VPs, the
+ * largest message ω, the counted I/O, and two bounds from seed 003's analysis (see
+ * {@code IoBounds}): one with the VPs' actual context sizes and message sizes, and the thesis's
+ * form in terms of n, μ, ω and B. Fragments that found no room in the boundary-block cache cost a
+ * read-modify-write of one block each, which the bounds allow for ({@code cacheMisses}).
+ */
+public record CallRecord(String operation, long sequence, int participants, long omega, IoSnapshot counted,
+                         long swapBoundBytes, long deliveryBoundBytes, long thesisBoundBytes, long cacheMisses,
+                         long blockSize, double seconds) {
+    /** Allowance for read-modify-writes of uncached boundary blocks: one block read and one written each. */
+    public long missAllowance() {
+        return 2 * cacheMisses * blockSize;
+    }
+
+    /** The bound on all I/O of the call, with actual sizes. */
+    public long boundBytes() {
+        return swapBoundBytes + deliveryBoundBytes + missAllowance();
+    }
+
+    /** Whether the counted I/O keeps within the bounds: swap and delivery each, and the total within the thesis's form. */
+    public boolean withinBound() {
+        return counted.swapBytes() <= swapBoundBytes
+                && counted.deliveryBytes() <= deliveryBoundBytes + missAllowance()
+                && counted.totalBytes() <= thesisBoundBytes + missAllowance();
+    }
+}

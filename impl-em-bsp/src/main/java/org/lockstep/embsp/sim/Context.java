@@ -1,0 +1,216 @@
+package org.lockstep.embsp.sim;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import org.lockstep.embsp.io.ContextStore;
+import org.lockstep.embsp.io.IoCategory;
+import org.lockstep.embsp.io.IoDriver;
+import org.lockstep.embsp.io.IoHandle;
+import org.lockstep.embsp.io.IoMeter;
+import org.lockstep.embsp.memory.FirstFitAllocator;
+
+/**
+ * One virtual processor's context: the memory its program allocates from the communicator
+ * ({@code MPI_Alloc_mem}), placed by a {@link FirstFitAllocator} in the VP's partition (always
+ * the same one, so segments stay valid across swaps), and its residency. Swapping moves only the
+ * allocated blocks. In memory-mapped mode the context is its mapped file region and is always
+ * resident: the kernel pages it as the program touches it.
+ *
+ * <p>Residency changes under the write lock; a VP that reads or delivers into another's context
+ * holds the read lock, so a context never changes residency under an access.
+ */
+public final class Context {
+    /** Alignment of allocations: enough for every datatype and a cache line. */
+    public static final long ALLOCATION_ALIGNMENT = 64;
+
+    private final int vp;
+    private final MemorySegment memory;
+    private final FirstFitAllocator allocator;
+    private final ContextStore store;
+    private final boolean mapped;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private volatile Residency residency;
+    private List<long[]> loaned = List.of();
+
+    Context(int vp, MemorySegment memory, ContextStore store) {
+        this.vp = vp;
+        this.memory = memory;
+        this.store = store;
+        this.mapped = store.mapped();
+        this.allocator = new FirstFitAllocator(memory.byteSize(), ALLOCATION_ALIGNMENT);
+        this.residency = mapped ? Residency.RESIDENT : Residency.ON_DISK;
+    }
+
+    public int vp() {
+        return vp;
+    }
+
+    /** The memory this context occupies when resident. */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    public FirstFitAllocator allocator() {
+        return allocator;
+    }
+
+    public Residency residency() {
+        return residency;
+    }
+
+    public boolean mapped() {
+        return mapped;
+    }
+
+    public ReentrantReadWriteLock lock() {
+        return lock;
+    }
+
+    /** Whether {@code segment} lies inside this context's memory. */
+    public boolean contains(MemorySegment segment) {
+        if (!segment.isNative()) {
+            return false;
+        }
+        long start = segment.address() - memory.address();
+        return start >= 0 && start + segment.byteSize() <= memory.byteSize();
+    }
+
+    /** Offset of {@code segment} in this context (it must be {@link #contains contained}). */
+    public long offsetOf(MemorySegment segment) {
+        return segment.address() - memory.address();
+    }
+
+    /** Allocates {@code size} bytes; null if no free chunk is large enough. */
+    public MemorySegment allocate(long size) {
+        long offset = allocator.allocate(size);
+        return offset < 0 ? null : memory.asSlice(offset, size);
+    }
+
+    /** Frees a segment from {@link #allocate}; false if it is not one. */
+    public boolean free(MemorySegment segment) {
+        if (!contains(segment)) {
+            return false;
+        }
+        long offset = offsetOf(segment);
+        long size = allocator.sizeAt(offset);
+        if (size < 0 || segment.byteSize() > size) {
+            return false;
+        }
+        allocator.free(offset);
+        return true;
+    }
+
+    /** Writes the allocated blocks to disk: the context leaves its partition. */
+    public void swapOut(IoMeter... meters) {
+        if (mapped) {
+            return;
+        }
+        lock.writeLock().lock();
+        try {
+            if (residency == Residency.RESIDENT) {
+                moveAllocated(IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+            }
+            residency = Residency.ON_DISK;
+            loaned = List.of();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Reads the allocated blocks into the partition: the context is resident again. */
+    public void swapIn(IoMeter... meters) {
+        if (mapped) {
+            return;
+        }
+        lock.writeLock().lock();
+        try {
+            if (residency != Residency.RESIDENT) {
+                moveAllocated(IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+                residency = Residency.RESIDENT;
+                loaned = List.of();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Reads the blocks of {@code ranges} ({start, end} byte pairs, rounded out to blocks) into the
+     * partition as a read-only copy, the disk staying the truth; a resident context is left as it is.
+     */
+    public void loan(List<long[]> ranges, IoMeter... meters) {
+        if (mapped) {
+            return;
+        }
+        lock.writeLock().lock();
+        try {
+            if (residency != Residency.ON_DISK) {
+                return;
+            }
+            long block = store.blockSize();
+            List<long[]> blocks = mergeToBlocks(ranges, block);
+            List<IoHandle> pending = new ArrayList<>();
+            for (long[] r : blocks) {
+                pending.add(store.submit(IoDriver.Direction.READ, vp, r[0], memory.asSlice(r[0], r[1] - r[0]),
+                        IoCategory.SWAP_IN, meters));
+            }
+            ContextStore.all(pending).await();
+            loaned = blocks;
+            residency = Residency.LOANED;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The block ranges a loan read, for accounting. */
+    public List<long[]> loanedRanges() {
+        return loaned;
+    }
+
+    /** The VP has ended: its memory is released without I/O. */
+    public void discard() {
+        lock.writeLock().lock();
+        try {
+            allocator.clear();
+            residency = mapped ? Residency.RESIDENT : Residency.ON_DISK;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Bytes one swap of this context moves now. */
+    public long swapBytes() {
+        return mapped ? 0 : allocator.swapBytes(store.blockSize());
+    }
+
+    private void moveAllocated(IoDriver.Direction direction, IoCategory category, IoMeter... meters) {
+        List<IoHandle> pending = new ArrayList<>();
+        for (long[] r : allocator.allocatedBlockRanges(store.blockSize())) {
+            pending.add(store.submit(direction, vp, r[0], memory.asSlice(r[0], r[1] - r[0]), category, meters));
+        }
+        ContextStore.all(pending).await();
+    }
+
+    /** {start, end} ranges rounded out to blocks, sorted and merged. */
+    static List<long[]> mergeToBlocks(List<long[]> ranges, long block) {
+        List<long[]> sorted = new ArrayList<>();
+        for (long[] r : ranges) {
+            if (r[1] > r[0]) {
+                sorted.add(new long[] {Math.floorDiv(r[0], block) * block, -Math.floorDiv(-r[1], block) * block});
+            }
+        }
+        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> merged = new ArrayList<>();
+        for (long[] r : sorted) {
+            if (!merged.isEmpty() && r[0] <= merged.getLast()[1]) {
+                merged.getLast()[1] = Math.max(merged.getLast()[1], r[1]);
+            } else {
+                merged.add(r);
+            }
+        }
+        return merged;
+    }
+}

@@ -1,0 +1,143 @@
+package org.lockstep.embsp.sim;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import org.lockstep.embsp.EmBspOptions;
+import org.lockstep.embsp.io.AsyncIoDriver;
+import org.lockstep.embsp.io.ContextStore;
+import org.lockstep.embsp.io.DiskLayout;
+import org.lockstep.embsp.io.DiskSet;
+import org.lockstep.embsp.io.IoDriver;
+import org.lockstep.embsp.io.SyncIoDriver;
+
+/**
+ * One real processor of the simulation (seed 003 Fig. 3.2): k cores with k memory partitions of
+ * μ bytes, allocated once, off-heap and block-aligned; D disks holding the v contexts; the
+ * scheduler, the I/O accounting and the machinery that moves messages between contexts.
+ */
+public final class Machine implements AutoCloseable {
+    private final EmBspOptions options;
+    private final ContextStore store;
+    private final Scheduler scheduler;
+    private final ThreadDriver threads;
+    private final Accounting accounting = new Accounting();
+    private final Arena arena = Arena.ofShared();
+    private final Partition[] partitions;
+    private final Vp[] vps;
+    private final DataMover mover;
+    private final BlockPool blockPool;
+
+    private Machine(EmBspOptions options, ContextStore store) {
+        this.options = options;
+        this.store = store;
+        this.threads = ThreadDriver.of(options.threads());
+        this.scheduler = new Scheduler(options.cores(), threads.exclusive());
+        long alignment = Math.max(options.blockSize(), store.memoryAlignment());
+        this.partitions = new Partition[options.cores()];
+        long slot = slotSize(options);
+        for (int p = 0; p < partitions.length; p++) {
+            MemorySegment memory = store.mapped() ? null : arena.allocate(options.contextSize(), alignment);
+            MemorySegment staging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
+            partitions[p] = new Partition(p, memory, staging, slot);
+        }
+        this.vps = new Vp[options.vps()];
+        for (int t = 0; t < vps.length; t++) {
+            Partition partition = partitions[t % partitions.length];
+            MemorySegment memory = store.mapped() ? store.mappedContext(t) : partition.memory();
+            vps[t] = new Vp(t, partition, new Context(t, memory, store), scheduler.newCondition(), accounting);
+        }
+        scheduler.register(vps);
+        this.mover = new DataMover(store);
+        this.blockPool = new BlockPool(arena, options.blockSize(), options.boundaryCache());
+    }
+
+    /** Staging slots: one for synchronous use and up to α for writes in flight, each a multiple of B. */
+    static long slotSize(EmBspOptions options) {
+        long perSlot = options.staging() / (options.alpha() + 1L);
+        long rounded = perSlot / options.blockSize() * options.blockSize();
+        return Math.max(options.blockSize(), rounded);
+    }
+
+    /** Creates the disks and the partitions for {@code options}. */
+    public static Machine open(EmBspOptions options) {
+        DiskLayout layout = new DiskLayout(options.vps(), options.diskCount(), options.contextSize(), options.blockSize(),
+                options.striped());
+        DiskSet.Access access = switch (options.io()) {
+            case MMAP -> DiskSet.Access.MAPPED;
+            case SYNC, ASYNC -> switch (options.direct()) {
+                case TRUE -> DiskSet.Access.DIRECT;
+                case FALSE -> DiskSet.Access.BUFFERED;
+                case AUTO -> DiskSet.Access.AUTO_DIRECT;
+            };
+        };
+        DiskSet disks = DiskSet.open(options.disks(), layout, options.blockSize(), access);
+        IoDriver driver = switch (options.io()) {
+            case SYNC -> new SyncIoDriver();
+            case ASYNC -> new AsyncIoDriver(options.ioThreads());
+            case MMAP -> null;
+        };
+        ContextStore store = new ContextStore(disks, layout, driver, options.blockSize(), options.contextSize());
+        try {
+            return new Machine(options, store);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    public EmBspOptions options() {
+        return options;
+    }
+
+    public ContextStore store() {
+        return store;
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    public ThreadDriver threads() {
+        return threads;
+    }
+
+    public Accounting accounting() {
+        return accounting;
+    }
+
+    public Vp vp(int id) {
+        return vps[id];
+    }
+
+    public int vpCount() {
+        return vps.length;
+    }
+
+    public DataMover mover() {
+        return mover;
+    }
+
+    /** A boundary-block cache for one collective call, drawing on the machine's budget. */
+    public BoundaryCache newBoundaryCache() {
+        return new BoundaryCache(blockPool, options.blockSize());
+    }
+
+    public BlockPool blockPool() {
+        return blockPool;
+    }
+
+    /** Bytes of memory the simulator holds for partitions and staging. */
+    public long partitionBytes() {
+        return store.mapped() ? 0 : (long) partitions.length * (options.contextSize() + options.staging());
+    }
+
+    @Override
+    public void close() {
+        try {
+            store.close();
+        } finally {
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,440 @@
+package org.lockstep.embsp.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.ProcessFailedException;
+
+/**
+ * Who runs: the k partition locks of seed 003 §4 (VP t runs only while it holds partition
+ * t mod k, so at most k VPs run at once), granted in VP id order round after round; the
+ * waiting of VPs on {@link CompositeSignal}s, swapping out only when necessary; and, for the
+ * sequential driver, a single CPU token so that exactly one VP runs, chosen by id.
+ *
+ * <p>A VP that waits keeps its partition — and stays swapped in — as long as no other VP wants
+ * that partition; the moment one does, the waiter is woken, swaps out and hands the partition
+ * over. So every wait works with any number of VPs swapped in or out, and a wait whose condition
+ * already holds costs nothing.
+ *
+ * <p>When every live VP waits and none can be woken, the program is deadlocked (or waits for a
+ * VP that has failed or finished): every waiter then fails with an error that lists what each
+ * was waiting for, instead of hanging.
+ *
+ * <p>All state is guarded by one lock, which collectives also use for their own shared state
+ * ({@link #lock()}); no I/O is ever done while it is held.
+ */
+public final class Scheduler {
+    private static final int DEADLOCK_REPORT_LIMIT = 8;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final int partitions;
+    private final boolean exclusive;
+    private final int[] owner;
+    private final int[] lastGranted;
+    private final List<TreeSet<Integer>> queues = new ArrayList<>();
+    private final TreeSet<Integer> readyHolding = new TreeSet<>();
+    private Vp[] vps = new Vp[0];
+    private int tokenHolder = -1;
+    private int lastRunner = -1;
+    private int active;
+    private int live;
+    /** VPs that are STARTING or WOKEN: the sequential driver decides only when this is 0, so its choices never depend on timing. */
+    private int unsettled;
+    private Throwable firstFailure;
+    private int firstFailedVp = -1;
+
+    public Scheduler(int partitions, boolean exclusive) {
+        this.partitions = partitions;
+        this.exclusive = exclusive;
+        this.owner = new int[partitions];
+        this.lastGranted = new int[partitions];
+        for (int p = 0; p < partitions; p++) {
+            owner[p] = -1;
+            lastGranted[p] = -1;
+            queues.add(new TreeSet<>());
+        }
+    }
+
+    /** The VPs this scheduler runs; each starts counted as active until it first waits. */
+    void register(Vp[] all) {
+        lock.lock();
+        try {
+            this.vps = all.clone();
+            this.active = all.length;
+            this.live = all.length;
+            this.unsettled = all.length;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public Condition newCondition() {
+        return lock.newCondition();
+    }
+
+    /** The lock that guards scheduling and the shared state of collectives. */
+    public ReentrantLock lock() {
+        return lock;
+    }
+
+    public boolean exclusive() {
+        return exclusive;
+    }
+
+    /** The first failure a VP ended with, in time order (the cause; later ones are its consequences), or null. */
+    public Throwable firstFailure() {
+        lock.lock();
+        try {
+            return firstFailure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** VPs whose program has not ended. */
+    public int live() {
+        lock.lock();
+        try {
+            return live;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called on a VP's thread before its program: returns once it holds its partition. */
+    public void begin(Vp vp) {
+        lock.lock();
+        try {
+            ensureRunning(vp);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called on a VP's thread after its program: releases its partition; {@code failure} is null on success. */
+    public void finish(Vp vp, Throwable failure) {
+        lock.lock();
+        try {
+            if (vp.holdsPartition) {
+                owner[vp.partition().index()] = -1;
+                vp.holdsPartition = false;
+            }
+            if (tokenHolder == vp.id()) {
+                tokenHolder = -1;
+            }
+            if (vp.state != RunState.BLOCKED && vp.state != RunState.DONE) {
+                active--;
+            }
+            setState(vp, RunState.DONE);
+            live--;
+            if (failure != null && firstFailure == null) {
+                firstFailure = failure;
+                firstFailedVp = vp.id();
+            }
+            checkDeadlock();
+            dispatch();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds (evaluated under the lock), registered on {@code signal}
+     * so that whoever makes the condition true can wake it. If another VP wants this VP's
+     * partition meanwhile, {@code yieldHook} runs (the swap-out, outside the lock) and the partition
+     * is handed over; after the wait, once the partition is back, {@code resumeHook} runs (the
+     * swap-in, or a partial one). Returns with the partition held.
+     *
+     * @throws LockstepException if the wait can never end (deadlock, failed or finished peer)
+     */
+    public void await(Vp vp, BooleanSupplier condition, CompositeSignal signal, String what,
+                      Runnable yieldHook, Runnable resumeHook) {
+        lock.lock();
+        try {
+            while (vp.failure == null && !condition.getAsBoolean()) {
+                if (vp.holdsPartition && contended(vp)) {
+                    ensureRunning(vp);
+                    if (vp.failure != null || condition.getAsBoolean()) {
+                        break;
+                    }
+                    lock.unlock();
+                    try {
+                        yieldHook.run();
+                    } finally {
+                        lock.lock();
+                    }
+                    releasePartition(vp);
+                    continue;
+                }
+                if (signal != null) {
+                    signal.add(vp);
+                }
+                try {
+                    block(vp, what, condition);
+                } finally {
+                    if (signal != null) {
+                        signal.remove(vp);
+                    }
+                }
+            }
+            ensureRunning(vp);
+        } finally {
+            lock.unlock();
+        }
+        resumeHook.run();
+        LockstepException failure;
+        lock.lock();
+        try {
+            failure = vp.failure;
+            vp.failure = null;
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * A point where a polling VP ({@code iprobe}, {@code test}) lets others run: if its partition
+     * is wanted it swaps out and queues behind them; with the sequential driver it passes the
+     * token on. Returns with the partition held.
+     */
+    public void yieldPoint(Vp vp, Runnable yieldHook, Runnable resumeHook) {
+        boolean handedOver = false;
+        lock.lock();
+        try {
+            if (vp.holdsPartition && contended(vp)) {
+                lock.unlock();
+                try {
+                    yieldHook.run();
+                } finally {
+                    lock.lock();
+                }
+                releasePartition(vp);
+                ensureRunning(vp);
+                handedOver = true;
+            } else if (exclusive) {
+                setState(vp, RunState.WOKEN);
+                tokenHolder = -1;
+                ensureRunning(vp);
+                handedOver = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (handedOver) {
+            resumeHook.run();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    /**
+     * Wakes {@code vp} if it waits (lock held). With the sequential driver its condition is
+     * evaluated here, by the waker: if it holds (or the VP failed), the VP queues to run, and its
+     * thread only wakes when it is dispatched — so no thread ever acts on timing.
+     */
+    void wake(Vp vp) {
+        if (vp.state != RunState.BLOCKED) {
+            return;
+        }
+        if (!exclusive) {
+            setState(vp, RunState.WOKEN);
+            active++;
+            vp.wake.signal();
+            return;
+        }
+        if (vp.failure != null || vp.waitCondition.getAsBoolean()) {
+            queueToRun(vp);
+        }
+    }
+
+    /** Sequential driver: a blocked VP is made to run, to re-check or to give up its partition. */
+    private void queueToRun(Vp vp) {
+        setState(vp, RunState.READY);
+        active++;
+        if (vp.holdsPartition) {
+            readyHolding.add(vp.id());
+        } else {
+            queues.get(vp.partition().index()).add(vp.id());
+        }
+    }
+
+    /** Changes {@code vp}'s state, counting the VPs that are not settled yet. */
+    private void setState(Vp vp, RunState next) {
+        boolean was = vp.state == RunState.STARTING || vp.state == RunState.WOKEN;
+        boolean is = next == RunState.STARTING || next == RunState.WOKEN;
+        unsettled += (is ? 1 : 0) - (was ? 1 : 0);
+        vp.state = next;
+    }
+
+    /** Whether some other VP waits for {@code vp}'s partition. */
+    private boolean contended(Vp vp) {
+        return !queues.get(vp.partition().index()).isEmpty();
+    }
+
+    /** Makes {@code vp} RUNNING, with its partition (and the token): waits for them if needed. */
+    private void ensureRunning(Vp vp) {
+        if (vp.state == RunState.RUNNING) {
+            return;
+        }
+        setState(vp, RunState.READY);
+        if (vp.holdsPartition) {
+            if (!exclusive) {
+                setState(vp, RunState.RUNNING);
+                return;
+            }
+            readyHolding.add(vp.id());
+        } else {
+            queues.get(vp.partition().index()).add(vp.id());
+        }
+        dispatch();
+        while (vp.state != RunState.RUNNING) {
+            vp.wake.awaitUninterruptibly();
+        }
+    }
+
+    /** Gives up the partition (after the swap-out); the VP stays active, wanting to run again or to wait. */
+    private void releasePartition(Vp vp) {
+        owner[vp.partition().index()] = -1;
+        vp.holdsPartition = false;
+        setState(vp, RunState.WOKEN);
+        if (tokenHolder == vp.id()) {
+            tokenHolder = -1;
+        }
+        dispatch();
+    }
+
+    private void block(Vp vp, String what, BooleanSupplier condition) {
+        setState(vp, RunState.BLOCKED);
+        vp.waitingFor = what;
+        vp.waitCondition = condition;
+        active--;
+        if (tokenHolder == vp.id()) {
+            tokenHolder = -1;
+        }
+        checkDeadlock();
+        dispatch();
+        while (vp.state == RunState.BLOCKED || exclusive && vp.state != RunState.RUNNING) {
+            vp.wake.awaitUninterruptibly();
+        }
+    }
+
+    private void dispatch() {
+        if (!exclusive) {
+            for (int p = 0; p < partitions; p++) {
+                dispatchPartition(p);
+            }
+            return;
+        }
+        for (int p = 0; p < partitions; p++) {
+            if (!queues.get(p).isEmpty() && owner[p] >= 0 && vps[owner[p]].state == RunState.BLOCKED) {
+                // its partition is wanted: it must run to swap out
+                queueToRun(vps[owner[p]]);
+            }
+        }
+        if (tokenHolder >= 0 || unsettled > 0) {
+            return;
+        }
+        int best = -1;
+        int bestDistance = Integer.MAX_VALUE;
+        Integer holding = cyclicNext(readyHolding, lastRunner + 1);
+        if (holding != null) {
+            best = holding;
+            bestDistance = distance(holding);
+        }
+        for (int p = 0; p < partitions; p++) {
+            if (owner[p] < 0 && !queues.get(p).isEmpty()) {
+                int candidate = cyclicNext(queues.get(p), lastRunner + 1);
+                int d = distance(candidate);
+                if (d < bestDistance) {
+                    best = candidate;
+                    bestDistance = d;
+                }
+            }
+        }
+        if (best < 0) {
+            return;
+        }
+        Vp chosen = vps[best];
+        if (chosen.holdsPartition) {
+            readyHolding.remove(best);
+        } else {
+            grantPartition(chosen);
+        }
+        tokenHolder = best;
+        lastRunner = best;
+        setState(chosen, RunState.RUNNING);
+        chosen.wake.signal();
+    }
+
+    private void dispatchPartition(int p) {
+        TreeSet<Integer> queue = queues.get(p);
+        if (queue.isEmpty()) {
+            return;
+        }
+        if (owner[p] < 0) {
+            Vp chosen = vps[cyclicNext(queue, lastGranted[p] + 1)];
+            grantPartition(chosen);
+            setState(chosen, RunState.RUNNING);
+            chosen.wake.signal();
+        } else if (vps[owner[p]].state == RunState.BLOCKED) {
+            wake(vps[owner[p]]);
+        }
+    }
+
+    private void grantPartition(Vp vp) {
+        int p = vp.partition().index();
+        queues.get(p).remove(vp.id());
+        owner[p] = vp.id();
+        lastGranted[p] = vp.id();
+        vp.holdsPartition = true;
+    }
+
+    private int distance(int id) {
+        return Math.floorMod(id - lastRunner - 1, vps.length);
+    }
+
+    private static Integer cyclicNext(TreeSet<Integer> set, int from) {
+        if (set.isEmpty()) {
+            return null;
+        }
+        Integer next = set.ceiling(from);
+        return next != null ? next : set.first();
+    }
+
+    private void checkDeadlock() {
+        if (active > 0 || live == 0) {
+            return;
+        }
+        List<Vp> blocked = new ArrayList<>();
+        for (Vp vp : vps) {
+            if (vp.state == RunState.BLOCKED) {
+                blocked.add(vp);
+            }
+        }
+        StringBuilder waits = new StringBuilder();
+        for (int i = 0; i < Math.min(DEADLOCK_REPORT_LIMIT, blocked.size()); i++) {
+            Vp vp = blocked.get(i);
+            waits.append(i == 0 ? "" : "; ").append("VP ").append(vp.id()).append(" in ").append(vp.waitingFor);
+        }
+        if (blocked.size() > DEADLOCK_REPORT_LIMIT) {
+            waits.append("; and ").append(blocked.size() - DEADLOCK_REPORT_LIMIT).append(" more");
+        }
+        for (Vp vp : blocked) {
+            vp.failure = firstFailure != null
+                    ? new ProcessFailedException(ErrorClass.PROC_FAILED, firstFailedVp, "VP " + firstFailedVp + " failed ("
+                            + firstFailure + "), and every remaining VP waits for something it can no longer get: " + waits)
+                    : new LockstepException(ErrorClass.OTHER, "deadlock: every remaining virtual processor waits and none "
+                            + "can proceed (" + live + " live of " + vps.length + "): " + waits);
+            wake(vp);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package org.lockstep.applications;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Op;
+
+/**
+ * CGM sample sort of N 64-bit keys (regular sampling, PSRS): each rank sorts its N/p keys, sends
+ * p − 1 regular samples to all (Allgather), picks the same p − 1 splitters from the p(p − 1)
+ * samples, partitions its keys by them, exchanges the buckets (Alltoall of counts, Alltoallv of
+ * keys; regular sampling keeps every bucket under 2N/p) and sorts what it received. It then checks
+ * itself: every rank sorted, ranks in order, no key lost or invented (count, xor and sum of the keys
+ * before and after). Keys are the STXXL peer's stream, so the checksums match that program's.
+ *
+ * <p>Every buffer is allocated from the communicator: under EM-BSP the keys live in the contexts.
+ */
+public final class SampleSort implements Application {
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+
+    private final long keys;
+    private final long seed;
+
+    public SampleSort(long keys) {
+        this(keys, Keys.DEFAULT_SEED);
+    }
+
+    public SampleSort(long keys, long seed) {
+        this.keys = keys;
+        this.seed = seed;
+    }
+
+    @Override
+    public String name() {
+        return "sort";
+    }
+
+    /** Bytes of context one rank needs for {@code keys} keys on {@code ranks} ranks. */
+    public static long contextBytes(long keys, int ranks) {
+        long mine = keys / ranks + 1;
+        return 8 * (mine * 2 + 2 * (2 * mine + ranks) + 4L * ranks * ranks + 16L * ranks) + (64L << 10);
+    }
+
+    @Override
+    public long run(Communicator w) {
+        int p = w.size();
+        int r = w.rank();
+        long first = keys * r / p;
+        long n = keys * (r + 1) / p - first;
+        MemorySegment local = w.allocate(8 * Math.max(1, n));
+        MemorySegment scratch = w.allocate(8 * Math.max(1, n));
+        long xor = 0;
+        long sum = 0;
+        for (long i = 0; i < n; i++) {
+            long k = Keys.key(seed, first + i);
+            local.setAtIndex(LONG, i, k);
+            xor ^= k;
+            sum += k;
+        }
+        Keys.radixSort(local, scratch, n);
+        w.free(scratch);
+
+        // regular samples, then the same splitters everywhere
+        int s = p - 1;
+        MemorySegment samples = w.allocate(8L * Math.max(1, s));
+        for (int i = 0; i < s; i++) {
+            samples.setAtIndex(LONG, i, n == 0 ? -1L : local.getAtIndex(LONG, (i + 1) * n / p));
+        }
+        MemorySegment allSamples = w.allocate(8L * Math.max(1, (long) s * p));
+        w.allgather(samples, s, Datatype.LONG, allSamples);
+        MemorySegment sampleScratch = w.allocate(8L * Math.max(1, (long) s * p));
+        Keys.radixSort(allSamples, sampleScratch, (long) s * p);
+        long[] splitters = new long[s];
+        for (int i = 0; i < s; i++) {
+            splitters[i] = allSamples.getAtIndex(LONG, Math.min((long) s * p - 1, (long) (i + 1) * s));
+        }
+        w.free(sampleScratch);
+        w.free(allSamples);
+        w.free(samples);
+
+        // bucket j holds keys in [splitter j-1, splitter j)
+        long[] sendCounts = new long[p];
+        long[] sendDispls = new long[p];
+        long start = 0;
+        for (int j = 0; j < p; j++) {
+            long end = j == p - 1 ? n : Keys.lowerBound(local, n, splitters[j]);
+            end = Math.max(end, start);
+            sendDispls[j] = start;
+            sendCounts[j] = end - start;
+            start = end;
+        }
+        MemorySegment counts = w.allocate(8L * p);
+        MemorySegment incoming = w.allocate(8L * p);
+        for (int j = 0; j < p; j++) {
+            counts.setAtIndex(LONG, j, sendCounts[j]);
+        }
+        w.alltoall(counts, 1, Datatype.LONG, incoming);
+        long[] recvCounts = new long[p];
+        long[] recvDispls = new long[p];
+        long total = 0;
+        for (int j = 0; j < p; j++) {
+            recvCounts[j] = incoming.getAtIndex(LONG, j);
+            recvDispls[j] = total;
+            total += recvCounts[j];
+        }
+        w.free(incoming);
+        w.free(counts);
+        MemorySegment received = w.allocate(8 * Math.max(1, total));
+        w.alltoallv(local, sendCounts, sendDispls, Datatype.LONG, received, recvCounts, recvDispls);
+        w.free(local);
+        MemorySegment sortScratch = w.allocate(8 * Math.max(1, total));
+        Keys.radixSort(received, sortScratch, total);
+        w.free(sortScratch);
+        return verify(w, received, total, xor, sum);
+    }
+
+    private long verify(Communicator w, MemorySegment sorted, long count, long xorIn, long sumIn) {
+        int p = w.size();
+        int r = w.rank();
+        long xor = 0;
+        long sum = 0;
+        for (long i = 0; i < count; i++) {
+            long k = sorted.getAtIndex(LONG, i);
+            if (i > 0 && Long.compareUnsigned(sorted.getAtIndex(LONG, i - 1), k) > 0) {
+                throw new AssertionError("sort: rank " + r + " is out of order at key " + i);
+            }
+            xor ^= k;
+            sum += k;
+        }
+        // [count, min, max, xor in, sum in, xor out, sum out] per rank, gathered everywhere
+        MemorySegment mine = w.allocate(8 * 7);
+        mine.setAtIndex(LONG, 0, count);
+        mine.setAtIndex(LONG, 1, count == 0 ? 0 : sorted.getAtIndex(LONG, 0));
+        mine.setAtIndex(LONG, 2, count == 0 ? 0 : sorted.getAtIndex(LONG, count - 1));
+        mine.setAtIndex(LONG, 3, xorIn);
+        mine.setAtIndex(LONG, 4, sumIn);
+        mine.setAtIndex(LONG, 5, xor);
+        mine.setAtIndex(LONG, 6, sum);
+        MemorySegment all = w.allocate(8L * 7 * p);
+        w.allgather(mine, 7, Datatype.LONG, all);
+        long totalCount = 0;
+        long xorBefore = 0;
+        long sumBefore = 0;
+        long xorAfter = 0;
+        long sumAfter = 0;
+        long previousMax = 0;
+        boolean seen = false;
+        for (int q = 0; q < p; q++) {
+            long c = all.getAtIndex(LONG, 7L * q);
+            totalCount += c;
+            xorBefore ^= all.getAtIndex(LONG, 7L * q + 3);
+            sumBefore += all.getAtIndex(LONG, 7L * q + 4);
+            xorAfter ^= all.getAtIndex(LONG, 7L * q + 5);
+            sumAfter += all.getAtIndex(LONG, 7L * q + 6);
+            if (c > 0) {
+                long min = all.getAtIndex(LONG, 7L * q + 1);
+                if (seen && Long.compareUnsigned(previousMax, min) > 0) {
+                    throw new AssertionError("sort: rank " + q + " starts below the previous rank's largest key");
+                }
+                previousMax = all.getAtIndex(LONG, 7L * q + 2);
+                seen = true;
+            }
+        }
+        if (totalCount != keys || xorBefore != xorAfter || sumBefore != sumAfter) {
+            throw new AssertionError("sort: keys lost or changed: " + totalCount + " of " + keys + " keys, xor " + xorAfter
+                    + " vs " + xorBefore + ", sum " + sumAfter + " vs " + sumBefore);
+        }
+        w.free(all);
+        w.free(mine);
+        w.free(sorted);
+        MemorySegment digest = w.allocate(8);
+        digest.set(LONG, 0, xorAfter * 31 + sumAfter);
+        w.allreduce(Communicator.IN_PLACE, digest, 1, Datatype.LONG, Op.MAX);
+        long d = digest.get(LONG, 0);
+        w.free(digest);
+        return d;
+    }
+}
