@@ -56,6 +56,31 @@ class ProgressRuleTest {
     }
 
     @Test
+    void theMailboxTransportsOwnBlockingReceiveKeepsAPendingBroadcastMoving() {
+        // The same situation on the world communicator itself: its recv must advance the ibcast.
+        int root = 2;
+        int forwarder = 0;
+        int leaf = 1;
+        new MailboxProvider().runInThreads(CollectiveTesting.options(4), world -> {
+            MemorySegment data = CollectiveTesting.bytes(100);
+            if (world.rank() == root) {
+                fill(data, 0, 100, root, 1);
+            }
+            Request bcast = world.ibcast(data, 100, Datatype.BYTE, root);
+            int[] reply = new int[1];
+            if (world.rank() == forwarder) {
+                world.recv(reply, leaf, 3);
+                assertEquals(42, reply[0]);
+            } else if (world.rank() == leaf) {
+                bcast.await();
+                world.send(new int[] {42}, forwarder, 3);
+            }
+            bcast.await();
+            assertData(data, 0, 0, 100, root, 1, "bcast at rank " + world.rank());
+        });
+    }
+
+    @Test
     void progressPendingFindsNothingToDoWhenNothingIsPending() {
         assertFalse(Schedule.progressPending());
         CollectiveTesting.run(2, comm -> {
