@@ -3,6 +3,7 @@ package org.lockstep.launchtest;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
+import org.lockstep.api.Op;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
@@ -39,6 +41,7 @@ public final class LaunchedPrograms {
             case "point-to-point" -> Lockstep.run(options, LaunchedPrograms::pointToPoint);
             case "kill-rank-1" -> Lockstep.run(options, LaunchedPrograms::killRankOne);
             case "job-ring" -> Lockstep.run(options, world -> jobRing(world, Long.parseLong(args[1])));
+            case "collectives" -> Lockstep.run(options, LaunchedPrograms::collectives);
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -115,6 +118,90 @@ public final class LaunchedPrograms {
             check(e.errorClass() == ErrorClass.PROC_FAILED && e.failedRank() == 1, "wrong failure: " + e);
             System.out.println("rank " + me + " saw rank 1 fail at " + System.nanoTime() + " after message " + v[0]);
         }
+    }
+
+    /**
+     * Collectives across processes against values every rank can compute for itself, on the world
+     * and on a split communicator, with wildcard point-to-point traffic on a duplicate in between.
+     */
+    static void collectives(Communicator world) {
+        checkCollectives(world, "world");
+        Communicator traffic = world.dup();
+        Communicator half = world.split(world.rank() % 2, world.rank());
+        // Wildcard messages on the duplicate while the halves run their collectives.
+        traffic.isend(new long[] {world.rank()}, (world.rank() + 1) % world.size(), 3);
+        checkCollectives(half, "half");
+        long[] got = new long[1];
+        Status s = traffic.recv(got, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+        check(got[0] == (world.rank() + world.size() - 1) % world.size() && s.source() == got[0], "traffic got " + got[0]);
+        System.out.println("collectives OK on rank " + world.rank() + " of " + world.size());
+    }
+
+    private static void checkCollectives(Communicator c, String name) {
+        int n = c.size();
+        int me = c.rank();
+        c.barrier();
+        for (int root = 0; root < n; root++) {
+            long[] value = {me == root ? 1000L + root : -1};
+            c.bcast(MemorySegment.ofArray(value), 1, Datatype.LONG, root);
+            check(value[0] == 1000L + root, name + ": bcast from " + root + " gave " + value[0]);
+            long[] gathered = new long[n];
+            c.gather(MemorySegment.ofArray(new long[] {me * 10L}), 1, Datatype.LONG, MemorySegment.ofArray(gathered), root);
+            if (me == root) {
+                for (int r = 0; r < n; r++) {
+                    check(gathered[r] == r * 10L, name + ": gather at " + root + " slot " + r + " = " + gathered[r]);
+                }
+            }
+            long[] sum = new long[1];
+            c.reduce(MemorySegment.ofArray(new long[] {me + 1}), MemorySegment.ofArray(sum), 1, Datatype.LONG, Op.SUM, root);
+            check(me != root || sum[0] == (long) n * (n + 1) / 2, name + ": reduce sum at " + root + " = " + sum[0]);
+        }
+        // Non-commutative but associative: decimal digits concatenated in rank order, whatever the algorithm.
+        Op concatenate = Op.create((in, inout, count, type) -> {
+            for (long i = 0; i < count; i++) {
+                long a = in.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i);
+                long b = inout.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i);
+                long shift = 1;
+                for (long rest = b; rest > 0; rest /= 10) {
+                    shift *= 10;
+                }
+                inout.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, a * shift + b);
+            }
+        }, false);
+        long[] digits = new long[1];
+        c.allreduce(MemorySegment.ofArray(new long[] {me + 1}), MemorySegment.ofArray(digits), 1, Datatype.LONG, concatenate);
+        long expected = 0;
+        for (int r = 0; r < n; r++) {
+            expected = expected * 10 + r + 1;
+        }
+        check(digits[0] == expected, name + ": non-commutative allreduce gave " + digits[0] + ", expected " + expected);
+        double[] mine = {Math.PI * (me + 1) / 7.0};
+        double[] total = new double[1];
+        c.allreduce(MemorySegment.ofArray(mine), MemorySegment.ofArray(total), 1, Datatype.DOUBLE, Op.SUM);
+        double[] everyones = new double[n];
+        c.allgather(MemorySegment.ofArray(total), 1, Datatype.DOUBLE, MemorySegment.ofArray(everyones));
+        for (double t : everyones) {
+            check(Double.doubleToRawLongBits(t) == Double.doubleToRawLongBits(total[0]), name + ": allreduce differs between ranks");
+        }
+        long[] send = new long[n];
+        for (int r = 0; r < n; r++) {
+            send[r] = me * 100L + r;
+        }
+        long[] recv = new long[n];
+        c.alltoall(MemorySegment.ofArray(send), 1, Datatype.LONG, MemorySegment.ofArray(recv));
+        for (int r = 0; r < n; r++) {
+            check(recv[r] == r * 100L + me, name + ": alltoall block " + r + " = " + recv[r]);
+        }
+        long[] prefix = new long[1];
+        c.scan(MemorySegment.ofArray(new long[] {me + 1}), MemorySegment.ofArray(prefix), 1, Datatype.LONG, Op.SUM);
+        check(prefix[0] == (long) (me + 1) * (me + 2) / 2, name + ": scan gave " + prefix[0]);
+        int large = 1 << 17;
+        double[] ones = new double[large];
+        Arrays.fill(ones, 1.0);
+        double[] counted = new double[large];
+        c.allreduce(MemorySegment.ofArray(ones), MemorySegment.ofArray(counted), large, Datatype.DOUBLE, Op.SUM);
+        check(counted[0] == n && counted[large - 1] == n, name + ": long allreduce gave " + counted[0]);
+        c.barrier();
     }
 
     /** A ring exchange that carries the job's own id: a message from another job would show. */

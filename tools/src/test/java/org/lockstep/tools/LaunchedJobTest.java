@@ -61,6 +61,16 @@ class LaunchedJobTest {
         assertFalse(Files.exists(l.outcome().device()));
     }
 
+    @ParameterizedTest(name = "{0} processes")
+    @ValueSource(ints = {2, 3, 4})
+    void collectivesGiveTheReferenceResultsAcrossProcesses(int ranks) {
+        Launch l = launch(ranks, Optional.empty(), false, "collectives");
+        assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(l.out().contains("[" + r + "] collectives OK on rank " + r + " of " + ranks), l.out());
+        }
+    }
+
     @Test
     void aKilledRankIsReportedAndTheOthersGetProcessFailedWithinTheBound() {
         Launch l = launch(3, Optional.empty(), false, "kill-rank-1");

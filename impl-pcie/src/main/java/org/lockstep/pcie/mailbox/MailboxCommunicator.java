@@ -20,8 +20,11 @@ import org.lockstep.spi.messaging.ArgumentChecks;
  * on different contexts never match each other, wildcards or not.
  */
 final class MailboxCommunicator extends AbstractCommunicator {
-    /** Tag of the context agreement of {@link #dup} and {@link #split} on the parent's collective channel. */
-    private static final int AGREEMENT_TAG = Integer.MAX_VALUE - 1;
+    /**
+     * Tag of the context agreement of {@link #dup} and {@link #split} on the parent's collective
+     * channel: below 2^30, the range the default collective algorithms keep free.
+     */
+    private static final int AGREEMENT_TAG = (1 << 30) - 1;
     private static final int AGREEMENT_FIELDS = 3;
 
     private final MailboxEndpoint endpoint;

@@ -16,7 +16,8 @@ public abstract class AbstractCommunicator implements Communicator {
 
     /**
      * A communicator with this one's group whose point-to-point operations use a context private
-     * to collectives.
+     * to collectives. It must be the same object for the life of this communicator: the default
+     * algorithms count the collectives started on it, and that count is part of their tags.
      */
     protected abstract Communicator collectiveChannel();
 

@@ -1,55 +1,423 @@
 package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 
-/** The argument checks of the collectives. PLACEHOLDER while issue 5 is written: checks nothing yet. */
-final class CollectiveArguments {
+/**
+ * The argument checks of the collectives (MPI 4.1 chapter 6), made on each rank before anything is
+ * sent, so that every provider rejects bad input the same way and the communicator stays usable.
+ *
+ * <ul>
+ *   <li>{@link ErrorClass#ROOT}: a root outside {@code [0, size)};</li>
+ *   <li>{@link ErrorClass#TYPE}: a null datatype;</li>
+ *   <li>{@link ErrorClass#COUNT}: a negative count, a count whose byte length overflows, a counts
+ *       or displacements array that is null or not {@code size} long where it is significant, or
+ *       a count that cannot match the one the same call names for this rank's own block;</li>
+ *   <li>{@link ErrorClass#OP}: a null operation or one not defined on the datatype;</li>
+ *   <li>{@link ErrorClass#BUFFER}: a buffer that is null, freed, too small for what it must hold
+ *       at this rank, read-only where it is written, {@link Communicator#IN_PLACE} where MPI does
+ *       not allow it, overlapping the other buffer of the call (aliasing), or a displacement that
+ *       is negative, reaches outside the buffer, or makes two blocks written overlap.</li>
+ * </ul>
+ *
+ * A buffer is checked only where it is significant: the receive buffer of gather(v) and reduce and
+ * the send buffer of scatter(v) only at the root.
+ */
+public final class CollectiveArguments {
     private CollectiveArguments() {
     }
 
-    static void checkBcast(Communicator comm, MemorySegment buffer, long count, Datatype type, int root) {
+    // ---------------------------------------------------------------- the collectives
+
+    public static void checkBcast(Communicator comm, MemorySegment buffer, long count, Datatype type, int root) {
+        checkRoot(root, comm.size());
+        long bytes = byteLength(count, type, "count");
+        notInPlace(buffer, "bcast buffer");
+        buffer(buffer, bytes, comm.rank() != root, "bcast buffer");
     }
 
-    static void checkGather(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+    public static void checkGather(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv,
+                                   int root) {
+        int size = comm.size();
+        checkRoot(root, size);
+        long bytes = byteLength(count, type, "count");
+        boolean isRoot = comm.rank() == root;
+        if (isRoot) {
+            notInPlace(recv, "gather receive buffer");
+            buffer(recv, total(bytes, size, "count"), true, "gather receive buffer");
+        }
+        sendBuffer(send, bytes, isRoot, "gather send buffer");
+        if (isRoot && send != Communicator.IN_PLACE) {
+            notAliased(send, bytes, recv, bytes * size, "gather");
+        }
     }
 
-    static void checkGatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements, int root) {
+    public static void checkGatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type,
+                                    MemorySegment recv, long[] recvCounts, long[] displacements, int root) {
+        int size = comm.size();
+        checkRoot(root, size);
+        long sendBytes = byteLength(sendCount, type, "sendCount");
+        boolean isRoot = comm.rank() == root;
+        if (isRoot) {
+            notInPlace(recv, "gatherv receive buffer");
+            long extent = blocks(recv, recvCounts, displacements, type, size, true, "gatherv receive");
+            if (send != Communicator.IN_PLACE) {
+                ownBlock(sendCount, recvCounts[root], "gatherv", "sendCount", "recvCounts");
+                notAliased(send, sendBytes, recv, extent, "gatherv");
+            }
+        }
+        sendBuffer(send, sendBytes, isRoot, "gatherv send buffer");
     }
 
-    static void checkScatter(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+    public static void checkScatter(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv,
+                                    int root) {
+        int size = comm.size();
+        checkRoot(root, size);
+        long bytes = byteLength(count, type, "count");
+        boolean isRoot = comm.rank() == root;
+        if (isRoot) {
+            notInPlace(send, "scatter send buffer");
+            buffer(send, total(bytes, size, "count"), false, "scatter send buffer");
+        }
+        receiveBuffer(recv, bytes, isRoot, "scatter receive buffer");
+        if (isRoot && recv != Communicator.IN_PLACE) {
+            notAliased(send, bytes * size, recv, bytes, "scatter");
+        }
     }
 
-    static void checkScatterv(Communicator comm, MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv, long recvCount, int root) {
+    public static void checkScatterv(Communicator comm, MemorySegment send, long[] sendCounts, long[] displacements,
+                                     Datatype type, MemorySegment recv, long recvCount, int root) {
+        int size = comm.size();
+        checkRoot(root, size);
+        long recvBytes = byteLength(recvCount, type, "recvCount");
+        boolean isRoot = comm.rank() == root;
+        long extent = 0;
+        if (isRoot) {
+            notInPlace(send, "scatterv send buffer");
+            extent = blocks(send, sendCounts, displacements, type, size, false, "scatterv send");
+            if (recv != Communicator.IN_PLACE) {
+                ownBlock(recvCount, sendCounts[root], "scatterv", "recvCount", "sendCounts");
+            }
+        }
+        receiveBuffer(recv, recvBytes, isRoot, "scatterv receive buffer");
+        if (isRoot && recv != Communicator.IN_PLACE) {
+            notAliased(send, extent, recv, recvBytes, "scatterv");
+        }
     }
 
-    static void checkAllgather(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+    public static void checkAllgather(Communicator comm, MemorySegment send, long count, Datatype type,
+                                      MemorySegment recv) {
+        int size = comm.size();
+        long bytes = byteLength(count, type, "count");
+        notInPlace(recv, "allgather receive buffer");
+        buffer(recv, total(bytes, size, "count"), true, "allgather receive buffer");
+        sendBuffer(send, bytes, true, "allgather send buffer");
+        notAliased(send, bytes, recv, bytes * size, "allgather");
     }
 
-    static void checkAllgatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements) {
+    public static void checkAllgatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type,
+                                       MemorySegment recv, long[] recvCounts, long[] displacements) {
+        int size = comm.size();
+        long sendBytes = byteLength(sendCount, type, "sendCount");
+        notInPlace(recv, "allgatherv receive buffer");
+        long extent = blocks(recv, recvCounts, displacements, type, size, true, "allgatherv receive");
+        sendBuffer(send, sendBytes, true, "allgatherv send buffer");
+        if (send != Communicator.IN_PLACE) {
+            ownBlock(sendCount, recvCounts[comm.rank()], "allgatherv", "sendCount", "recvCounts");
+            notAliased(send, sendBytes, recv, extent, "allgatherv");
+        }
     }
 
-    static void checkAlltoall(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+    public static void checkAlltoall(Communicator comm, MemorySegment send, long count, Datatype type,
+                                     MemorySegment recv) {
+        int size = comm.size();
+        long bytes = byteLength(count, type, "count");
+        long all = total(bytes, size, "count");
+        notInPlace(recv, "alltoall receive buffer");
+        buffer(recv, all, true, "alltoall receive buffer");
+        sendBuffer(send, all, true, "alltoall send buffer");
+        notAliased(send, all, recv, all, "alltoall");
     }
 
-    static void checkAlltoallv(Communicator comm, MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+    public static void checkAlltoallv(Communicator comm, MemorySegment send, long[] sendCounts,
+                                      long[] sendDisplacements, Datatype type, MemorySegment recv, long[] recvCounts,
+                                      long[] recvDisplacements) {
+        int size = comm.size();
+        checkType(type);
+        notInPlace(recv, "alltoallv receive buffer");
+        long recvExtent = blocks(recv, recvCounts, recvDisplacements, type, size, true, "alltoallv receive");
+        if (send != Communicator.IN_PLACE) {
+            long sendExtent = blocks(send, sendCounts, sendDisplacements, type, size, false, "alltoallv send");
+            ownBlock(sendCounts[comm.rank()], recvCounts[comm.rank()], "alltoallv", "sendCounts", "recvCounts");
+            notAliased(send, sendExtent, recv, recvExtent, "alltoallv");
+        }
     }
 
-    static void checkReduce(Communicator comm, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+    public static void checkReduce(Communicator comm, MemorySegment send, MemorySegment recv, long count, Datatype type,
+                                   Op op, int root) {
+        checkRoot(root, comm.size());
+        long bytes = byteLength(count, type, "count");
+        checkOp(op, type);
+        boolean isRoot = comm.rank() == root;
+        if (isRoot) {
+            notInPlace(recv, "reduce receive buffer");
+            buffer(recv, bytes, true, "reduce receive buffer");
+        }
+        sendBuffer(send, bytes, isRoot, "reduce send buffer");
+        if (isRoot) {
+            notAliased(send, bytes, recv, bytes, "reduce");
+        }
     }
 
-    static void checkAllreduce(Communicator comm, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+    public static void checkAllreduce(Communicator comm, MemorySegment send, MemorySegment recv, long count,
+                                      Datatype type, Op op) {
+        long bytes = byteLength(count, type, "count");
+        checkOp(op, type);
+        notInPlace(recv, "allreduce receive buffer");
+        buffer(recv, bytes, true, "allreduce receive buffer");
+        sendBuffer(send, bytes, true, "allreduce send buffer");
+        notAliased(send, bytes, recv, bytes, "allreduce");
     }
 
-    static void checkReduceScatter(Communicator comm, MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+    public static void checkReduceScatter(Communicator comm, MemorySegment send, MemorySegment recv, long[] recvCounts,
+                                          Datatype type, Op op) {
+        int size = comm.size();
+        checkType(type);
+        checkCounts(recvCounts, size, "recvCounts");
+        checkOp(op, type);
+        long totalCount = 0;
+        for (long c : recvCounts) {
+            totalCount = addCounts(totalCount, c, "recvCounts");
+        }
+        long totalBytes = byteLength(totalCount, type, "sum of recvCounts");
+        reduceScatterBuffers(send, recv, type.byteLength(recvCounts[comm.rank()]), totalBytes, "reduceScatter");
     }
 
-    static void checkReduceScatterBlock(Communicator comm, MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+    public static void checkReduceScatterBlock(Communicator comm, MemorySegment send, MemorySegment recv, long recvCount,
+                                               Datatype type, Op op) {
+        long bytes = byteLength(recvCount, type, "recvCount");
+        checkOp(op, type);
+        reduceScatterBuffers(send, recv, bytes, total(bytes, comm.size(), "recvCount"), "reduceScatterBlock");
     }
 
-    static void checkScan(Communicator comm, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+    /** Of scan and exscan. */
+    public static void checkScan(Communicator comm, MemorySegment send, MemorySegment recv, long count, Datatype type,
+                                 Op op) {
+        long bytes = byteLength(count, type, "count");
+        checkOp(op, type);
+        notInPlace(recv, "scan receive buffer");
+        buffer(recv, bytes, true, "scan receive buffer");
+        sendBuffer(send, bytes, true, "scan send buffer");
+        notAliased(send, bytes, recv, bytes, "scan");
+    }
+
+    // ---------------------------------------------------------------- the pieces
+
+    /** A root must be a rank of the communicator. */
+    public static void checkRoot(int root, int size) {
+        if (root < 0 || root >= size) {
+            throw new LockstepException(ErrorClass.ROOT, "root " + root + " is outside [0, " + size + ")");
+        }
+    }
+
+    public static void checkType(Datatype type) {
+        if (type == null) {
+            throw new LockstepException(ErrorClass.TYPE, "datatype is null");
+        }
+    }
+
+    /** The operation is non-null and defined on {@code type} (which must be non-null). */
+    public static void checkOp(Op op, Datatype type) {
+        checkType(type);
+        if (op == null) {
+            throw new LockstepException(ErrorClass.OP, "reduction operation is null");
+        }
+        if (!op.supports(type)) {
+            throw new LockstepException(ErrorClass.OP, op + " is not defined on " + type);
+        }
+    }
+
+    /** A counts array: {@code size} long, no negative entry. */
+    public static void checkCounts(long[] counts, int size, String name) {
+        checkLength(counts, size, name);
+        for (int i = 0; i < size; i++) {
+            if (counts[i] < 0) {
+                throw new LockstepException(ErrorClass.COUNT, name + "[" + i + "] = " + counts[i] + " is negative");
+            }
+        }
+    }
+
+    private static void checkLength(long[] array, int size, String name) {
+        if (array == null) {
+            throw new LockstepException(ErrorClass.COUNT, name + " is null");
+        }
+        if (array.length != size) {
+            throw new LockstepException(ErrorClass.COUNT, name + " has " + array.length + " entries, the communicator "
+                    + size + " ranks");
+        }
+    }
+
+    private static long byteLength(long count, Datatype type, String name) {
+        checkType(type);
+        if (count < 0) {
+            throw new LockstepException(ErrorClass.COUNT, name + " " + count + " is negative");
+        }
+        return type.byteLength(count);
+    }
+
+    private static long total(long blockBytes, int blocks, String name) {
+        try {
+            return Math.multiplyExact(blockBytes, (long) blocks);
+        } catch (ArithmeticException e) {
+            throw new LockstepException(ErrorClass.COUNT, name + " of " + blockBytes + " bytes times " + blocks
+                    + " ranks overflows a byte length");
+        }
+    }
+
+    private static long addCounts(long a, long b, String name) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw new LockstepException(ErrorClass.COUNT, "the sum of " + name + " overflows");
+        }
+    }
+
+    /** A buffer must exist and hold {@code bytes} where it is used; returns nothing, throws BUFFER. */
+    private static void buffer(MemorySegment buffer, long bytes, boolean written, String what) {
+        if (buffer == null) {
+            if (bytes == 0) {
+                return;
+            }
+            throw new LockstepException(ErrorClass.BUFFER, what + " is null but must hold " + bytes + " bytes");
+        }
+        if (!buffer.scope().isAlive()) {
+            throw new LockstepException(ErrorClass.BUFFER, what + "'s memory has been freed");
+        }
+        if (buffer.byteSize() < bytes) {
+            throw new LockstepException(ErrorClass.BUFFER, what + " has " + buffer.byteSize() + " bytes but must hold "
+                    + bytes);
+        }
+        if (written && bytes > 0 && buffer.isReadOnly()) {
+            throw new LockstepException(ErrorClass.BUFFER, what + " is read-only but is written");
+        }
+    }
+
+    /** A send buffer that may be {@link Communicator#IN_PLACE} where {@code inPlaceAllowed}. */
+    private static void sendBuffer(MemorySegment send, long bytes, boolean inPlaceAllowed, String what) {
+        if (send == Communicator.IN_PLACE) {
+            if (!inPlaceAllowed) {
+                throw new LockstepException(ErrorClass.BUFFER, what + " is IN_PLACE, which only the root may pass");
+            }
+            return;
+        }
+        buffer(send, bytes, false, what);
+    }
+
+    /** A receive buffer that may be {@link Communicator#IN_PLACE} where {@code inPlaceAllowed}. */
+    private static void receiveBuffer(MemorySegment recv, long bytes, boolean inPlaceAllowed, String what) {
+        if (recv == Communicator.IN_PLACE) {
+            if (!inPlaceAllowed) {
+                throw new LockstepException(ErrorClass.BUFFER, what + " is IN_PLACE, which only the root may pass");
+            }
+            return;
+        }
+        buffer(recv, bytes, true, what);
+    }
+
+    private static void notInPlace(MemorySegment buffer, String what) {
+        if (buffer == Communicator.IN_PLACE) {
+            throw new LockstepException(ErrorClass.BUFFER, what + " cannot be IN_PLACE");
+        }
+    }
+
+    /** MPI forbids the send and receive buffers of one call to overlap, unless by IN_PLACE. */
+    private static void notAliased(MemorySegment send, long sendBytes, MemorySegment recv, long recvBytes, String what) {
+        if (send == null || recv == null || send == Communicator.IN_PLACE || sendBytes == 0 || recvBytes == 0) {
+            return;
+        }
+        MemorySegment a = send.asSlice(0, sendBytes);
+        MemorySegment b = recv.asSlice(0, recvBytes);
+        if (a.asOverlappingSlice(b).isPresent()) {
+            throw new LockstepException(ErrorClass.BUFFER, what + ": send and receive buffers overlap"
+                    + " (pass IN_PLACE to reduce in place)");
+        }
+    }
+
+    private static void ownBlock(long count, long expected, String what, String name, String arrayName) {
+        if (count != expected) {
+            throw new LockstepException(ErrorClass.COUNT, what + ": " + name + " " + count + " differs from this rank's "
+                    + arrayName + " entry " + expected);
+        }
+    }
+
+    /**
+     * Blocks given by counts and displacements (in elements) in {@code buffer}: arrays {@code size}
+     * long, counts non-negative, displacements non-negative, every block inside the buffer and, for
+     * a buffer that is written, no two non-empty blocks overlapping. Returns the bytes the blocks span.
+     */
+    private static long blocks(MemorySegment buffer, long[] counts, long[] displacements, Datatype type, int size,
+                               boolean written, String what) {
+        checkType(type);
+        checkCounts(counts, size, what + " counts");
+        checkLength(displacements, size, what + " displacements");
+        long elementSize = type.size();
+        long extent = 0;
+        for (int i = 0; i < size; i++) {
+            if (displacements[i] < 0) {
+                throw new LockstepException(ErrorClass.BUFFER, what + " displacement [" + i + "] = " + displacements[i]
+                        + " is negative");
+            }
+            long end;
+            try {
+                end = Math.multiplyExact(Math.addExact(displacements[i], counts[i]), elementSize);
+            } catch (ArithmeticException e) {
+                throw new LockstepException(ErrorClass.BUFFER, what + " block " + i + " at displacement "
+                        + displacements[i] + " overflows a byte offset");
+            }
+            if (counts[i] > 0) {
+                extent = Math.max(extent, end);
+            }
+        }
+        buffer(buffer, extent, written, what + " buffer");
+        if (written) {
+            Integer[] order = new Integer[size];
+            for (int i = 0; i < size; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparingLong(i -> displacements[i]));
+            long reached = 0;
+            int previous = -1;
+            for (int i : order) {
+                if (counts[i] == 0) {
+                    continue;
+                }
+                if (previous >= 0 && displacements[i] < reached) {
+                    throw new LockstepException(ErrorClass.BUFFER, what + " blocks " + previous + " and " + i
+                            + " overlap (displacements " + displacements[previous] + " and " + displacements[i] + ")");
+                }
+                reached = displacements[i] + counts[i];
+                previous = i;
+            }
+        }
+        return extent;
+    }
+
+    private static void reduceScatterBuffers(MemorySegment send, MemorySegment recv, long ownBytes, long totalBytes,
+                                             String what) {
+        notInPlace(recv, what + " receive buffer");
+        if (send == Communicator.IN_PLACE) {
+            buffer(recv, totalBytes, true, what + " receive buffer (IN_PLACE: it holds the input)");
+            return;
+        }
+        buffer(recv, ownBytes, true, what + " receive buffer");
+        buffer(send, totalBytes, false, what + " send buffer");
+        notAliased(send, totalBytes, recv, ownBytes, what);
     }
 }

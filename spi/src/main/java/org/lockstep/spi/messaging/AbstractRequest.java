@@ -8,6 +8,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.spi.collective.Schedule;
 
 /**
  * Request bookkeeping every provider reuses: a request is pending until the transport calls
@@ -48,7 +49,10 @@ public abstract class AbstractRequest implements Request {
     public final Status await() {
         IdleStrategy idle = new IdleStrategy();
         while (!isComplete()) {
-            idle.idle(engine.progress());
+            // The caller's non-blocking collectives keep moving while it blocks here (MPI's progress rule).
+            boolean moved = engine.progress();
+            moved |= Schedule.progressPending();
+            idle.idle(moved);
         }
         return result();
     }
