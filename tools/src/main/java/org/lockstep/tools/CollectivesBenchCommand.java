@@ -58,6 +58,10 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             description = "Time spent per row, which sets the number of calls (default: ${DEFAULT-VALUE}).")
     double budget;
 
+    @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
+            description = "JIT warm-up before the rows are measured, spread over the rows (default: ${DEFAULT-VALUE}).")
+    double warmupSeconds;
+
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
     boolean bindToCore;
@@ -133,7 +137,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         double[] slowest = new double[1];
         world.allreduce(MemorySegment.ofArray(perCall), MemorySegment.ofArray(slowest), 1, Datatype.DOUBLE, Op.MAX);
         int calls = (int) Math.max(MIN_CALLS, Math.min(MAX_CALLS, budget * 1e6 / Math.max(0.01, slowest[0])));
-        for (int i = 0; i < Math.max(5, calls / 10); i++) {
+        // Java code runs interpreted at first: warm the JIT for this row, then warm up as collectives.c does.
+        int jitWarmUp = (int) Math.min(MAX_CALLS * 10L, warmupSeconds * 1e6 / ROWS.size() / Math.max(0.01, slowest[0]));
+        for (int i = 0; i < jitWarmUp + Math.max(5, calls / 10); i++) {
             call(world, row, a, b);
         }
         world.barrier();
