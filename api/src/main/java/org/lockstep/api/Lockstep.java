@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
  */
 public final class Lockstep {
     public static final String PROVIDER_PROPERTY = "lockstep.provider";
+    /** Prefix of the system properties that {@link #run(JobOptions, RankProgram)} passes to the provider. */
+    public static final String PROPERTY_PREFIX = "lockstep.";
     public static final String PROVIDER_ENVIRONMENT = "LOCKSTEP_PROVIDER";
     /** The provider preferred when several are installed and none is named. */
     public static final String DEFAULT_PROVIDER = "mailbox";
@@ -42,8 +44,14 @@ public final class Lockstep {
         run(JobOptions.ofRanks(ranks), program);
     }
 
-    /** Runs {@code program} as {@link #run(int, RankProgram)} does, with provider settings. */
+    /**
+     * Runs {@code program} as {@link #run(int, RankProgram)} does, with provider settings. System
+     * properties whose names start with {@value #PROPERTY_PREFIX} are added to {@code options}
+     * where they do not set the same key, so that a program can be configured from its command
+     * line ({@code -Dlockstep.mailbox.inlineThreshold=4096}).
+     */
     public static void run(JobOptions options, RankProgram program) {
+        options = withSystemProperties(options);
         Optional<LaunchEnvironment> launch = LaunchEnvironment.current();
         if (launch.isPresent()) {
             JobOptions launched = LaunchEnvironment.withLaunchProperties(
@@ -52,6 +60,17 @@ public final class Lockstep {
             return;
         }
         provider(options.property(PROVIDER_PROPERTY).orElse(null)).runInThreads(options, program);
+    }
+
+    /** {@code options} with the {@value #PROPERTY_PREFIX} system properties it does not set itself. */
+    static JobOptions withSystemProperties(JobOptions options) {
+        JobOptions result = options;
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith(PROPERTY_PREFIX) && options.property(key).isEmpty()) {
+                result = result.with(key, System.getProperty(key));
+            }
+        }
+        return result;
     }
 
     /** The provider chosen by property, environment or discovery. */

@@ -55,6 +55,20 @@ class DatatypeAndStatusTest {
     }
 
     @Test
+    void systemPropertiesFillInJobPropertiesButDoNotOverrideThem() {
+        System.setProperty("lockstep.test.size", "from-system");
+        System.setProperty("lockstep.test.kept", "from-system");
+        try {
+            JobOptions merged = Lockstep.withSystemProperties(JobOptions.ofRanks(2).with("lockstep.test.kept", "explicit"));
+            assertEquals("from-system", merged.property("lockstep.test.size").orElseThrow());
+            assertEquals("explicit", merged.property("lockstep.test.kept").orElseThrow());
+        } finally {
+            System.clearProperty("lockstep.test.size");
+            System.clearProperty("lockstep.test.kept");
+        }
+    }
+
+    @Test
     void withoutProvidersTheBootstrapSaysWhatIsMissing() {
         LockstepException e = assertThrows(LockstepException.class, () -> Lockstep.provider("nonexistent"));
         assertEquals(ErrorClass.NO_PROVIDER, e.errorClass());
