@@ -49,9 +49,10 @@ class JobRunTest {
     }
 
     @Test
-    void providersListsTheMailboxProvider() {
+    void providersListsEveryInstalledProviderAndMarksTheDefault() {
         CommandLineTest.Run r = CommandLineTest.run("providers");
         assertEquals(0, r.exitCode(), r.err());
-        assertTrue(r.out().startsWith("mailbox"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("mailbox") && l.endsWith("(default)")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("embsp")), r.out());
     }
 }
