@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceAccessChecks;
 import org.lockstep.spi.device.DeviceCounters;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.DeviceStatistics;
@@ -45,11 +46,12 @@ public final class EmulatedDevice implements ExternalMemory {
     private static final VarHandle WORD_HANDLE = WORD.varHandle();
     private static final ValueLayout.OfLong UNALIGNED_LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt UNALIGNED_INT = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final long WORD_ALIGNMENT_MASK = Long.BYTES - 1;
     /** How long {@link #close()} waits for native code that holds the memory (via {@link #asSegment()}). */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String name;
+    /** How messages name this device. */
+    private final String label;
     private final long capacity;
     private final int blockSize;
     private final Set<DeviceCapability> capabilities;
@@ -74,6 +76,7 @@ public final class EmulatedDevice implements ExternalMemory {
             throw new DeviceException(ErrorClass.ARG, "emulated device '" + name + "': block size must be a power of two, got " + blockSize);
         }
         this.name = name;
+        this.label = "emulated device '" + this.name + "'";
         this.capacity = capacity;
         this.blockSize = blockSize;
         this.atomics = options.atomics();
@@ -455,31 +458,15 @@ public final class EmulatedDevice implements ExternalMemory {
     }
 
     private void requireInBounds(String operation, long offset, long length) {
-        // written so that no sum can overflow: offset + length may exceed Long.MAX_VALUE
-        if (offset < 0 || length < 0 || offset > capacity - length) {
-            throw new DeviceException("emulated device '" + name + "': " + operation + " of " + length
-                    + " bytes at offset " + offset + " is outside the device [0, " + capacity + ")");
-        }
+        DeviceAccessChecks.requireInBounds(label, operation, offset, length, capacity);
     }
 
     private void requireAligned(String operation, long offset) {
-        if ((offset & WORD_ALIGNMENT_MASK) != 0) {
-            throw new DeviceException(ErrorClass.ARG, "emulated device '" + name + "': " + operation + " at offset "
-                    + offset + " is not 8-byte aligned (atomic and ordered words must be)");
-        }
+        DeviceAccessChecks.requireAligned(label, operation, offset);
     }
 
     private void requireBuffer(String operation, MemorySegment buffer, long bufferOffset, long length, boolean written) {
-        if (buffer == null) {
-            throw new DeviceException(ErrorClass.BUFFER, "emulated device '" + name + "': " + operation + " with a null buffer");
-        }
-        if (bufferOffset < 0 || length < 0 || bufferOffset > buffer.byteSize() - length) {
-            throw new DeviceException(ErrorClass.BUFFER, "emulated device '" + name + "': " + operation + " of " + length
-                    + " bytes at buffer offset " + bufferOffset + " does not fit a buffer of " + buffer.byteSize() + " bytes");
-        }
-        if (written && buffer.isReadOnly()) {
-            throw new DeviceException(ErrorClass.BUFFER, "emulated device '" + name + "': " + operation + " into a read-only buffer");
-        }
+        DeviceAccessChecks.requireBuffer(label, operation, buffer, bufferOffset, length, written);
     }
 
     private void requireTracking(String operation) {
@@ -502,6 +489,6 @@ public final class EmulatedDevice implements ExternalMemory {
     }
 
     private String closedMessage(String operation, long offset) {
-        return "emulated device '" + name + "' is closed: " + operation + " at offset " + offset;
+        return DeviceAccessChecks.closedMessage(label, operation, offset);
     }
 }

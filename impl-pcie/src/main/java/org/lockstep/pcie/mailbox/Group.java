@@ -2,8 +2,6 @@ package org.lockstep.pcie.mailbox;
 
 import java.util.Arrays;
 
-import org.lockstep.api.Communicator;
-
 /**
  * The ranks of a communicator as world ranks, in the communicator's rank order, and the way back
  * ({@code MPI_Group_translate_ranks} in both directions).
@@ -45,10 +43,6 @@ final class Group {
         return worldRank < 0 ? worldRank : groupRankOfWorld[worldRank];
     }
 
-    /** Whether a group rank is valid as a destination or source, wildcards aside. */
-    boolean contains(int rank) {
-        return rank >= 0 && rank < worldRanks.length || rank == Communicator.PROC_NULL || rank == Communicator.ANY_SOURCE;
-    }
 
     @Override
     public String toString() {

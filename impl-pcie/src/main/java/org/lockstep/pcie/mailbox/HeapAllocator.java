@@ -18,7 +18,6 @@ final class HeapAllocator {
     /** Free extents: start offset to length, disjoint and never adjacent. */
     private final TreeMap<Long, Long> free = new TreeMap<>();
     private long bytesInUse;
-    private long allocations;
 
     HeapAllocator(long base, long length) {
         this.base = base;
@@ -40,7 +39,6 @@ final class HeapAllocator {
                     free.put(start + rounded, rest);
                 }
                 bytesInUse += rounded;
-                allocations++;
                 return start;
             }
         }
@@ -81,9 +79,5 @@ final class HeapAllocator {
 
     long capacity() {
         return length;
-    }
-
-    long allocations() {
-        return allocations;
     }
 }

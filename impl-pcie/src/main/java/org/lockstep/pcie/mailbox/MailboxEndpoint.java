@@ -334,7 +334,6 @@ final class MailboxEndpoint implements ProgressEngine {
             nextPairTicket[send.dest]++;
             statistics.pairMailboxSends++;
         }
-        send.started = true;
         send.placedBytes += fragmentLength;
         send.fragmentsPlaced++;
         statistics.bytesSent += fragmentLength;
@@ -1117,14 +1116,6 @@ final class MailboxEndpoint implements ProgressEngine {
         return statistics;
     }
 
-    int unexpectedMessages() {
-        lock.lock();
-        try {
-            return matching.unexpectedCount();
-        } finally {
-            lock.unlock();
-        }
-    }
 
     MailboxLayout layout() {
         return layout;

@@ -24,8 +24,6 @@ final class SendRequest extends AbstractRequest {
     long placedBytes;
     /** Fragments already placed. */
     int fragmentsPlaced;
-    /** Whether any slot has been written (a zero-length message is placed once). */
-    boolean started;
     /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
     boolean matchedByReceiver;
 
@@ -42,7 +40,7 @@ final class SendRequest extends AbstractRequest {
     }
 
     boolean fullyPlaced() {
-        return started && placedBytes == length;
+        return fragmentsPlaced > 0 && placedBytes == length; // a zero-length message is placed once
     }
 
     void completeSend() {

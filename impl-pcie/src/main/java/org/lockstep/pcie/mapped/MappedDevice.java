@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.DeviceAccessChecks;
 import org.lockstep.spi.device.DeviceCounters;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.DeviceStatistics;
@@ -42,11 +43,12 @@ public final class MappedDevice implements ExternalMemory {
     private static final VarHandle WORD_HANDLE = WORD.varHandle();
     private static final ValueLayout.OfLong UNALIGNED_LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt UNALIGNED_INT = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final long WORD_ALIGNMENT_MASK = Long.BYTES - 1;
     /** How long {@link #close()} waits for calls that hold the mapping (msync, native code via {@link #asSegment()}). */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String name;
+    /** How messages name this device. */
+    private final String label;
     private final Path path;
     private final DeviceKind kind;
     private final long capacity;
@@ -69,6 +71,7 @@ public final class MappedDevice implements ExternalMemory {
     MappedDevice(Path path, int blockSize, DeviceMapper.Mapping mapping, boolean deleteOnClose) {
         this.path = path;
         this.name = path.toString();
+        this.label = "mapped device '" + this.name + "'";
         this.kind = mapping.kind();
         this.capacity = mapping.capacity();
         this.blockSize = blockSize;
@@ -387,31 +390,15 @@ public final class MappedDevice implements ExternalMemory {
     }
 
     private void requireInBounds(String operation, long offset, long length) {
-        // written so that no sum can overflow: offset + length may exceed Long.MAX_VALUE
-        if (offset < 0 || length < 0 || offset > capacity - length) {
-            throw new DeviceException("mapped device '" + name + "': " + operation + " of " + length
-                    + " bytes at offset " + offset + " is outside the device [0, " + capacity + ")");
-        }
+        DeviceAccessChecks.requireInBounds(label, operation, offset, length, capacity);
     }
 
     private void requireAligned(String operation, long offset) {
-        if ((offset & WORD_ALIGNMENT_MASK) != 0) {
-            throw new DeviceException(ErrorClass.ARG, "mapped device '" + name + "': " + operation + " at offset "
-                    + offset + " is not 8-byte aligned (atomic and ordered words must be)");
-        }
+        DeviceAccessChecks.requireAligned(label, operation, offset);
     }
 
     private void requireBuffer(String operation, MemorySegment buffer, long bufferOffset, long length, boolean written) {
-        if (buffer == null) {
-            throw new DeviceException(ErrorClass.BUFFER, "mapped device '" + name + "': " + operation + " with a null buffer");
-        }
-        if (bufferOffset < 0 || length < 0 || bufferOffset > buffer.byteSize() - length) {
-            throw new DeviceException(ErrorClass.BUFFER, "mapped device '" + name + "': " + operation + " of " + length
-                    + " bytes at buffer offset " + bufferOffset + " does not fit a buffer of " + buffer.byteSize() + " bytes");
-        }
-        if (written && buffer.isReadOnly()) {
-            throw new DeviceException(ErrorClass.BUFFER, "mapped device '" + name + "': " + operation + " into a read-only buffer");
-        }
+        DeviceAccessChecks.requireBuffer(label, operation, buffer, bufferOffset, length, written);
     }
 
     /** An in-flight access failed: because the device was closed meanwhile, or for the caller's buffer. */
@@ -423,6 +410,6 @@ public final class MappedDevice implements ExternalMemory {
     }
 
     private String closedMessage(String operation, long offset) {
-        return "mapped device '" + name + "' is closed: " + operation + " at offset " + offset;
+        return DeviceAccessChecks.closedMessage(label, operation, offset);
     }
 }
