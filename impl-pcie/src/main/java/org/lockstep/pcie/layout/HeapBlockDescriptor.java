@@ -11,6 +11,12 @@ package org.lockstep.pcie.layout;
  *  +===============================================================+  receiver's line
  *  |                     released ticket (8): 0 until read         |  0
  *  +---------------------------------------------------------------+
+ *  |                     rendezvous answer (8): NONE, ACCEPT, DECLINE |  8
+ *  +---------------------------------------------------------------+
+ *  |                     receive buffer offset in the device (8)   | 16
+ *  +---------------------------------------------------------------+
+ *  |                     receive buffer length (8)                 | 24
+ *  +---------------------------------------------------------------+
  *  |                     ... padding to 64 ...                     |
  *  +===============================================================+
  *  |                     payload (length bytes)                    | 64
@@ -23,10 +29,29 @@ package org.lockstep.pcie.layout;
  * The receiver unlocks the payload by storing the slot's ticket here with release; only then does
  * the sender reuse the block. A synchronous send completes when it sees that store, which the
  * receiver makes only for a matched receive.
+ *
+ * <p>Single-copy rendezvous: a large message offered for single-copy delivery (slot flag
+ * {@link SlotDescriptor#FLAG_RENDEZVOUS}) has a block with no payload, and the sender waits for
+ * the answer before it moves any byte. When the receiver matches it with a receive whose buffer
+ * lies in device memory it writes that buffer's offset and length, then stores
+ * {@link #ANSWER_ACCEPT} with release; the sender checks the range against the layout and copies
+ * the payload straight into it. Otherwise (no receive yet, a buffer in process memory, a
+ * wildcard source, truncation) it stores {@link #ANSWER_DECLINE} and the message follows as
+ * ordinary fragments. The sender zeroes the answer with the released word.
  */
 public final class HeapBlockDescriptor {
     public static final int RELEASED_TICKET_OFFSET = 0;
+    public static final int ANSWER_OFFSET = 8;
+    public static final int ANSWER_BUFFER_OFFSET = 16;
+    public static final int ANSWER_LENGTH_OFFSET = 24;
     public static final int PAYLOAD_OFFSET = LayoutConstants.CACHE_LINE;
+
+    /** No answer yet. */
+    public static final long ANSWER_NONE = 0;
+    /** The receiver posted a device-resident buffer: copy the payload there. */
+    public static final long ANSWER_ACCEPT = 1;
+    /** Send the payload through the heap as usual. */
+    public static final long ANSWER_DECLINE = 2;
 
     private HeapBlockDescriptor() {
     }

@@ -142,6 +142,19 @@ public final class MailboxLayout {
         }
     }
 
+    /**
+     * Checks that a receive buffer range named by a receiver ({@code length} bytes at device
+     * {@code offset}) lies in that receiver's heap partition, where its device buffers are
+     * allocated; a hostile or corrupt answer fails here instead of causing an out-of-bounds write.
+     */
+    public void checkBufferRange(int receiver, long offset, long length) {
+        long base = heapPartition(receiver);
+        if (length < 0 || length > heapPartitionLength || offset < base || offset - base > heapPartitionLength - length) {
+            throw new DeviceException(ErrorClass.INTERN, "corrupt device: receive buffer [" + offset + ", +" + length
+                    + ") named by rank " + receiver + " is outside its heap partition [" + base + ", +" + heapPartitionLength + ")");
+        }
+    }
+
     public int blockSize() {
         return blockSize;
     }

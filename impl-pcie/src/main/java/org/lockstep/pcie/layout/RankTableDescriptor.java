@@ -20,6 +20,8 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     host identity (8): boot id + pid namespace | 40
  *  +---------------------------------------------------------------+
+ *  |                     device buffer bytes (8) this rank holds   | 48
+ *  +---------------------------------------------------------------+
  *  |                     ... padding to 64 bytes ...               |
  *  +---------------------------------------------------------------+
  * </pre>
@@ -36,6 +38,12 @@ public final class RankTableDescriptor {
     public static final int PID_OFFSET = 24;
     public static final int PROCESS_START_OFFSET = 32;
     public static final int HOST_OFFSET = 40;
+    /**
+     * Bytes of device memory the rank's program holds as buffers (communicator allocate). While
+     * it is 0 no receive buffer of the rank can be device-resident, so senders skip the
+     * single-copy rendezvous and its round trip.
+     */
+    public static final int DEVICE_BUFFER_BYTES_OFFSET = 48;
     public static final int ENTRY_LENGTH = LayoutConstants.CACHE_LINE;
 
     public static final long STATE_ABSENT = 0;

@@ -22,7 +22,7 @@ package org.lockstep.pcie.layout;
  *  +===============================+===============================+
  *  | in place:   payload (up to the inline capacity) ...           | 40
  *  |                                                               |
- *  | indirect:   heap block offset (8)                             | 40
+ *  | indirect:   heap block offset (8); direct: buffer offset      | 40
  *  |             message length (8), of all fragments              | 48
  *  |             sender incarnation (8)                            | 56
  *  +---------------------------------------------------------------+
@@ -74,8 +74,19 @@ public final class SlotDescriptor {
      * receiver drains it (a claimed ticket must be published, or the ring stops there).
      */
     public static final int FLAG_VOID = 16;
+    /**
+     * The first fragment (no payload) of a message offered for single-copy delivery: the sender
+     * waits for the answer in its heap block ({@link HeapBlockDescriptor#ANSWER_OFFSET}).
+     */
+    public static final int FLAG_RENDEZVOUS = 32;
+    /**
+     * The last fragment of an accepted rendezvous: the sender has already written its length bytes
+     * straight into the receive buffer at the offset in the heap block offset field.
+     */
+    public static final int FLAG_DIRECT = 64;
     /** Every flag a valid slot may carry. */
-    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT | FLAG_VOID;
+    public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT | FLAG_VOID
+            | FLAG_RENDEZVOUS | FLAG_DIRECT;
 
     private SlotDescriptor() {
     }

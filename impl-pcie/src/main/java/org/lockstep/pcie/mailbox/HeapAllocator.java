@@ -45,6 +45,26 @@ final class HeapAllocator {
         return FAILED;
     }
 
+    /**
+     * Like {@link #allocate} but from the highest free extent that fits, at its end: long-lived
+     * buffers collect at the top of the partition and leave the bottom to short-lived payloads.
+     */
+    long allocateFromTop(long size) {
+        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+        for (Map.Entry<Long, Long> extent : free.descendingMap().entrySet()) {
+            if (extent.getValue() >= rounded) {
+                long rest = extent.getValue() - rounded;
+                free.remove(extent.getKey());
+                if (rest > 0) {
+                    free.put(extent.getKey(), rest);
+                }
+                bytesInUse += rounded;
+                return extent.getKey() + rest;
+            }
+        }
+        return FAILED;
+    }
+
     /** Returns the block at {@code offset} of the {@code size} it was allocated with. */
     void release(long offset, long size) {
         long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);

@@ -38,6 +38,10 @@ final class IncomingMessage {
         return (flags & SlotDescriptor.FLAG_INDIRECT) != 0;
     }
 
+    boolean isDirect() {
+        return (flags & SlotDescriptor.FLAG_DIRECT) != 0;
+    }
+
     boolean isSynchronous() {
         return (flags & SlotDescriptor.FLAG_SYNCHRONOUS) != 0;
     }

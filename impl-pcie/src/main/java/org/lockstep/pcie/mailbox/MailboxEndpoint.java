@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -129,8 +128,10 @@ final class MailboxEndpoint implements ProgressEngine {
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
 
-    private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
+    /** Buffers the program allocates, in this rank's heap partition; large messages into them go by {@link SingleCopy}. */
+    private final DeviceBuffers deviceBuffers;
+    private final SingleCopy singleCopy;
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     /** Where headers are built and parsed (used under the progress lock only). */
     private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
@@ -159,6 +160,9 @@ final class MailboxEndpoint implements ProgressEngine {
         // and at most a quarter of the heap so that several are in flight.
         this.maxFragment = Math.max(inlineCapacity + 1,
                 Math.min(fragmentLength, layout.heapPartitionLength() / 4) & -LayoutConstants.CACHE_LINE);
+        this.deviceBuffers = new DeviceBuffers(device, layout, rank, heap,
+                2 * LayoutConstants.align(HeapBlockDescriptor.blockLength(maxFragment), LayoutConstants.CACHE_LINE));
+        this.singleCopy = new SingleCopy(device, layout, rank, statistics, deviceBuffers, MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD);
         this.reassembly = new Reassembly[config.worldSize()];
         this.heldHeapBytes = new long[config.worldSize()];
         this.heldHeapBudget = layout.heapPartitionLength() / (2L * Math.max(1, config.worldSize() - 1));
@@ -183,6 +187,7 @@ final class MailboxEndpoint implements ProgressEngine {
         device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
         device.putLong(entry + RankTableDescriptor.PROCESS_START_OFFSET, HostIdentity.currentStartMillis());
         device.putLong(entry + RankTableDescriptor.HOST_OFFSET, HostIdentity.CURRENT);
+        device.putLong(entry + RankTableDescriptor.DEVICE_BUFFER_BYTES_OFFSET, 0);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
     }
 
@@ -233,10 +238,10 @@ final class MailboxEndpoint implements ProgressEngine {
             checkOpen();
             failIfPeerGone(dest, null, "send to");
             if (pendingSends[dest].isEmpty()) {
-                while (!request.fullyPlaced() && placeMessage(request)) {
+                while (!request.fullyPlaced() && !request.abandoned && placeMessage(request)) {
                     // place as many fragments as there is room for
                 }
-                if (request.fullyPlaced()) {
+                if (request.fullyPlaced() || request.abandoned) {
                     return request;
                 }
             }
@@ -256,16 +261,36 @@ final class MailboxEndpoint implements ProgressEngine {
      * neither has room or the heap has none for the payload.
      */
     private boolean placeMessage(SendRequest send) {
+        // A single-copy offer waits for its answer; accepted, its payload is in the receive buffer already.
+        boolean direct = false;
+        if (send.rendezvous != null) {
+            SingleCopy.Step step = singleCopy.awaitAnswer(send);
+            if (step == SingleCopy.Step.WAITING) {
+                return false;
+            }
+            direct = step == SingleCopy.Step.COPIED;
+            if (!direct) {
+                SingleCopy.Rendezvous r = send.rendezvous;
+                send.rendezvous = null;
+                awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
+                        r.block, r.blockLength, send.synchronous ? send : null));
+                if (step == SingleCopy.Step.FAILED) {
+                    return true;
+                }
+            }
+        }
         long remaining = send.length - send.placedBytes;
+        boolean first = send.fragmentsPlaced == 0;
+        boolean offer = first && singleCopy.offers(send, inlineCapacity);
         // A synchronous message always goes through a heap block: its released word is the match signal.
         boolean indirect = send.length > inlineCapacity || send.synchronous;
-        boolean fragmented = indirect && send.length > Math.min(FIRST_FRAGMENT, maxFragment);
-        long fragmentLength = fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
-        boolean first = send.placedBytes == 0;
+        boolean fragmented = indirect && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first || offer);
+        long fragmentLength = offer ? 0 : direct ? remaining
+                : fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
         long blockLength = HeapBlockDescriptor.blockLength(fragmentLength);
-        if (indirect) {
+        if (indirect && !direct) {
             heapOffset = heap.allocate(blockLength);
             if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
@@ -278,6 +303,9 @@ final class MailboxEndpoint implements ProgressEngine {
             try {
                 // Before any slot is taken: a failing copy from the caller's buffer costs no ticket.
                 device.putLong(heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, 0);
+                if (offer) {
+                    singleCopy.prepareBlock(heapOffset);
+                }
                 if (fragmentLength > 0) {
                     device.write(heapOffset + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
                 }
@@ -313,10 +341,11 @@ final class MailboxEndpoint implements ProgressEngine {
             if (fragmented) {
                 flags |= first ? FLAG_FRAGMENT_FIRST : FLAG_FRAGMENT_NEXT;
             }
+            flags |= offer ? FLAG_RENDEZVOUS : direct ? FLAG_DIRECT : 0;
         }
         try {
             publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
-                    indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
+                    direct ? send.rendezvous.target : indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
             if (heapOffset != HeapAllocator.FAILED) {
                 heap.release(heapOffset, blockLength);
@@ -340,7 +369,19 @@ final class MailboxEndpoint implements ProgressEngine {
         if (indirect) {
             statistics.indirectSends++;
         }
-        if (indirect) {
+        if (offer) {
+            send.rendezvous = new SingleCopy.Rendezvous(heapOffset, blockLength, ticket);
+        } else if (direct) {
+            // The receiver matched the offer before it answered: a synchronous send is matched.
+            SingleCopy.Rendezvous r = send.rendezvous;
+            send.rendezvous = null;
+            send.matchedByReceiver = true;
+            awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
+                    r.block, r.blockLength, null));
+        } else {
+            statistics.bytesCopied += fragmentLength;
+        }
+        if (indirect && !offer && !direct) {
             awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
                     heapOffset, blockLength, send.synchronous && first ? send : null));
         }
@@ -494,7 +535,7 @@ final class MailboxEndpoint implements ProgressEngine {
             ArrayDeque<SendRequest> queue = pendingSends[dest];
             while (!queue.isEmpty() && placeMessage(queue.peekFirst())) {
                 any = true;
-                if (queue.peekFirst().fullyPlaced()) {
+                if (queue.peekFirst().fullyPlaced() || queue.peekFirst().abandoned) {
                     queue.pollFirst();
                     pendingSendCount--;
                 }
@@ -659,10 +700,23 @@ final class MailboxEndpoint implements ProgressEngine {
             long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
             boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
             if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH
-                    || (fragment ? messageLength <= length || (flags & FLAG_FRAGMENT_FIRST) != 0 && (flags & FLAG_FRAGMENT_NEXT) != 0
+                    // a later fragment may carry all of it, after a first fragment with no payload (a declined single-copy offer)
+                    || (fragment ? messageLength < length || (flags & FLAG_FRAGMENT_FIRST) != 0 && messageLength == length
+                    || (flags & FLAG_FRAGMENT_FIRST) != 0 && (flags & FLAG_FRAGMENT_NEXT) != 0
                     : messageLength != length)) {
                 throw corrupt(slot, "fragment flags 0x" + Integer.toHexString(flags) + " with length " + length
                         + " of a message of " + messageLength);
+            }
+            if ((flags & (FLAG_RENDEZVOUS | FLAG_DIRECT)) != 0) {
+                if ((flags & FLAG_RENDEZVOUS) != 0 ? (flags & FLAG_FRAGMENT_FIRST) == 0 || length != 0 || (flags & FLAG_DIRECT) != 0
+                        : (flags & FLAG_FRAGMENT_NEXT) == 0) {
+                    throw corrupt(slot, "single-copy flags 0x" + Integer.toHexString(flags) + " with length " + length);
+                }
+                if ((flags & FLAG_DIRECT) != 0) {
+                    layout.checkBufferRange(rank, block, length);
+                    return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags,
+                            block, IncomingMessage.NO_LOCK);
+                }
             }
             layout.checkHeapRange(source, block, length);
             return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, messageLength, flags,
@@ -723,8 +777,12 @@ final class MailboxEndpoint implements ProgressEngine {
         statistics.messagesReceived++;
         MatchingEngine.PostedReceive posted = matching.arrive(new MatchingEngine.Arrival<>(
                 new Envelope(source, message.tag, message.context), message.messageLength, message));
-        if (posted != null) {
-            ((ReceiveRequest.Posted) posted).request.deliver(message);
+        ReceiveRequest receive = posted == null ? null : ((ReceiveRequest.Posted) posted).request;
+        if ((message.flags & FLAG_RENDEZVOUS) != 0) {
+            singleCopy.answer(message, receive); // before the delivery below releases the offer's block
+        }
+        if (receive != null) {
+            receive.deliver(message);
             return;
         }
         holdOrSpill(message);
@@ -757,6 +815,7 @@ final class MailboxEndpoint implements ProgressEngine {
         MemorySegment copy = message.length == 0 ? EMPTY : Arena.ofAuto().allocate(message.length, 64);
         if (message.length > 0) {
             device.read(message.payloadAddress, copy, 0, message.length);
+            statistics.bytesCopied += message.length;
         }
         if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
@@ -777,6 +836,11 @@ final class MailboxEndpoint implements ProgressEngine {
             throw corrupt(fragment.slotAddress, "a fragment that continues no message in progress from rank " + fragment.source);
         }
         long offset = r.arrived;
+        if (fragment.isDirect() != r.directTarget >= 0
+                || fragment.isDirect() && fragment.payloadAddress != r.directTarget + offset - r.first.length) {
+            throw corrupt(fragment.slotAddress, "a fragment at device offset " + fragment.payloadAddress
+                    + " that does not continue the single-copy delivery into " + r.directTarget);
+        }
         r.arrived += fragment.length;
         if (r.isComplete()) {
             reassembly[fragment.source] = null;
@@ -785,6 +849,7 @@ final class MailboxEndpoint implements ProgressEngine {
             r.receive.appendFragment(fragment, offset);
         } else {
             device.read(fragment.payloadAddress, r.staging(), offset - r.first.length, fragment.length);
+            statistics.bytesCopied += fragment.length;
             unlockMailbox(fragment);
             statistics.fragmentsStaged++;
         }
@@ -793,7 +858,8 @@ final class MailboxEndpoint implements ProgressEngine {
     /** {@code copy_message}: copies the payload into the receive buffer at {@code offset}, up to {@code capacity}. */
     long copyMessage(IncomingMessage message, MemorySegment buffer, long offset, long capacity) {
         long n = Math.max(0, Math.min(message.length, capacity - offset));
-        if (n > 0) {
+        if (n > 0 && !message.isDirect()) { // a direct fragment was written into the buffer by its sender
+            statistics.bytesCopied += n;
             if (message.spilled != null) {
                 MemorySegment.copy(message.spilled, 0, buffer, offset, n);
             } else {
@@ -907,6 +973,10 @@ final class MailboxEndpoint implements ProgressEngine {
         for (int dest = 0; dest < size; dest++) {
             if (dest != rank && isGone(peerState[dest])) {
                 for (SendRequest send : pendingSends[dest]) {
+                    if (send.rendezvous != null) {
+                        heap.release(send.rendezvous.block, send.rendezvous.blockLength); // the receiver never answers now
+                        send.rendezvous = null;
+                    }
                     send.failWith(peerGone(dest, "send to"));
                     pendingSendCount--;
                 }
@@ -1014,28 +1084,25 @@ final class MailboxEndpoint implements ProgressEngine {
 
     // ------------------------------------------------------------------ memory, lifecycle, statistics
 
+    /** Device memory from this rank's heap partition ({@link DeviceBuffers}): receives into it may take a single copy. */
     MemorySegment allocate(long byteSize) {
         checkOpen();
-        if (byteSize < 0) {
-            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+        lock.lock();
+        try {
+            checkOpen();
+            return deviceBuffers.allocate(byteSize, this::reclaim);
+        } finally {
+            lock.unlock();
         }
-        Arena arena = Arena.ofShared();
-        MemorySegment segment = arena.allocate(Math.max(byteSize, 1), 64).asSlice(0, byteSize);
-        synchronized (allocations) {
-            allocations.put(segment, arena);
-        }
-        return segment;
     }
 
     void free(MemorySegment segment) {
-        Arena arena;
-        synchronized (allocations) {
-            arena = allocations.remove(segment);
+        lock.lock();
+        try {
+            deviceBuffers.free(segment);
+        } finally {
+            lock.unlock();
         }
-        if (arena == null) {
-            throw new LockstepException(ErrorClass.ARG, "segment was not allocated by this communicator (or was freed already)");
-        }
-        arena.close();
     }
 
     /** Closes the world communicator of this rank: pending requests fail, allocations are freed. */
@@ -1049,9 +1116,11 @@ final class MailboxEndpoint implements ProgressEngine {
         } finally {
             lock.unlock();
         }
-        synchronized (allocations) {
-            allocations.values().forEach(Arena::close);
-            allocations.clear();
+        lock.lock();
+        try {
+            deviceBuffers.forgetAll();
+        } finally {
+            lock.unlock();
         }
         closeAction.run();
     }
@@ -1114,6 +1183,11 @@ final class MailboxEndpoint implements ProgressEngine {
 
     TransportStatistics statistics() {
         return statistics;
+    }
+
+    /** The single-copy settings of this rank (threshold, test hooks). */
+    SingleCopy singleCopy() {
+        return singleCopy;
     }
 
 

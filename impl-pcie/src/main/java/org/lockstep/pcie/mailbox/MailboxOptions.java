@@ -33,6 +33,13 @@ public final class MailboxOptions {
     public static final String FRAGMENT = "lockstep.mailbox.fragment";
     /** Heap partition per sender, for indirect payloads. */
     public static final String HEAP_PER_RANK = "lockstep.mailbox.heapPerRank";
+    /**
+     * Messages of at least this many bytes into a receive buffer the receiver allocated from its
+     * communicator (device memory) are delivered with a single copy; 0 turns single copy off.
+     * Turn it off in jobs that retain messages in the device for checkpoint replay: a message
+     * delivered straight into a receive buffer leaves no retained copy in the device.
+     */
+    public static final String SINGLE_COPY_THRESHOLD = "lockstep.mailbox.singleCopyThreshold";
 
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;
@@ -40,6 +47,7 @@ public final class MailboxOptions {
     public static final int DEFAULT_ASYNC_SLOTS = 64;
     public static final long DEFAULT_HEAP_PER_RANK = 16L << 20;
     public static final long DEFAULT_FRAGMENT = 256L << 10;
+    public static final long DEFAULT_SINGLE_COPY_THRESHOLD = 64L << 10;
 
     private MailboxOptions() {
     }
@@ -76,6 +84,16 @@ public final class MailboxOptions {
         return device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                 : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
                 wanted.heapBytesPerRank(), wanted.jobKey());
+    }
+
+    /** The single-copy threshold the job properties ask for. */
+    static long singleCopyThreshold(JobOptions options) {
+        long value = options.longProperty(SINGLE_COPY_THRESHOLD, DEFAULT_SINGLE_COPY_THRESHOLD);
+        if (value < 0) {
+            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.ARG, SINGLE_COPY_THRESHOLD + "=" + value
+                    + " is negative (0 turns single copy off)");
+        }
+        return value;
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

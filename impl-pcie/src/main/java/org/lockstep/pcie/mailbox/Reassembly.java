@@ -22,6 +22,8 @@ final class Reassembly {
     ReceiveRequest receive;
     /** The sender ended before the last fragment: a receive that matches fails. */
     boolean broken;
+    /** Where the sender writes the rest of the message after a single-copy ACCEPT, or -1. */
+    long directTarget = -1;
 
     Reassembly(IncomingMessage first) {
         this.first = first;

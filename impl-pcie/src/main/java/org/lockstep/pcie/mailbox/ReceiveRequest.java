@@ -64,6 +64,7 @@ final class ReceiveRequest extends AbstractRequest {
         if (room > 0) {
             MemorySegment.copy(reassembly.staging(), 0, buffer, message.length, room);
             delivered += room;
+            endpoint.statistics().bytesCopied += room;
         }
         if (reassembly.isComplete()) {
             reassembly.releaseStaging();

@@ -26,6 +26,10 @@ final class SendRequest extends AbstractRequest {
     int fragmentsPlaced;
     /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
     boolean matchedByReceiver;
+    /** The single-copy rendezvous this send waits in, or null. */
+    SingleCopy.Rendezvous rendezvous;
+    /** Failed before it was fully placed (a hostile single-copy answer): it leaves the send queue. */
+    boolean abandoned;
 
     SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
                 int reportedDest) {
@@ -48,6 +52,7 @@ final class SendRequest extends AbstractRequest {
     }
 
     void failWith(LockstepException error) {
+        abandoned = true;
         fail(error);
     }
 
