@@ -556,14 +556,18 @@ final class MailboxEndpoint implements ProgressEngine {
         lock.lock();
         try {
             checkOpen();
-            drainArrivals();
+            // Posted before the drain, so that a single-copy offer already in the ring meets it (and is
+            // accepted) instead of arriving unexpected; the order of matches is the same either way.
             MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
             if (found != null) {
                 request.deliver(found.handle());
             } else {
-                failIfPeerGone(source, group, "receive from");
+                drainArrivals();
+                if (!request.isMatched()) {
+                    failIfPeerGone(source, group, "receive from");
+                }
             }
-        } catch (ProcessFailedException failed) {
+        } catch (RuntimeException failed) {
             matching.cancel(request.posted);
             throw failed;
         } finally {

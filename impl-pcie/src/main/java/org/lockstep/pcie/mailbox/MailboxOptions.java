@@ -40,6 +40,8 @@ public final class MailboxOptions {
      * delivered straight into a receive buffer leaves no retained copy in the device.
      */
     public static final String SINGLE_COPY_THRESHOLD = "lockstep.mailbox.singleCopyThreshold";
+    /** {@code true}: a process rank prints its transport counters (copies, single-copy messages) to stderr when it leaves. */
+    public static final String PRINT_STATISTICS = "lockstep.mailbox.printStatistics";
 
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;

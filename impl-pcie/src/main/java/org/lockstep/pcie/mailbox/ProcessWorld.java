@@ -34,6 +34,7 @@ public final class ProcessWorld implements AttachedRank {
     private final MailboxCommunicator world;
     private final Thread heartbeat;
     private volatile boolean ended;
+    private boolean printStatistics;
 
     private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint) {
         this.device = device;
@@ -70,7 +71,9 @@ public final class ProcessWorld implements AttachedRank {
             MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
-            return new ProcessWorld(device, endpoint);
+            ProcessWorld world = new ProcessWorld(device, endpoint);
+            world.printStatistics = Boolean.parseBoolean(options.property(MailboxOptions.PRINT_STATISTICS).orElse("false"));
+            return world;
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -106,6 +109,9 @@ public final class ProcessWorld implements AttachedRank {
             Thread.currentThread().interrupt();
         }
         endpoint.markEnded(failed);
+        if (printStatistics) {
+            System.err.println("lockstep rank " + endpoint.rank() + ": " + endpoint.statistics());
+        }
         device.persist(endpoint.layout().rankEntry(endpoint.rank()), RankTableDescriptor.ENTRY_LENGTH);
         device.close();
     }

@@ -87,6 +87,11 @@ final class ReceiveRequest extends AbstractRequest {
         complete(new Status(group.rankOf(matched.source), matched.tag, delivered, false, truncated ? ErrorClass.TRUNCATE : null));
     }
 
+    /** Whether a message has matched this receive (its last fragments may still be on their way). */
+    boolean isMatched() {
+        return matched != null;
+    }
+
     void failWith(LockstepException error) {
         fail(error);
     }
