@@ -21,32 +21,55 @@ public final class DeviceCounters {
     private static final int BLOCK_LENGTH = 16;
 
     private final CopyOnWriteArrayList<long[]> blocks = new CopyOnWriteArrayList<>();
-    private final ThreadLocal<long[]> local = ThreadLocal.withInitial(() -> {
-        long[] block = new long[BLOCK_LENGTH];
-        blocks.add(block);
+    private final ThreadLocal<Block> local = ThreadLocal.withInitial(() -> {
+        Block block = new Block(Thread.currentThread(), new long[BLOCK_LENGTH]);
+        blocks.add(block.counts);
         return block;
     });
+    /**
+     * The block of the first thread that counted. A thread-local lookup costs more than the access
+     * it counts; in a process rank one thread does nearly all accesses, and finds its block here.
+     * Set once (never moved between threads, so threads that share a device do not fight over it);
+     * one reference read once, so a thread never takes another thread's block.
+     */
+    private Block first;
+
+    /** One thread's counts, with the thread they belong to. */
+    private record Block(Thread owner, long[] counts) {
+    }
+
+    private long[] counts() {
+        Block b = first;
+        if (b != null && b.owner() == Thread.currentThread()) {
+            return b.counts();
+        }
+        Block mine = local.get();
+        if (b == null) {
+            first = mine;
+        }
+        return mine.counts();
+    }
 
     public void read(long bytes) {
-        long[] c = local.get();
+        long[] c = counts();
         c[READS]++;
         c[BYTES_READ] += bytes;
     }
 
     public void written(long bytes) {
-        long[] c = local.get();
+        long[] c = counts();
         c[WRITES]++;
         c[BYTES_WRITTEN] += bytes;
     }
 
     public void persisted(long bytes) {
-        long[] c = local.get();
+        long[] c = counts();
         c[PERSISTS]++;
         c[BYTES_PERSISTED] += bytes;
     }
 
     public void atomic() {
-        local.get()[ATOMICS]++;
+        counts()[ATOMICS]++;
     }
 
     /** The sums over every thread that has counted. */
