@@ -90,6 +90,8 @@ final class MailboxEndpoint implements ProgressEngine {
     private final HeapAllocator heap;
     /** Largest payload placed in one heap block; longer messages go as several fragments. */
     private final long maxFragment;
+    /** Back-off of waits: all ranks of a job are taken to share this host (the launcher's case; the thread world's). */
+    private final IdleStrategy.Policy idlePolicy;
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
@@ -154,6 +156,7 @@ final class MailboxEndpoint implements ProgressEngine {
         this.inlineCapacity = config.inlineCapacity();
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
+        this.idlePolicy = IdleStrategy.Policy.forRanksOnThisHost(size);
         this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
         // Fragments small enough that the receiver copies one while the sender writes the next,
         // and at most a quarter of the heap so that several are in flight.
@@ -533,7 +536,7 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Blocks until a message from {@code source} (world rank or ANY_SOURCE) on {@code context} is there. */
     Status probe(int source, int tag, int context, Group group) {
-        IdleStrategy idle = new IdleStrategy();
+        IdleStrategy idle = newIdleStrategy();
         while (true) {
             Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
@@ -821,6 +824,12 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     // ------------------------------------------------------------------ progress and failures
+
+    /** Waits spin for long while this host's ranks have a core each (see {@link IdleStrategy.Policy}). */
+    @Override
+    public IdleStrategy newIdleStrategy() {
+        return new IdleStrategy(idlePolicy);
+    }
 
     @Override
     public boolean progress() {
