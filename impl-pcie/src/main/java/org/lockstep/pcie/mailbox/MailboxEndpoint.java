@@ -138,6 +138,7 @@ final class MailboxEndpoint implements ProgressEngine {
     private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
     private volatile boolean closed;
     private int nextFreeContext = WORLD_CONTEXT + 2;
+    private boolean deviceCollectives = true;
     private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -193,6 +194,39 @@ final class MailboxEndpoint implements ProgressEngine {
         long[] a = new long[n];
         java.util.Arrays.fill(a, value);
         return a;
+    }
+
+    /** Whether communicators of this rank may use the device-native collectives (every rank of a job says the same). */
+    void useDeviceCollectives(boolean use) {
+        deviceCollectives = use;
+    }
+
+    boolean usesDeviceCollectives() {
+        return deviceCollectives;
+    }
+
+    /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */
+    boolean isPeerGone(int peer) {
+        lock.lock();
+        try {
+            return peer != rank && isGone(peerState[peer]);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The error of an operation that waited on world rank {@code peer}, which is gone. */
+    ProcessFailedException peerGoneError(int peer, String what) {
+        lock.lock();
+        try {
+            return peerGone(peer, what);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    ExternalMemory device() {
+        return device;
     }
 
     /** World rank of this endpoint. */

@@ -34,6 +34,12 @@ public final class MailboxOptions {
     /** Heap partition per sender, for indirect payloads. */
     public static final String HEAP_PER_RANK = "lockstep.mailbox.heapPerRank";
 
+    /**
+     * Whether communicators use the device-native collectives of the collective area ({@code true},
+     * the default) or only the point-to-point ones ({@code false}; for measuring the crossovers).
+     */
+    public static final String NATIVE_COLLECTIVES = "lockstep.collectives.native";
+
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;
     public static final int DEFAULT_SLOTS = 16;
@@ -76,6 +82,10 @@ public final class MailboxOptions {
         return device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                 : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
                 wanted.heapBytesPerRank(), wanted.jobKey());
+    }
+
+    static boolean nativeCollectives(JobOptions options) {
+        return options.property(NATIVE_COLLECTIVES).map(v -> !v.equalsIgnoreCase("false")).orElse(true);
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

@@ -23,6 +23,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final MailboxLayout layout;
     private final AtomicReferenceArray<MailboxEndpoint> endpoints;
     private final long fragmentLength;
+    private boolean nativeCollectives = true;
 
     private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength) {
         this.device = device;
@@ -38,8 +39,10 @@ public final class MailboxThreadWorld implements ThreadWorld {
         ExternalMemory device = DeviceProviders.open(spec);
         try {
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
-            return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
+            MailboxThreadWorld world = new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
+            world.nativeCollectives = MailboxOptions.nativeCollectives(options);
+            return world;
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -49,6 +52,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     @Override
     public Communicator communicator(int rank) {
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
+        endpoint.useDeviceCollectives(nativeCollectives);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
     }

@@ -67,8 +67,10 @@ public final class ProcessWorld implements AttachedRank {
                         + Long.toHexString(launch.jobKey()) + " is already attached to " + launch.devicePath());
             }
             long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
-            return new ProcessWorld(device, new MailboxEndpoint(device, layout, launch.rank(), incarnation,
-                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT)));
+            MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
+            endpoint.useDeviceCollectives(MailboxOptions.nativeCollectives(options));
+            return new ProcessWorld(device, endpoint);
         } catch (RuntimeException e) {
             device.close();
             throw e;
