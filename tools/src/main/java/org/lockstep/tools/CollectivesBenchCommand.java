@@ -70,8 +70,28 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
     boolean bindToCore;
 
+    @Option(names = "--row", paramLabel = "OP:BYTES",
+            description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536.")
+    List<String> customRows = new ArrayList<>();
+
     @Mixin
     JobSettings settings;
+
+    /** The rows to measure: the standard ones, or those of --row. */
+    List<Row> rows() {
+        if (customRows.isEmpty()) {
+            return ROWS;
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String given : customRows) {
+            String[] parts = given.split(":");
+            if (parts.length != 2 || !List.of("barrier", "bcast", "allreduce", "alltoall").contains(parts[0])) {
+                throw new ParameterException(spec.commandLine(), "--row " + given + ": expected OP:BYTES with OP one of barrier, bcast, allreduce, alltoall");
+            }
+            rows.add(new Row(parts[0], Integer.parseInt(parts[1])));
+        }
+        return rows;
+    }
 
     @Override
     public Integer call() {
@@ -117,11 +137,14 @@ final class CollectivesBenchCommand implements Callable<Integer> {
 
     private void measureAll(Communicator world, List<String> lines) {
         long largest = Math.max(1 << 20, (long) (1 << 16) * world.size());
+        for (Row row : rows()) {
+            largest = Math.max(largest, (long) row.bytes() * (row.op().equals("alltoall") ? world.size() : 1));
+        }
         MemorySegment a = world.allocate(largest);
         MemorySegment b = world.allocate(largest);
         a.fill((byte) 1);
         warmUp(world, a, b);
-        for (Row row : ROWS) {
+        for (Row row : rows()) {
             String line = measure(world, row, a, b);
             if (world.rank() == 0) {
                 lines.add(line);
@@ -141,7 +164,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
         MemorySegment more = MemorySegment.ofArray(new int[1]);
         do {
-            for (Row row : ROWS) {
+            for (Row row : rows()) {
                 int batch = row.bytes() >= 1 << 16 ? WARM_UP_BATCH_LONG : WARM_UP_BATCH_SHORT;
                 for (int i = 0; i < batch; i++) {
                     call(world, row, a, b);
