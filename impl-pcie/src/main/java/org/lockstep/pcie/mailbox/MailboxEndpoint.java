@@ -127,6 +127,10 @@ final class MailboxEndpoint implements ProgressEngine {
     private final long[] peerProcessCheckedAt;
     /** Peers found dead by this rank (a process check or an expired lease); never revived. */
     private final boolean[] peerDeclaredDead;
+    /** Peers on this host whose process a {@link #checkPeerProcesses} call found gone (1); written by the checking thread. */
+    private final java.util.concurrent.atomic.AtomicIntegerArray processGone;
+    /** Whether another thread checks the peers' processes, so that the rank's waits never do. */
+    private volatile boolean processesCheckedElsewhere;
     private boolean anyPeerGone;
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
@@ -182,6 +186,7 @@ final class MailboxEndpoint implements ProgressEngine {
         peerHeartbeatSeenAt = new long[size];
         peerProcessCheckedAt = new long[size];
         peerDeclaredDead = new boolean[size];
+        processGone = new java.util.concurrent.atomic.AtomicIntegerArray(size);
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
         device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
@@ -983,10 +988,36 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
+    /**
+     * Checks whether the processes of the running peers on this host still exist. That is a few
+     * reads of /proc per peer — up to milliseconds on a loaded host, measured as multi-millisecond
+     * stalls of collectives when a rank's own wait did it — so a process's heartbeat thread calls
+     * this, and the rank's progress only reads the result.
+     */
+    void checkPeerProcesses() {
+        processesCheckedElsewhere = true;
+        long self = ProcessHandle.current().pid();
+        for (int peer = 0; peer < size; peer++) {
+            long entry = layout.rankEntry(peer);
+            if (peer == rank || processGone.get(peer) == 1
+                    || device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET) != RankTableDescriptor.STATE_RUNNING
+                    || device.getLong(entry + RankTableDescriptor.HOST_OFFSET) != HostIdentity.CURRENT || HostIdentity.CURRENT == 0) {
+                continue;
+            }
+            long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+            if (pid != self && !HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET))) {
+                processGone.set(peer, 1);
+            }
+        }
+    }
+
     /** A running peer that died without saying so: by process check on this host, by heartbeat lease elsewhere. */
     private boolean isSilentlyDead(int peer, long entry, long now) {
         long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
         if (host != 0 && host == HostIdentity.CURRENT) {
+            if (processesCheckedElsewhere) {
+                return processGone.get(peer) == 1;
+            }
             if (now - peerProcessCheckedAt[peer] < PROCESS_CHECK_NANOS) {
                 return false;
             }

@@ -120,6 +120,7 @@ public final class ProcessWorld implements AttachedRank {
             }
             if (!ended) {
                 endpoint.beat(++beat);
+                endpoint.checkPeerProcesses();
             }
         }
     }
