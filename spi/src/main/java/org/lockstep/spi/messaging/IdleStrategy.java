@@ -31,7 +31,28 @@ public final class IdleStrategy {
 
         /** The policy for {@code ranksOnThisHost} ranks sharing this host's cores. */
         public static Policy forRanksOnThisHost(int ranksOnThisHost) {
-            return ranksOnThisHost <= Runtime.getRuntime().availableProcessors() ? DEDICATED : OVERSUBSCRIBED;
+            return ranksOnThisHost <= HOST_CPUS ? DEDICATED : OVERSUBSCRIBED;
+        }
+
+        /**
+         * The host's online CPUs. Not {@link Runtime#availableProcessors()}: a rank pinned to its
+         * own core (as {@code --bind-to-core} does) sees one, and would take itself for oversubscribed.
+         */
+        static final int HOST_CPUS = hostCpus();
+
+        private static int hostCpus() {
+            int available = Runtime.getRuntime().availableProcessors();
+            try {
+                String online = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/online")).trim();
+                int count = 0;
+                for (String range : online.split(",")) {
+                    String[] ends = range.split("-");
+                    count += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
+                }
+                return Math.max(available, count);
+            } catch (java.io.IOException | RuntimeException e) {
+                return available;
+            }
         }
     }
 
