@@ -69,11 +69,11 @@ final class CollectiveRules {
                 for (int k = 1; k <= rounds; k++) {
                     if (w.rank() == 0) {
                         // rank 0 enters last, after the last rank is already waiting: an early return shows
-                        rank.awaitSignalWithoutProvider("entered " + k);
+                        rank.awaitSignal("entered " + k);
                     }
                     entered.incrementAndGet();
                     if (w.rank() == w.size() - 1) {
-                        rank.signalWithoutProvider("entered " + k);
+                        rank.signal("entered " + k);
                     }
                     w.barrier();
                     int seen = entered.get();
