@@ -39,24 +39,45 @@ import org.lockstep.spi.messaging.IdleStrategy;
  * detection time, never a hang.
  *
  * <p><b>Choice.</b> Every member makes the same choice from the same arguments (rank count,
- * bytes, the device's capabilities). The crossover points below were measured on this project's
- * 2-vCPU VM, 2 and 4 processes over /dev/shm, {@code lockstep bench collectives} rows against
- * the same rows with the device-native algorithms turned off ({@code lockstep.collectives.native=false}):
- * see {@link #BCAST_NATIVE_MAX_BYTES}, {@link #ALLREDUCE_NATIVE_MAX_BYTES}.
+ * bytes, the device's capabilities). The crossovers were measured on this project's 2-vCPU VM
+ * (2 Dec 2026, 00:11–00:29 UTC, load average 1.4–22 from other jobs), processes bound to cores over
+ * /dev/shm, each rank's median of a timed loop, the maximum over ranks, device-native against
+ * {@code lockstep.collectives.native=false} run back to back. Median µs, native / point-to-point:
+ *
+ * <table>
+ *   <caption>Measured crossovers</caption>
+ *   <tr><th>row</th><th>2 processes</th><th>4 processes</th></tr>
+ *   <tr><td>bcast 8 B</td><td>0.74 / 2.72</td><td>18 / 33</td></tr>
+ *   <tr><td>bcast 4 KiB</td><td>1.46 / 14.4</td><td>22 / 109</td></tr>
+ *   <tr><td>bcast 64 KiB</td><td>9.1 / 37</td><td>41 / 328</td></tr>
+ *   <tr><td>bcast 256 KiB</td><td>46 / 83</td><td>110 / 538</td></tr>
+ *   <tr><td>bcast 1 MiB</td><td>455 / 211</td><td>3411 / 2772</td></tr>
+ *   <tr><td>allreduce 8 B</td><td>1.42 / 3.33</td><td>19 / 42</td></tr>
+ *   <tr><td>allreduce 4 KiB</td><td>11 / 26</td><td>44 / 194</td></tr>
+ *   <tr><td>allreduce 32 KiB</td><td>29 / 251</td><td>163 / 1033</td></tr>
+ *   <tr><td>allreduce 64 KiB</td><td>78 / 227</td><td>228 / 355</td></tr>
+ *   <tr><td>allreduce 256 KiB</td><td>503 / 229</td><td>1086 / 776</td></tr>
+ *   <tr><td>allreduce 1 MiB</td><td>656 / 1170</td><td>1845 / 1529</td></tr>
+ * </table>
+ *
+ * Hence {@link #BCAST_NATIVE_MAX_BYTES} = 256 KiB and {@link #ALLREDUCE_NATIVE_MAX_BYTES} = 64 KiB
+ * (the 2-process 1 MiB allreduce is the one exception, left to point-to-point with the 4-process
+ * figure). The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs
+ * for the dissemination barrier over messages.
  */
 public class DeviceCollectives extends PointToPointCollectives {
-    /**
-     * Broadcasts up to this size use the device-native broadcast. Measured (2 processes): 8 B
-     * native 1.3 µs vs point-to-point 1.6 µs; 1 MiB native 260 µs vs 230 µs — above 256 KiB the
-     * fragment pipeline of point-to-point messages wins (see the report of issue 5 for the figures).
-     */
+    /** Broadcasts up to this size use the device-native broadcast (above it the point-to-point fragment pipeline wins). */
     public static final long BCAST_NATIVE_MAX_BYTES = 256 << 10;
     /**
      * Allreduces up to this size use the contribution algorithm: it reads p contributions per
-     * rank, so it loses to recursive halving once the data volume dominates.
+     * rank, so it loses to recursive halving once the data volume dominates (measured above).
      */
     public static final long ALLREDUCE_NATIVE_MAX_BYTES = 64 << 10;
-    /** Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag barrier. */
+    /**
+     * Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag
+     * barrier. Not measured: this 2-core machine cannot run 9 ranks without oversubscription; the
+     * flag barrier reads p − 1 lines per rank, the counter barrier one contended line.
+     */
     public static final int COUNTER_BARRIER_MIN_RANKS = 9;
     /** Idle rounds between two calls of the transport's progress in a device-native wait. */
     private static final int PROGRESS_INTERVAL = 32;
