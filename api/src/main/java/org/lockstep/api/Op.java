@@ -112,7 +112,152 @@ public final class Op {
             case NO_OP -> { }
             case REPLACE -> MemorySegment.copy(in, 0, inout, 0, bytes);
             case MINLOC, MAXLOC -> applyLoc(in, inout, count, type);
-            default -> applyElementwise(in, inout, count, type);
+            default -> {
+                if (count >= BULK_MIN_COUNT && applyInBulk(in, inout, count, type)) {
+                    return;
+                }
+                applyElementwise(in, inout, count, type);
+            }
+        }
+    }
+
+    /** Counts from which {@link #applyInBulk} pays for its copies. */
+    private static final long BULK_MIN_COUNT = 64;
+    /** Elements per bulk chunk: two chunks of the widest type stay within the L1 cache. */
+    private static final int BULK_CHUNK = 2048;
+
+    /**
+     * The element-wise operations on long, int, double and float, a chunk at a time through
+     * arrays: segments of several kinds (heap, native, mapped) reach the same call site, and the
+     * JIT then compiles an element access through a segment as a slow, megamorphic call (about
+     * 100 ns an element measured here); bulk copies plus a plain array loop run at memory speed.
+     * The result is the same, element for element.
+     *
+     * @return false if the type is not one handled here
+     */
+    private boolean applyInBulk(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        switch (type.kind()) {
+            case DOUBLE -> {
+                double[] a = new double[(int) Math.min(BULK_CHUNK, count)];
+                double[] b = new double[a.length];
+                for (long done = 0; done < count; done += a.length) {
+                    int n = (int) Math.min(a.length, count - done);
+                    long at = done * Double.BYTES;
+                    MemorySegment.copy(in, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, a, 0, n);
+                    MemorySegment.copy(inout, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, b, 0, n);
+                    combineDoubles(a, b, n);
+                    MemorySegment.copy(b, 0, inout, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, n);
+                }
+                return true;
+            }
+            case FLOAT -> {
+                float[] a = new float[(int) Math.min(BULK_CHUNK, count)];
+                float[] b = new float[a.length];
+                for (long done = 0; done < count; done += a.length) {
+                    int n = (int) Math.min(a.length, count - done);
+                    long at = done * Float.BYTES;
+                    MemorySegment.copy(in, ValueLayout.JAVA_FLOAT_UNALIGNED, at, a, 0, n);
+                    MemorySegment.copy(inout, ValueLayout.JAVA_FLOAT_UNALIGNED, at, b, 0, n);
+                    for (int i = 0; i < n; i++) {
+                        b[i] = (float) combineDouble(a[i], b[i]);
+                    }
+                    MemorySegment.copy(b, 0, inout, ValueLayout.JAVA_FLOAT_UNALIGNED, at, n);
+                }
+                return true;
+            }
+            case LONG -> {
+                long[] a = new long[(int) Math.min(BULK_CHUNK, count)];
+                long[] b = new long[a.length];
+                for (long done = 0; done < count; done += a.length) {
+                    int n = (int) Math.min(a.length, count - done);
+                    long at = done * Long.BYTES;
+                    MemorySegment.copy(in, ValueLayout.JAVA_LONG_UNALIGNED, at, a, 0, n);
+                    MemorySegment.copy(inout, ValueLayout.JAVA_LONG_UNALIGNED, at, b, 0, n);
+                    combineLongs(a, b, n);
+                    MemorySegment.copy(b, 0, inout, ValueLayout.JAVA_LONG_UNALIGNED, at, n);
+                }
+                return true;
+            }
+            case INT -> {
+                int[] a = new int[(int) Math.min(BULK_CHUNK, count)];
+                int[] b = new int[a.length];
+                for (long done = 0; done < count; done += a.length) {
+                    int n = (int) Math.min(a.length, count - done);
+                    long at = done * Integer.BYTES;
+                    MemorySegment.copy(in, ValueLayout.JAVA_INT_UNALIGNED, at, a, 0, n);
+                    MemorySegment.copy(inout, ValueLayout.JAVA_INT_UNALIGNED, at, b, 0, n);
+                    if (predefined == Predefined.SUM) {
+                        for (int i = 0; i < n; i++) {
+                            b[i] = a[i] + b[i];
+                        }
+                    } else {
+                        for (int i = 0; i < n; i++) {
+                            b[i] = (int) combineLong(a[i], b[i]);
+                        }
+                    }
+                    MemorySegment.copy(b, 0, inout, ValueLayout.JAVA_INT_UNALIGNED, at, n);
+                }
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** {@code b[i] = a[i] op b[i]}; the common operations get loops of their own (the JIT vectorises them). */
+    private void combineDoubles(double[] a, double[] b, int n) {
+        switch (predefined) {
+            case SUM -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = a[i] + b[i];
+                }
+            }
+            case PROD -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = a[i] * b[i];
+                }
+            }
+            case MAX -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = Math.max(a[i], b[i]);
+                }
+            }
+            case MIN -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = Math.min(a[i], b[i]);
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = combineDouble(a[i], b[i]);
+                }
+            }
+        }
+    }
+
+    private void combineLongs(long[] a, long[] b, int n) {
+        switch (predefined) {
+            case SUM -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = a[i] + b[i];
+                }
+            }
+            case MAX -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = Math.max(a[i], b[i]);
+                }
+            }
+            case MIN -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = Math.min(a[i], b[i]);
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    b[i] = combineLong(a[i], b[i]);
+                }
+            }
         }
     }
 

@@ -83,4 +83,34 @@ class OpTest {
         concatenateDigits.apply(MemorySegment.ofArray(new int[] {1}), MemorySegment.ofArray(inout), 1, Datatype.INT);
         assertEquals(12, inout[0], "in is the left operand");
     }
+
+    /** Long counts go through the chunked bulk path: every element, across chunk ends and in a native segment, as one at a time. */
+    @Test
+    void longReductionsGiveTheSameElementsAsShortOnes() {
+        int count = 5003;
+        java.util.Random random = new java.util.Random(42);
+        for (Op op : new Op[] {Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.BXOR, Op.LOR}) {
+            for (Datatype type : new Datatype[] {Datatype.DOUBLE, Datatype.FLOAT, Datatype.LONG, Datatype.INT}) {
+                if (!op.supports(type)) {
+                    continue;
+                }
+                long bytes = type.byteLength(count);
+                MemorySegment in = java.lang.foreign.Arena.ofAuto().allocate(bytes, 8);
+                MemorySegment inout = MemorySegment.ofArray(new long[(int) (bytes / 8 + 1)]).asSlice(0, bytes);
+                for (long b = 0; b < bytes; b++) {
+                    in.set(ValueLayout.JAVA_BYTE, b, (byte) random.nextInt(4));
+                    inout.set(ValueLayout.JAVA_BYTE, b, (byte) random.nextInt(4));
+                }
+                MemorySegment expected = MemorySegment.ofArray(new byte[(int) bytes]);
+                MemorySegment.copy(inout, 0, expected, 0, bytes);
+                long size = type.size();
+                for (long e = 0; e < count; e++) {
+                    // one element at a time: below the bulk threshold
+                    op.apply(in.asSlice(e * size, size), expected.asSlice(e * size, size), 1, type);
+                }
+                op.apply(in, inout, count, type);
+                assertEquals(-1, inout.mismatch(expected), op + " on " + type + ": first differing byte");
+            }
+        }
+    }
 }

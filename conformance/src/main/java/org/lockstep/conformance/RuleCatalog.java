@@ -11,7 +11,7 @@ import org.lockstep.conformance.internal.Catalog;
 
 /**
  * Every rule of the kit, ordered by group and number. Groups whose areas have not landed yet
- * ({@link Group#COMM}, {@link Group#COLL}, ...) have no rules; their issues add them here.
+ * ({@link Group#COMM}, ...) have no rules; their issues add them here.
  */
 public final class RuleCatalog {
     private static final List<Rule> ALL = build();

@@ -2,6 +2,7 @@ package org.lockstep.tools;
 
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -36,6 +37,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     private static final int CALIBRATION_CALLS = 10;
     private static final int MIN_CALLS = 20;
     private static final int MAX_CALLS = 20_000;
+    /** Calls of each row per warm-up batch: short rows, and rows of 64 KiB and more. */
+    private static final int WARM_UP_BATCH_SHORT = 200;
+    private static final int WARM_UP_BATCH_LONG = 5;
 
     /** One row: a collective and its message size. */
     record Row(String op, int bytes) {
@@ -59,15 +63,35 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     double budget;
 
     @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
-            description = "JIT warm-up before the rows are measured, spread over the rows (default: ${DEFAULT-VALUE}).")
+            description = "JIT warm-up (all rows, by time) before the rows are calibrated and measured (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
 
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
     boolean bindToCore;
 
+    @Option(names = "--row", paramLabel = "OP:BYTES",
+            description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536.")
+    List<String> customRows = new ArrayList<>();
+
     @Mixin
     JobSettings settings;
+
+    /** The rows to measure: the standard ones, or those of --row. */
+    List<Row> rows() {
+        if (customRows.isEmpty()) {
+            return ROWS;
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String given : customRows) {
+            String[] parts = given.split(":");
+            if (parts.length != 2 || !List.of("barrier", "bcast", "allreduce", "alltoall").contains(parts[0])) {
+                throw new ParameterException(spec.commandLine(), "--row " + given + ": expected OP:BYTES with OP one of barrier, bcast, allreduce, alltoall");
+            }
+            rows.add(new Row(parts[0], Integer.parseInt(parts[1])));
+        }
+        return rows;
+    }
 
     @Override
     public Integer call() {
@@ -113,10 +137,14 @@ final class CollectivesBenchCommand implements Callable<Integer> {
 
     private void measureAll(Communicator world, List<String> lines) {
         long largest = Math.max(1 << 20, (long) (1 << 16) * world.size());
+        for (Row row : rows()) {
+            largest = Math.max(largest, (long) row.bytes() * (row.op().equals("alltoall") ? world.size() : 1));
+        }
         MemorySegment a = world.allocate(largest);
         MemorySegment b = world.allocate(largest);
         a.fill((byte) 1);
-        for (Row row : ROWS) {
+        warmUp(world, a, b);
+        for (Row row : rows()) {
             String line = measure(world, row, a, b);
             if (world.rank() == 0) {
                 lines.add(line);
@@ -124,6 +152,29 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         }
         world.free(a);
         world.free(b);
+    }
+
+    /**
+     * JIT warm-up by time, not by a number of calls: calls counted from a calibration on cold
+     * (interpreted) code are far too few for the JIT to compile the collective paths before the
+     * row is timed, so a row would time the interpreter. Every rank runs the same batches of
+     * every row until rank 0 says the warm-up time is over.
+     */
+    private void warmUp(Communicator world, MemorySegment a, MemorySegment b) {
+        long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
+        MemorySegment more = MemorySegment.ofArray(new int[1]);
+        do {
+            for (Row row : rows()) {
+                int batch = row.bytes() >= 1 << 16 ? WARM_UP_BATCH_LONG : WARM_UP_BATCH_SHORT;
+                for (int i = 0; i < batch; i++) {
+                    call(world, row, a, b);
+                }
+            }
+            if (world.rank() == 0) {
+                more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
+            }
+            world.bcast(more, 1, Datatype.INT, 0);
+        } while (more.get(ValueLayout.JAVA_INT, 0) != 0);
     }
 
     /** One row, as the peers' collectives.c times it: calibrate, warm up, then time each call. */
@@ -137,9 +188,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         double[] slowest = new double[1];
         world.allreduce(MemorySegment.ofArray(perCall), MemorySegment.ofArray(slowest), 1, Datatype.DOUBLE, Op.MAX);
         int calls = (int) Math.max(MIN_CALLS, Math.min(MAX_CALLS, budget * 1e6 / Math.max(0.01, slowest[0])));
-        // Java code runs interpreted at first: warm the JIT for this row, then warm up as collectives.c does.
-        int jitWarmUp = (int) Math.min(MAX_CALLS * 10L, warmupSeconds * 1e6 / ROWS.size() / Math.max(0.01, slowest[0]));
-        for (int i = 0; i < jitWarmUp + Math.max(5, calls / 10); i++) {
+        for (int i = 0; i < Math.max(5, calls / 10); i++) {
             call(world, row, a, b);
         }
         world.barrier();

@@ -313,4 +313,34 @@ public abstract class MessagingProviderVerification {
     public void required_LARGE_08_largeAnySource() {
         verify("LARGE.08");
     }
+
+    @Test
+    public void required_COLL_01_barrierWaitsForEveryRank() {
+        verify("COLL.01");
+    }
+
+    @Test
+    public void required_COLL_02_bcastReachesEveryRankFromEveryRoot() {
+        verify("COLL.02");
+    }
+
+    @Test
+    public void required_COLL_03_nonCommutativeReductionsInRankOrder() {
+        verify("COLL.03");
+    }
+
+    @Test
+    public void required_COLL_04_allreduceSameBitsOnEveryRank() {
+        verify("COLL.04");
+    }
+
+    @Test
+    public void required_COLL_05_splitKeepsItsOwnContext() {
+        verify("COLL.05");
+    }
+
+    @Test
+    public void required_COLL_06_alltoallBlocksGoWhereAddressed() {
+        verify("COLL.06");
+    }
 }

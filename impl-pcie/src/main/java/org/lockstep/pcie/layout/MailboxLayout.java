@@ -19,6 +19,9 @@ import org.lockstep.spi.device.DeviceException;
  *            | asynchronous mailboxes       |  one per receiver, {@link AsyncMailboxDescriptor}
  *            |   (only with device CAS)     |
  *            +------------------------------+
+ *            | collective area              |  {@link CollectiveAreaDescriptor}: per
+ *            |   (device-native collectives)|  communicator slot, a block per rank
+ *            +------------------------------+
  *            | payload heap                 |  one partition of heapBytesPerRank per sender;
  *            |   (indirection)              |  only that sender allocates in it
  *            +------------------------------+
@@ -38,6 +41,7 @@ public final class MailboxLayout {
     private final long rankTableBase;
     private final long pairBase;
     private final long asyncBase;
+    private final long collectiveBase;
     private final long heapBase;
     private final long heapPartitionLength;
     private final long end;
@@ -54,7 +58,8 @@ public final class MailboxLayout {
             rankTableBase = LayoutConstants.align(SuperblockDescriptor.LENGTH, blockSize);
             pairBase = LayoutConstants.align(rankTableBase + n * RankTableDescriptor.ENTRY_LENGTH, blockSize);
             asyncBase = LayoutConstants.align(Math.addExact(pairBase, Math.multiplyExact(n * n, mailboxLength)), blockSize);
-            heapBase = LayoutConstants.align(Math.addExact(asyncBase, Math.multiplyExact(n, asyncMailboxLength)), blockSize);
+            collectiveBase = LayoutConstants.align(Math.addExact(asyncBase, Math.multiplyExact(n, asyncMailboxLength)), blockSize);
+            heapBase = LayoutConstants.align(Math.addExact(collectiveBase, CollectiveAreaDescriptor.areaLength(config.worldSize())), blockSize);
             heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
             end = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
             if (end > Long.MAX_VALUE / 2) {
@@ -116,6 +121,19 @@ public final class MailboxLayout {
     /** First slot of the asynchronous mailbox of {@code receiver}. */
     public long asyncSlotsBase(int receiver) {
         return asyncMailboxAddress(receiver) + AsyncMailboxDescriptor.SLOTS_OFFSET;
+    }
+
+    /**
+     * The block of {@code worldRank} in communicator slot {@code slot} of the collective area
+     * ({@link CollectiveAreaDescriptor}); the world must have an area.
+     */
+    public long collectiveBlock(int slot, int worldRank) {
+        int n = config.worldSize();
+        if (slot < 0 || slot >= CollectiveAreaDescriptor.COMMUNICATOR_SLOTS || worldRank < 0 || worldRank >= n
+                || n > CollectiveAreaDescriptor.MAX_WORLD_SIZE) {
+            throw new IllegalArgumentException("no collective block for slot " + slot + ", world rank " + worldRank + " of " + n);
+        }
+        return collectiveBase + ((long) slot * n + worldRank) * CollectiveAreaDescriptor.blockLength(n);
     }
 
     /** Start of the heap partition in which {@code sender} allocates. */

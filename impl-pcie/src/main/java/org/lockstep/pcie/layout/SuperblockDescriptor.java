@@ -40,7 +40,8 @@ package org.lockstep.pcie.layout;
 public final class SuperblockDescriptor {
     /** "LOCKSTEP" in ASCII, little-endian. */
     public static final long MAGIC = 0x504554534b434f4cL;
-    public static final int LAYOUT_VERSION = 1;
+    /** 2: a collective area between the asynchronous mailboxes and the heap. */
+    public static final int LAYOUT_VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int LAYOUT_VERSION_OFFSET = 8;

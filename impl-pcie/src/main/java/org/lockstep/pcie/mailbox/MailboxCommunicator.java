@@ -11,7 +11,9 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.spi.collective.AbstractCommunicator;
+import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.messaging.ArgumentChecks;
 
 /**
@@ -34,6 +36,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
     private final boolean isWorld;
     private final boolean isChannel;
     private MailboxCommunicator channel;
+    private DeviceCollectives collectives;
     private volatile boolean closed;
 
     private MailboxCommunicator(MailboxEndpoint endpoint, Group group, int context, boolean isWorld, boolean isChannel) {
@@ -150,6 +153,16 @@ final class MailboxCommunicator extends AbstractCommunicator {
             channel = new MailboxCommunicator(endpoint, group, context + 1, false, true);
         }
         return channel;
+    }
+
+    /** Device-native collectives where they win (by measured crossovers), the point-to-point ones elsewhere. */
+    @Override
+    protected CollectiveEngine collectiveEngine() {
+        if (collectives == null) {
+            collectives = new DeviceCollectives(new MailboxCollectiveSite(endpoint, group, rank, context),
+                    endpoint.usesDeviceCollectives());
+        }
+        return collectives;
     }
 
     @Override

@@ -89,6 +89,8 @@ final class MailboxEndpoint implements ProgressEngine {
     private final HeapAllocator heap;
     /** Largest payload placed in one heap block; longer messages go as several fragments. */
     private final long maxFragment;
+    /** Back-off of waits: all ranks of a job are taken to share this host (the launcher's case; the thread world's). */
+    private final IdleStrategy.Policy idlePolicy;
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
@@ -124,6 +126,10 @@ final class MailboxEndpoint implements ProgressEngine {
     private final long[] peerProcessCheckedAt;
     /** Peers found dead by this rank (a process check or an expired lease); never revived. */
     private final boolean[] peerDeclaredDead;
+    /** Peers on this host whose process a {@link #checkPeerProcesses} call found gone (1); written by the checking thread. */
+    private final java.util.concurrent.atomic.AtomicIntegerArray processGone;
+    /** Whether another thread checks the peers' processes, so that the rank's waits never do. */
+    private volatile boolean processesCheckedElsewhere;
     private boolean anyPeerGone;
     private int progressCalls;
     /** Progress calls, counted without the lock (a hint); every {@link #FULL_ROUND_INTERVAL}th takes the lock whatever it sees. */
@@ -140,6 +146,7 @@ final class MailboxEndpoint implements ProgressEngine {
     private final MemorySegment headerScratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
     private volatile boolean closed;
     private int nextFreeContext = WORLD_CONTEXT + 2;
+    private boolean deviceCollectives = true;
     private Runnable closeAction = () -> { };
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -158,6 +165,7 @@ final class MailboxEndpoint implements ProgressEngine {
         this.inlineCapacity = config.inlineCapacity();
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
+        this.idlePolicy = IdleStrategy.Policy.forRanksOnThisHost(size);
         this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
         // Fragments small enough that the receiver copies one while the sender writes the next,
         // and at most a quarter of the heap so that several are in flight.
@@ -185,6 +193,7 @@ final class MailboxEndpoint implements ProgressEngine {
         peerHeartbeatSeenAt = new long[size];
         peerProcessCheckedAt = new long[size];
         peerDeclaredDead = new boolean[size];
+        processGone = new java.util.concurrent.atomic.AtomicIntegerArray(size);
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
         device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
@@ -198,6 +207,39 @@ final class MailboxEndpoint implements ProgressEngine {
         long[] a = new long[n];
         java.util.Arrays.fill(a, value);
         return a;
+    }
+
+    /** Whether communicators of this rank may use the device-native collectives (every rank of a job says the same). */
+    void useDeviceCollectives(boolean use) {
+        deviceCollectives = use;
+    }
+
+    boolean usesDeviceCollectives() {
+        return deviceCollectives;
+    }
+
+    /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */
+    boolean isPeerGone(int peer) {
+        lock.lock();
+        try {
+            return peer != rank && isGone(peerState[peer]);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The error of an operation that waited on world rank {@code peer}, which is gone. */
+    ProcessFailedException peerGoneError(int peer, String what) {
+        lock.lock();
+        try {
+            return peerGone(peer, what);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    ExternalMemory device() {
+        return device;
     }
 
     /** World rank of this endpoint. */
@@ -581,7 +623,7 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Blocks until a message from {@code source} (world rank or ANY_SOURCE) on {@code context} is there. */
     Status probe(int source, int tag, int context, Group group) {
-        IdleStrategy idle = new IdleStrategy();
+        IdleStrategy idle = newIdleStrategy();
         while (true) {
             Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
@@ -895,6 +937,12 @@ final class MailboxEndpoint implements ProgressEngine {
 
     // ------------------------------------------------------------------ progress and failures
 
+    /** Waits spin for long while this host's ranks have a core each (see {@link IdleStrategy.Policy}). */
+    @Override
+    public IdleStrategy newIdleStrategy() {
+        return new IdleStrategy(idlePolicy);
+    }
+
     @Override
     public boolean progress() {
         // A waiting rank spins here: most rounds only look for a new slot, without taking the lock.
@@ -1040,10 +1088,36 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
+    /**
+     * Checks whether the processes of the running peers on this host still exist. That is a few
+     * reads of /proc per peer — up to milliseconds on a loaded host, measured as multi-millisecond
+     * stalls of collectives when a rank's own wait did it — so a process's heartbeat thread calls
+     * this, and the rank's progress only reads the result.
+     */
+    void checkPeerProcesses() {
+        processesCheckedElsewhere = true;
+        long self = ProcessHandle.current().pid();
+        for (int peer = 0; peer < size; peer++) {
+            long entry = layout.rankEntry(peer);
+            if (peer == rank || processGone.get(peer) == 1
+                    || device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET) != RankTableDescriptor.STATE_RUNNING
+                    || device.getLong(entry + RankTableDescriptor.HOST_OFFSET) != HostIdentity.CURRENT || HostIdentity.CURRENT == 0) {
+                continue;
+            }
+            long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+            if (pid != self && !HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET))) {
+                processGone.set(peer, 1);
+            }
+        }
+    }
+
     /** A running peer that died without saying so: by process check on this host, by heartbeat lease elsewhere. */
     private boolean isSilentlyDead(int peer, long entry, long now) {
         long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
         if (host != 0 && host == HostIdentity.CURRENT) {
+            if (processesCheckedElsewhere) {
+                return processGone.get(peer) == 1;
+            }
             if (now - peerProcessCheckedAt[peer] < PROCESS_CHECK_NANOS) {
                 return false;
             }

@@ -43,6 +43,12 @@ public final class MailboxOptions {
     /** {@code true}: a process rank prints its transport counters (copies, single-copy messages) to stderr when it leaves. */
     public static final String PRINT_STATISTICS = "lockstep.mailbox.printStatistics";
 
+    /**
+     * Whether communicators use the device-native collectives of the collective area ({@code true},
+     * the default) or only the point-to-point ones ({@code false}; for measuring the crossovers).
+     */
+    public static final String NATIVE_COLLECTIVES = "lockstep.collectives.native";
+
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;
     public static final int DEFAULT_SLOTS = 16;
@@ -96,6 +102,11 @@ public final class MailboxOptions {
                     + " is negative (0 turns single copy off)");
         }
         return value;
+    }
+
+    /** Whether the job asks for the device-native collectives (the default) or only point-to-point ones. */
+    static boolean nativeCollectives(JobOptions options) {
+        return options.property(NATIVE_COLLECTIVES).map(v -> !v.equalsIgnoreCase("false")).orElse(true);
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

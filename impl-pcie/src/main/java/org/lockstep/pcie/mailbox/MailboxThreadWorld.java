@@ -24,6 +24,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final AtomicReferenceArray<MailboxEndpoint> endpoints;
     private final long fragmentLength;
     private long singleCopyThreshold = MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD;
+    private boolean nativeCollectives = true;
 
     private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength) {
         this.device = device;
@@ -42,6 +43,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
             MailboxThreadWorld world = new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
             world.singleCopyThreshold = MailboxOptions.singleCopyThreshold(options);
+            world.nativeCollectives = MailboxOptions.nativeCollectives(options);
             return world;
         } catch (RuntimeException e) {
             device.close();
@@ -53,6 +55,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     public Communicator communicator(int rank) {
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
         endpoint.singleCopy().threshold(singleCopyThreshold);
+        endpoint.useDeviceCollectives(nativeCollectives);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
     }

@@ -70,6 +70,7 @@ public final class ProcessWorld implements AttachedRank {
             long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
             MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
+            endpoint.useDeviceCollectives(MailboxOptions.nativeCollectives(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             ProcessWorld world = new ProcessWorld(device, endpoint);
             world.printStatistics = Boolean.parseBoolean(options.property(MailboxOptions.PRINT_STATISTICS).orElse("false"));
@@ -126,6 +127,7 @@ public final class ProcessWorld implements AttachedRank {
             }
             if (!ended) {
                 endpoint.beat(++beat);
+                endpoint.checkPeerProcesses();
             }
         }
     }

@@ -74,7 +74,7 @@ final class BroadcastSchedules {
         }
         s.endRound();
         // The root already holds everything and its buffer may be read-only: it receives into scratch.
-        MemorySegment discard = vr == 0 ? Buffers.scratch(chunk) : null;
+        MemorySegment discard = vr == 0 ? s.scratch(chunk) : null;
         int right = absolute((vr + 1) % p, root, p);
         int left = absolute(Math.floorMod(vr - 1, p), root, p);
         for (int step = 0; step < p - 1; step++) {

@@ -5,29 +5,12 @@ import java.lang.foreign.MemorySegment;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 
-/** Scratch memory of the algorithms: heap memory, 8-byte aligned, freed by the garbage collector. */
+/** Slices and copies of the algorithms' buffers (scratch memory comes from {@link Schedule#scratch}). */
 final class Buffers {
     /** A zero-length segment: the payload of a pure synchronisation message. */
     static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     private Buffers() {
-    }
-
-    /** {@code bytes} bytes of zeroed scratch memory. */
-    static MemorySegment scratch(long bytes) {
-        if (bytes == 0) {
-            return EMPTY;
-        }
-        long words = (bytes + Long.BYTES - 1) / Long.BYTES;
-        if (words > Integer.MAX_VALUE - 8) {
-            throw new LockstepException(ErrorClass.NO_MEM, "a collective needs " + bytes + " bytes of scratch memory,"
-                    + " more than one heap array holds");
-        }
-        try {
-            return MemorySegment.ofArray(new long[(int) words]).asSlice(0, bytes);
-        } catch (OutOfMemoryError e) {
-            throw new LockstepException(ErrorClass.NO_MEM, "a collective could not get " + bytes + " bytes of scratch memory", e);
-        }
     }
 
     /** {@code bytes} bytes at byte offset {@code offset} of {@code segment}. */

@@ -53,7 +53,7 @@ final class DistributionSchedules {
         if (r == root && root == 0) {
             collected = Buffers.slice(recv, 0, p * block);
         } else {
-            collected = Buffers.scratch(size * block);
+            collected = s.scratch(size * block);
         }
         if (!(ownInPlace && root == 0)) {
             s.copy(own, Buffers.slice(collected, 0, block));
@@ -123,7 +123,7 @@ final class DistributionSchedules {
             if (root == 0) {
                 ordered = Buffers.slice(send, 0, p * block);
             } else {
-                ordered = Buffers.scratch(p * block);
+                ordered = s.scratch(p * block);
                 s.copy(Buffers.slice(send, root * block, (p - root) * block), Buffers.slice(ordered, 0, (p - root) * block));
                 s.copy(Buffers.slice(send, 0, root * block), Buffers.slice(ordered, (p - root) * block, root * block));
             }
@@ -146,7 +146,7 @@ final class DistributionSchedules {
             s.recv(parent, mine, 0);
             return;
         }
-        MemorySegment held = Buffers.scratch(size * block);
+        MemorySegment held = s.scratch(size * block);
         s.recv(parent, held, 0);
         s.endRound();
         for (int mask = low >> 1; mask > 0; mask >>= 1) {
@@ -213,7 +213,7 @@ final class DistributionSchedules {
             }
             return;
         }
-        MemorySegment gathered = Buffers.scratch(p * block);
+        MemorySegment gathered = s.scratch(p * block);
         s.copy(own, Buffers.slice(gathered, 0, block));
         int step = 0;
         for (int distance = 1; distance < p; distance <<= 1, step++) {
@@ -275,12 +275,12 @@ final class DistributionSchedules {
             }
             return;
         }
-        MemorySegment blocks = Buffers.scratch(p * block);
+        MemorySegment blocks = s.scratch(p * block);
         // blocks[i] is the block bound for rank (r + i) mod p
         s.copy(Buffers.slice(source, r * block, (p - r) * block), Buffers.slice(blocks, 0, (p - r) * block));
         s.copy(Buffers.slice(source, 0, r * block), Buffers.slice(blocks, (p - r) * block, r * block));
-        MemorySegment outgoing = Buffers.scratch(((p + 1) / 2) * block);
-        MemorySegment incoming = Buffers.scratch(((p + 1) / 2) * block);
+        MemorySegment outgoing = s.scratch(((p + 1) / 2) * block);
+        MemorySegment incoming = s.scratch(((p + 1) / 2) * block);
         int step = 0;
         for (int distance = 1; distance < p; distance <<= 1, step++) {
             int packed = 0;
@@ -339,7 +339,7 @@ final class DistributionSchedules {
             for (int i = 0; i < p; i++) {
                 extent = Math.max(extent, recvDisplacements[i] + recvBytes[i]);
             }
-            source = Buffers.scratch(extent);
+            source = s.scratch(extent);
             s.copy(Buffers.slice(recv, 0, extent), source);
             sourceBytes = recvBytes;
             sourceDisplacements = recvDisplacements;

@@ -79,9 +79,9 @@ final class ReductionSchedules {
                 continue;
             }
             if (received == null) {
-                acc = Buffers.scratch(n);
+                acc = s.scratch(n);
                 s.copy(input, acc);
-                received = Buffers.scratch(n);
+                received = s.scratch(n);
             }
             s.recv(absolute(child, treeRoot, p), received, 0);
             s.endRound();
@@ -114,8 +114,8 @@ final class ReductionSchedules {
         long n = count * size;
         MemorySegment input = inPlace(send) ? Buffers.slice(recv, 0, n) : Buffers.slice(send, 0, n);
         FoldedRanks folded = FoldedRanks.of(p);
-        MemorySegment work = Buffers.scratch(n);
-        MemorySegment scratch = Buffers.scratch(n);
+        MemorySegment work = s.scratch(n);
+        MemorySegment scratch = s.scratch(n);
         s.copy(input, work);
         int newRank = foldIn(s, folded, work, scratch, type, op);
         long[][] ranges = newRank >= 0 ? halve(s, folded, newRank, work, scratch, count, type, op) : null;
@@ -201,7 +201,7 @@ final class ReductionSchedules {
             return;
         }
         FoldedRanks folded = FoldedRanks.of(p);
-        MemorySegment scratch = Buffers.scratch(n);
+        MemorySegment scratch = s.scratch(n);
         int newRank = foldIn(s, folded, work, scratch, type, op);
         if (newRank >= 0) {
             for (int j = 0; j < folded.levels(); j++) {
@@ -246,7 +246,7 @@ final class ReductionSchedules {
             return;
         }
         FoldedRanks folded = FoldedRanks.of(p);
-        MemorySegment scratch = Buffers.scratch(n);
+        MemorySegment scratch = s.scratch(n);
         int newRank = foldIn(s, folded, work, scratch, type, op);
         int levels = folded.levels();
         if (newRank >= 0) {
@@ -290,8 +290,8 @@ final class ReductionSchedules {
             return;
         }
         FoldedRanks folded = FoldedRanks.of(p);
-        MemorySegment work = Buffers.scratch(total * size);
-        MemorySegment scratch = Buffers.scratch(total * size);
+        MemorySegment work = s.scratch(total * size);
+        MemorySegment scratch = s.scratch(total * size);
         s.copy(input, work);
         int newRank = foldIn(s, folded, work, scratch, type, op);
         int finalStep = 1 + folded.levels();
@@ -348,7 +348,7 @@ final class ReductionSchedules {
         long mine = counts[r] * size;
         MemorySegment input;
         if (inPlace(send)) {
-            input = Buffers.scratch(total * size);
+            input = s.scratch(total * size);
             s.copy(Buffers.slice(recv, 0, total * size), input);
         } else {
             input = Buffers.slice(send, 0, total * size);
@@ -358,9 +358,9 @@ final class ReductionSchedules {
             s.copy(input, result);
             return;
         }
-        MemorySegment lower = Buffers.scratch(mine);
-        MemorySegment upper = Buffers.scratch(mine);
-        MemorySegment[] incoming = {Buffers.scratch(mine), Buffers.scratch(mine)};
+        MemorySegment lower = s.scratch(mine);
+        MemorySegment upper = s.scratch(mine);
+        MemorySegment[] incoming = {s.scratch(mine), s.scratch(mine)};
         s.copy(elements(input, starts[r], starts[r + 1], size), lower);
         boolean upperStarted = false;
         int previousSource = -1;
@@ -430,8 +430,8 @@ final class ReductionSchedules {
         if (p == 1) {
             return;
         }
-        MemorySegment partial = Buffers.scratch(n);
-        MemorySegment incoming = Buffers.scratch(n);
+        MemorySegment partial = s.scratch(n);
+        MemorySegment incoming = s.scratch(n);
         s.copy(input, partial);
         boolean haveResult = !exclusive;
         int step = 0;

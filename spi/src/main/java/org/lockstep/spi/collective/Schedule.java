@@ -43,6 +43,8 @@ public final class Schedule {
     private final List<List<Step>> rounds = new ArrayList<>();
     private List<Step> current = new ArrayList<>();
     private boolean started;
+    /** Scratch arrays of this schedule, back to the thread's pool once it has completed. */
+    private final List<long[]> scratch = new ArrayList<>();
 
     /** A new, empty schedule: the next collective on {@code channel} (it takes the next call sequence). */
     public Schedule(Communicator channel) {
@@ -63,6 +65,30 @@ public final class Schedule {
     /** Receives message {@code step} from {@code source} into {@code into}, which it must fill exactly. */
     public Schedule recv(int source, MemorySegment into, int step) {
         return add(new Transfer(false, source, into, CollectiveTag.of(tagBase, step)));
+    }
+
+    /**
+     * {@code bytes} bytes of scratch memory for this schedule (8-byte aligned, contents undefined),
+     * reused by later collectives of the thread once this one has completed.
+     */
+    public MemorySegment scratch(long bytes) {
+        if (bytes == 0) {
+            return Buffers.EMPTY;
+        }
+        long words = (bytes + Long.BYTES - 1) / Long.BYTES;
+        if (words > Integer.MAX_VALUE - 8) {
+            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.NO_MEM, "a collective needs " + bytes
+                    + " bytes of scratch memory, more than one heap array holds");
+        }
+        long[] array;
+        try {
+            array = ScratchPool.take((int) words);
+        } catch (OutOfMemoryError e) {
+            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.NO_MEM, "a collective could not get "
+                    + bytes + " bytes of scratch memory", e);
+        }
+        scratch.add(array);
+        return MemorySegment.ofArray(array).asSlice(0, bytes);
     }
 
     /** Copies {@code from} over {@code to} (of the same length). */
@@ -115,7 +141,7 @@ public final class Schedule {
         }
         started = true;
         endRound();
-        ScheduleRequest request = new ScheduleRequest(channel, List.copyOf(rounds), ProgressGroup.current());
+        ScheduleRequest request = new ScheduleRequest(channel, List.copyOf(rounds), ProgressGroup.current(), List.copyOf(scratch));
         request.begin();
         return request;
     }

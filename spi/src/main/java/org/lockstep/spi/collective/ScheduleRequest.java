@@ -31,8 +31,12 @@ final class ScheduleRequest implements Request {
     private volatile LockstepException failure;
     private volatile boolean complete;
 
-    ScheduleRequest(Communicator channel, List<List<Schedule.Step>> rounds, ProgressGroup group) {
+    /** Scratch of the schedule: returned to the pool on completion (not on failure: a message may still land in it). */
+    private final List<long[]> scratch;
+
+    ScheduleRequest(Communicator channel, List<List<Schedule.Step>> rounds, ProgressGroup group, List<long[]> scratch) {
         this.channel = channel;
+        this.scratch = scratch;
         this.rounds = rounds;
         this.group = group;
     }
@@ -72,8 +76,9 @@ final class ScheduleRequest implements Request {
                 }
             }
         }
-        if (pendingCount == 0 && nextRound == rounds.size()) {
+        if (pendingCount == 0 && nextRound == rounds.size() && !complete) {
             complete = true;
+            scratch.forEach(ScratchPool::give);
         }
     }
 

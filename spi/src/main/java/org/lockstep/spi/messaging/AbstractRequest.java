@@ -47,7 +47,7 @@ public abstract class AbstractRequest implements Request {
 
     @Override
     public final Status await() {
-        IdleStrategy idle = new IdleStrategy();
+        IdleStrategy idle = engine.newIdleStrategy();
         while (!isComplete()) {
             // The caller's non-blocking collectives keep moving while it blocks here (MPI's progress rule).
             boolean moved = engine.progress();

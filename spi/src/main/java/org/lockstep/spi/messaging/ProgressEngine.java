@@ -12,4 +12,9 @@ public interface ProgressEngine {
      * @return whether anything changed (a hint for back-off)
      */
     boolean progress();
+
+    /** The back-off of a wait on this engine's requests (by default {@link IdleStrategy.Policy#CAUTIOUS}). */
+    default IdleStrategy newIdleStrategy() {
+        return new IdleStrategy();
+    }
 }

@@ -708,4 +708,169 @@ final class CommunicatorBreakages {
             }
         }
     }
+
+    // ---------------------------------------------------------------- collectives
+
+    /** The last rank's barrier returns at once, without waiting for the others. */
+    static final class BarrierReturnsEarly {
+        private final Communicator real;
+
+        BarrierReturnsEarly(Communicator real) {
+            this.real = real;
+        }
+
+        public void barrier() {
+            if (real.rank() != real.size() - 1) {
+                real.barrier();
+            }
+        }
+    }
+
+    /** A broadcast leaves the rank after the root with what its buffer held before. */
+    static final class BcastSkipsOneRank {
+        private final Communicator real;
+
+        BcastSkipsOneRank(Communicator real) {
+            this.real = real;
+        }
+
+        public void bcast(MemorySegment buffer, long count, Datatype type, int root) {
+            long bytes = type.byteLength(count);
+            boolean skipped = real.size() > 1 && real.rank() == (root + 1) % real.size();
+            MemorySegment before = skipped ? MemorySegment.ofArray(buffer.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE)) : null;
+            real.bcast(buffer, count, type, root);
+            if (skipped) {
+                MemorySegment.copy(before, 0, buffer, 0, bytes);
+            }
+        }
+    }
+
+    /** Non-commutative reductions combine their operands the wrong way round ({@code inout op in}). */
+    static final class ReductionWrongOrder {
+        private final Communicator real;
+
+        ReductionWrongOrder(Communicator real) {
+            this.real = real;
+        }
+
+        private static org.lockstep.api.Op swapped(org.lockstep.api.Op op) {
+            if (op.isCommutative()) {
+                return op;
+            }
+            return org.lockstep.api.Op.create((in, inout, count, type) -> {
+                long bytes = type.byteLength(count);
+                MemorySegment result = MemorySegment.ofArray(in.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
+                op.apply(inout, result, count, type);
+                MemorySegment.copy(result, 0, inout, 0, bytes);
+            }, false);
+        }
+
+        public void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, org.lockstep.api.Op op, int root) {
+            real.reduce(send, recv, count, type, swapped(op), root);
+        }
+
+        public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, org.lockstep.api.Op op) {
+            real.allreduce(send, recv, count, type, swapped(op));
+        }
+
+        public void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, org.lockstep.api.Op op) {
+            real.scan(send, recv, count, type, swapped(op));
+        }
+    }
+
+    /** The last rank's allreduce of doubles differs in the lowest bit of its first element (another order of additions). */
+    static final class AllreduceNotBitIdentical {
+        private final Communicator real;
+
+        AllreduceNotBitIdentical(Communicator real) {
+            this.real = real;
+        }
+
+        public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, org.lockstep.api.Op op) {
+            real.allreduce(send, recv, count, type, op);
+            if (type == Datatype.DOUBLE && count > 0 && real.size() > 1 && real.rank() == real.size() - 1) {
+                long bits = recv.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                recv.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, bits ^ 1);
+            }
+        }
+    }
+
+    /** split gives communicators whose point-to-point messages travel in the parent's context. */
+    static final class SplitMixesContexts {
+        private final Communicator real;
+
+        SplitMixesContexts(Communicator real) {
+            this.real = real;
+        }
+
+        public Communicator split(int color, int key) {
+            Communicator part = real.split(color, key);
+            if (part == null) {
+                return null;
+            }
+            int[] parentRanks = new int[part.size()];
+            part.allgather(MemorySegment.ofArray(new int[] {real.rank()}), 1, Datatype.INT, MemorySegment.ofArray(parentRanks));
+            return Forwarders.forward(Communicator.class, part, new InParentContext(real, parentRanks));
+        }
+    }
+
+    /** The point-to-point calls of a split communicator, sent and received on its parent. */
+    static final class InParentContext {
+        private final Communicator parent;
+        private final int[] parentRanks;
+
+        InParentContext(Communicator parent, int[] parentRanks) {
+            this.parent = parent;
+            this.parentRanks = parentRanks;
+        }
+
+        private int toParent(int rank) {
+            return rank < 0 ? rank : parentRanks[rank];
+        }
+
+        private Status fromParent(Status s) {
+            for (int i = 0; i < parentRanks.length; i++) {
+                if (parentRanks[i] == s.source()) {
+                    return new Status(i, s.tag(), s.byteCount(), s.cancelled(), s.error());
+                }
+            }
+            return s;
+        }
+
+        public void send(MemorySegment b, long count, Datatype type, int dest, int tag) {
+            parent.send(b, count, type, toParent(dest), tag);
+        }
+
+        public Request isend(MemorySegment b, long count, Datatype type, int dest, int tag) {
+            return parent.isend(b, count, type, toParent(dest), tag);
+        }
+
+        public Status recv(MemorySegment b, long count, Datatype type, int source, int tag) {
+            return fromParent(parent.recv(b, count, type, toParent(source), tag));
+        }
+
+        public Request irecv(MemorySegment b, long count, Datatype type, int source, int tag) {
+            Request r = parent.irecv(b, count, type, toParent(source), tag);
+            return RequestBreakages.broken(r, new RequestBreakages.MapStatus(r, this::fromParent));
+        }
+    }
+
+    /** Rank 0's alltoall delivers its first two received blocks swapped. */
+    static final class AlltoallBlocksSwapped {
+        private final Communicator real;
+
+        AlltoallBlocksSwapped(Communicator real) {
+            this.real = real;
+        }
+
+        public void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+            real.alltoall(send, count, type, recv);
+            long block = type.byteLength(count);
+            if (real.rank() == 0 && real.size() > 1 && block > 0) {
+                byte[] first = recv.asSlice(0, block).toArray(ValueLayout.JAVA_BYTE);
+                MemorySegment.copy(recv, block, recv, 0, block);
+                MemorySegment.copy(MemorySegment.ofArray(first), 0, recv, block, block);
+            }
+        }
+    }
 }

@@ -1,0 +1,258 @@
+package org.lockstep.conformance.internal;
+
+import static org.lockstep.api.Communicator.ANY_SOURCE;
+import static org.lockstep.api.Communicator.ANY_TAG;
+import static org.lockstep.conformance.Group.COLL;
+import static org.lockstep.conformance.Level.REQUIRED;
+import static org.lockstep.conformance.Origin.mpich;
+import static org.lockstep.conformance.Origin.standard;
+import static org.lockstep.conformance.RuleViolation.check;
+import static org.lockstep.conformance.RuleViolation.checkEquals;
+import static org.lockstep.conformance.internal.Definitions.messaging;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Op;
+import org.lockstep.api.Status;
+import org.lockstep.conformance.MessagingRuleContext;
+import org.lockstep.conformance.PayloadPattern;
+import org.lockstep.conformance.Rule;
+
+/**
+ * The collective rules: properties of MPICH's {@code test/mpi/coll} and {@code test/mpi/comm}
+ * suites re-expressed as checks on every rank — synchronisation, delivery to every rank from every
+ * root, rank order of non-commutative reductions whatever the root, one result for all ranks, and
+ * communicators from {@code split} that keep their own context and order their ranks by key.
+ */
+final class CollectiveRules {
+    private CollectiveRules() {
+    }
+
+    static List<Rule> rules() {
+        return List.of(
+                messaging(COLL, 1, REQUIRED, "barrierWaitsForEveryRank",
+                        "No rank returns from a barrier before every rank of the communicator has entered it.",
+                        List.of(standard("§6.3 barrier synchronization"), mpich("coll/nonblocking.c")), CollectiveRules::barrierWaitsForEveryRank),
+                messaging(COLL, 2, REQUIRED, "bcastReachesEveryRankFromEveryRoot",
+                        "A broadcast from every root, of sizes from one byte to well past the indirection threshold, leaves the root's bytes on every rank and nothing past the count.",
+                        List.of(mpich("coll/bcasttest.c"), mpich("coll/bcast2.c")), CollectiveRules::bcastReachesEveryRank),
+                messaging(COLL, 3, REQUIRED, "nonCommutativeReductionsInRankOrder",
+                        "reduce (every root), allreduce and scan with a non-commutative operation give the product in rank order, x0 op x1 op ... op x(p-1).",
+                        List.of(mpich("coll/allred3.c"), mpich("coll/red4.c"), standard("§6.9.1 reduce")), CollectiveRules::nonCommutativeInRankOrder),
+                messaging(COLL, 4, REQUIRED, "allreduceSameBitsOnEveryRank",
+                        "An allreduce of doubles whose sum depends on the order of the additions gives the same bits on every rank.",
+                        List.of(standard("§6.9.6 allreduce: the result is the same on all processes"), mpich("coll/allred.c")),
+                        CollectiveRules::allreduceSameBits),
+                messaging(COLL, 5, REQUIRED, "splitKeepsItsOwnContext",
+                        "A communicator from split orders its ranks by key and its messages never match a wildcard receive on the parent, nor the parent's its receives.",
+                        List.of(mpich("comm/cmsplit.c"), mpich("comm/ctxsplit.c"), standard("§7.4.2 communicator constructors")),
+                        CollectiveRules::splitKeepsItsOwnContext),
+                messaging(COLL, 6, REQUIRED, "alltoallBlocksGoWhereAddressed",
+                        "In an alltoall, block j of rank i arrives as block i of rank j, for small blocks and blocks past the indirection threshold.",
+                        List.of(mpich("coll/alltoall1.c"), standard("§6.8 all-to-all scatter/gather")), CollectiveRules::alltoallBlocks));
+    }
+
+    private static void barrierWaitsForEveryRank(MessagingRuleContext c) {
+        int rounds = 20;
+        for (int n : c.rankCounts(2, 8)) {
+            AtomicInteger entered = new AtomicInteger();
+            c.runClean(n, "barriers with a late rank 0", rank -> {
+                Communicator w = rank.comm();
+                for (int k = 1; k <= rounds; k++) {
+                    if (w.rank() == 0) {
+                        // rank 0 enters last, after the last rank is already waiting: an early return shows
+                        rank.awaitSignal("entered " + k);
+                    }
+                    entered.incrementAndGet();
+                    if (w.rank() == w.size() - 1) {
+                        rank.signal("entered " + k);
+                    }
+                    w.barrier();
+                    int seen = entered.get();
+                    check(seen >= k * w.size(), "rank " + w.rank() + " left barrier " + k + " when only " + (seen - (k - 1) * w.size())
+                            + " of " + w.size() + " ranks had entered it");
+                    w.barrier(); // nobody enters round k + 1 before every rank has checked round k
+                }
+            });
+        }
+    }
+
+    private static void bcastReachesEveryRank(MessagingRuleContext c) {
+        int t = c.threshold();
+        long[] sizes = {1, 8, 100, t + 1L, 4L * t + 3, 70_000};
+        for (int n : c.rankCounts(2, 8)) {
+            c.runClean(n, "bcast from every root", rank -> {
+                Communicator w = rank.comm();
+                for (long size : sizes) {
+                    for (int root = 0; root < w.size(); root++) {
+                        long seed = size * 131 + root;
+                        MemorySegment b = w.rank() == root ? PayloadPattern.of(seed, (int) size + 8).asSlice(0, size + 8)
+                                : MemorySegment.ofArray(new byte[(int) size + 8]);
+                        if (w.rank() == root) {
+                            b.asSlice(size).fill((byte) 0);
+                        }
+                        w.bcast(b, size, Datatype.BYTE, root);
+                        check(PayloadPattern.matches(b, seed, size), "rank " + w.rank() + " did not get the " + size
+                                + " bytes broadcast from root " + root);
+                        for (long i = size; i < size + 8; i++) {
+                            checkEquals((byte) 0, b.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " past a bcast of " + size
+                                    + " bytes from root " + root + " on rank " + w.rank());
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /** 2×2 integer matrices multiplied (mod 2^64): associative, not commutative. Four longs each. */
+    static final Op MATRIX_PRODUCT = Op.create((in, inout, count, type) -> {
+        for (long m = 0; m < count / 4; m++) {
+            long[] a = new long[4];
+            long[] b = new long[4];
+            MemorySegment.copy(in, ValueLayout.JAVA_LONG_UNALIGNED, m * 32, a, 0, 4);
+            MemorySegment.copy(inout, ValueLayout.JAVA_LONG_UNALIGNED, m * 32, b, 0, 4);
+            MemorySegment.copy(multiply(a, b), 0, inout, ValueLayout.JAVA_LONG_UNALIGNED, m * 32, 4);
+        }
+    }, false);
+
+    private static long[] multiply(long[] a, long[] b) {
+        return new long[] {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+    }
+
+    private static long[] matrices(int rank, int count) {
+        long[] v = new long[4 * count];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = Math.floorMod((rank + 3L) * 2_654_435_761L + i * 40_503L, 5) + (i % 4 == 0 ? 1 : 0);
+        }
+        return v;
+    }
+
+    /** The rank-order product of ranks {@code 0..last} of the generated matrices. */
+    private static long[] product(int last, int count) {
+        long[] acc = matrices(0, count);
+        for (int r = 1; r <= last; r++) {
+            long[] next = matrices(r, count);
+            for (int m = 0; m < count; m++) {
+                long[] p = multiply(Arrays.copyOfRange(acc, 4 * m, 4 * m + 4), Arrays.copyOfRange(next, 4 * m, 4 * m + 4));
+                System.arraycopy(p, 0, acc, 4 * m, 4);
+            }
+        }
+        return acc;
+    }
+
+    private static void nonCommutativeInRankOrder(MessagingRuleContext c) {
+        int count = 20;
+        for (int n : c.rankCounts(2, 8)) {
+            c.runClean(n, "non-commutative reductions", rank -> {
+                Communicator w = rank.comm();
+                long[] mine = matrices(w.rank(), count);
+                long[] all = product(w.size() - 1, count);
+                for (int root = 0; root < w.size(); root++) {
+                    long[] out = new long[4 * count];
+                    w.reduce(MemorySegment.ofArray(mine), MemorySegment.ofArray(out), 4L * count, Datatype.LONG, MATRIX_PRODUCT, root);
+                    if (w.rank() == root) {
+                        check(Arrays.equals(all, out), "reduce to root " + root + " is not the product in rank order");
+                    }
+                }
+                long[] out = new long[4 * count];
+                w.allreduce(MemorySegment.ofArray(mine), MemorySegment.ofArray(out), 4L * count, Datatype.LONG, MATRIX_PRODUCT);
+                check(Arrays.equals(all, out), "allreduce on rank " + w.rank() + " is not the product in rank order");
+                long[] prefix = new long[4 * count];
+                w.scan(MemorySegment.ofArray(mine), MemorySegment.ofArray(prefix), 4L * count, Datatype.LONG, MATRIX_PRODUCT);
+                check(Arrays.equals(product(w.rank(), count), prefix), "scan on rank " + w.rank() + " is not the product of ranks 0.."
+                        + w.rank() + " in order");
+            });
+        }
+    }
+
+    private static void allreduceSameBits(MessagingRuleContext c) {
+        int count = 513;
+        for (int n : c.rankCounts(2, 8)) {
+            Map<Integer, double[]> results = new ConcurrentHashMap<>();
+            c.runClean(n, "allreduce of order-sensitive doubles", rank -> {
+                Communicator w = rank.comm();
+                double[] mine = new double[count];
+                for (int i = 0; i < count; i++) {
+                    // magnitudes 1e-8 .. 1e8: the rounding of a sum depends on the order of its terms
+                    mine[i] = Math.scalb(1.0 + ((w.rank() * 7 + i * 13) % 97) / 97.0, ((w.rank() * 11 + i) % 53) - 26);
+                }
+                double[] sum = new double[count];
+                w.allreduce(MemorySegment.ofArray(mine), MemorySegment.ofArray(sum), count, Datatype.DOUBLE, Op.SUM);
+                results.put(w.rank(), sum);
+            });
+            double[] first = results.get(0);
+            for (int r = 1; r < n; r++) {
+                double[] other = results.get(r);
+                for (int i = 0; i < count; i++) {
+                    check(Double.doubleToRawLongBits(first[i]) == Double.doubleToRawLongBits(other[i]), n + " ranks: element " + i
+                            + " is " + first[i] + " on rank 0 but " + other[i] + " on rank " + r);
+                }
+            }
+        }
+    }
+
+    private static void splitKeepsItsOwnContext(MessagingRuleContext c) {
+        for (int n : c.rankCounts(2, 8)) {
+            c.runClean(n, "split beside its parent", rank -> {
+                Communicator w = rank.comm();
+                int color = w.rank() % 2;
+                // keys reverse the order: the highest world rank of a color is its rank 0
+                Communicator half = w.split(color, w.size() - w.rank());
+                int members = (w.size() - color + 1) / 2;
+                checkEquals(members, half.size(), "size of the color-" + color + " communicator");
+                checkEquals((members - 1) - w.rank() / 2, half.rank(), "rank of world rank " + w.rank() + " ordered by key");
+                int next = (half.rank() + 1) % half.size();
+                int previous = (half.rank() + half.size() - 1) % half.size();
+                int to = worldOf(color, next, members);
+                int from = worldOf(color, previous, members);
+                // Both messages go to the same rank, the split's first and on the same tag: were the contexts
+                // shared, the parent's wildcard receive would take the split's message (messages do not overtake).
+                half.send(PayloadPattern.of(1000 + w.rank(), 16), 16, Datatype.BYTE, next, 7);
+                w.send(PayloadPattern.of(2000 + w.rank(), 16), 16, Datatype.BYTE, to, 7);
+                MemorySegment b = MemorySegment.ofArray(new byte[16]);
+                Status s = w.recv(b, 16, Datatype.BYTE, ANY_SOURCE, ANY_TAG);
+                check(PayloadPattern.matches(b, 2000 + from, 16), "a wildcard receive on the parent of rank " + w.rank()
+                        + " got a message of the split communicator");
+                checkEquals(from, s.source(), "source of the parent's message");
+                half.recv(b, 16, Datatype.BYTE, ANY_SOURCE, ANY_TAG);
+                check(PayloadPattern.matches(b, 1000 + from, 16), "the split communicator's receive on rank " + w.rank()
+                        + " did not get the message of its previous member");
+                half.close();
+            });
+        }
+    }
+
+    /** World rank of rank {@code splitRank} of the color-{@code color} communicator (keys reversed). */
+    private static int worldOf(int color, int splitRank, int members) {
+        return 2 * (members - 1 - splitRank) + color;
+    }
+
+    private static void alltoallBlocks(MessagingRuleContext c) {
+        int t = c.threshold();
+        for (int n : c.rankCounts(2, 8)) {
+            for (int block : new int[] {8, t + 5}) {
+                c.runClean(n, "alltoall of " + block + "-byte blocks", rank -> {
+                    Communicator w = rank.comm();
+                    MemorySegment send = MemorySegment.ofArray(new byte[block * w.size()]);
+                    for (int j = 0; j < w.size(); j++) {
+                        MemorySegment.copy(PayloadPattern.of(w.rank() * 100L + j, block), 0, send, (long) j * block, block);
+                    }
+                    MemorySegment recv = MemorySegment.ofArray(new byte[block * w.size()]);
+                    w.alltoall(send, block, Datatype.BYTE, recv);
+                    for (int i = 0; i < w.size(); i++) {
+                        check(PayloadPattern.matches(recv.asSlice((long) i * block, block), i * 100L + w.rank(), block),
+                                "block " + i + " on rank " + w.rank() + " is not block " + w.rank() + " of rank " + i);
+                    }
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.lockstep.pcie.collective;
+
+import org.lockstep.api.ProcessFailedException;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
+
+/**
+ * What the device-native collectives of one communicator need from the transport under it: the
+ * device and its layout, the communicator's group and slot, progress, and who has failed.
+ */
+public interface CollectiveSite {
+    ExternalMemory device();
+
+    MailboxLayout layout();
+
+    /** Communicator slot of the collective area, or -1 if this communicator has none. */
+    int slot();
+
+    int rank();
+
+    int size();
+
+    /** World rank of communicator rank {@code rank}. */
+    int worldRank(int rank);
+
+    /**
+     * One round of the transport's progress (and of the rank's pending non-blocking collectives),
+     * which also notices failed peers; a device-native wait calls it now and then.
+     */
+    void progress();
+
+    /** Whether the member with communicator rank {@code rank} is known to have failed or finished. */
+    boolean isGone(int rank);
+
+    /** The error of a collective that waited on member {@code rank}, which is gone. */
+    ProcessFailedException failure(int rank, String collective);
+
+    /** The back-off of the transport's own waits. */
+    IdleStrategy newIdleStrategy();
+}

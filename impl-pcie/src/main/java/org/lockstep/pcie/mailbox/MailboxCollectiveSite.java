@@ -1,0 +1,81 @@
+package org.lockstep.pcie.mailbox;
+
+import org.lockstep.api.ProcessFailedException;
+import org.lockstep.pcie.collective.CollectiveSite;
+import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.spi.collective.Schedule;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
+
+/**
+ * A mailbox communicator as the device-native collectives see it. Its slot of the collective
+ * area is its context id / 2: context ids are agreed by the members and never reused by a rank,
+ * so communicators that share a member never share a slot; disjoint groups of one split share the
+ * context but not the world ranks whose blocks they use.
+ */
+final class MailboxCollectiveSite implements CollectiveSite {
+    private final MailboxEndpoint endpoint;
+    private final Group group;
+    private final int rank;
+    private final int slot;
+
+    MailboxCollectiveSite(MailboxEndpoint endpoint, Group group, int rank, int context) {
+        this.endpoint = endpoint;
+        this.group = group;
+        this.rank = rank;
+        int candidate = context / 2;
+        this.slot = candidate < CollectiveAreaDescriptor.COMMUNICATOR_SLOTS ? candidate : -1;
+    }
+
+    @Override
+    public ExternalMemory device() {
+        return endpoint.device();
+    }
+
+    @Override
+    public MailboxLayout layout() {
+        return endpoint.layout();
+    }
+
+    @Override
+    public int slot() {
+        return slot;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return group.size();
+    }
+
+    @Override
+    public int worldRank(int member) {
+        return group.worldRank(member);
+    }
+
+    @Override
+    public void progress() {
+        endpoint.progress();
+        Schedule.progressPending();
+    }
+
+    @Override
+    public boolean isGone(int member) {
+        return endpoint.isPeerGone(group.worldRank(member));
+    }
+
+    @Override
+    public ProcessFailedException failure(int member, String collective) {
+        return endpoint.peerGoneError(group.worldRank(member), collective + " waiting on");
+    }
+
+    @Override
+    public IdleStrategy newIdleStrategy() {
+        return endpoint.newIdleStrategy();
+    }
+}
