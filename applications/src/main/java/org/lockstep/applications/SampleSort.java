@@ -28,6 +28,9 @@ public final class SampleSort implements Application {
     }
 
     public SampleSort(long keys, long seed) {
+        if (keys < 1) {
+            throw new IllegalArgumentException("sort needs at least one key, got " + keys);
+        }
         this.keys = keys;
         this.seed = seed;
     }
@@ -40,7 +43,33 @@ public final class SampleSort implements Application {
     /** Bytes of context one rank needs for {@code keys} keys on {@code ranks} ranks. */
     public static long contextBytes(long keys, int ranks) {
         long mine = keys / ranks + 1;
-        return 8 * (mine * 2 + 2 * (2 * mine + ranks) + 4L * ranks * ranks + 16L * ranks) + (64L << 10);
+        return 8 * (mine * 2 + 2 * (2 * mine + ranks) + 4L * ranks * ranks + 16L * ranks) + ALLOCATION_SLACK;
+    }
+
+    /** Room for the allocator's alignment of the dozen or so allocations. */
+    static final long ALLOCATION_SLACK = 64L << 10;
+
+    @Override
+    public long size() {
+        return keys;
+    }
+
+    @Override
+    public long contextBytes(int ranks) {
+        return contextBytes(keys, ranks);
+    }
+
+    /** {@code 31·xor + sum} of the keys: sorting changes neither. */
+    @Override
+    public long expectedDigest() {
+        long xor = 0;
+        long sum = 0;
+        for (long i = 0; i < keys; i++) {
+            long k = Keys.key(seed, i);
+            xor ^= k;
+            sum += k;
+        }
+        return xor * 31 + sum;
     }
 
     @Override

@@ -21,7 +21,31 @@ public final class PrefixSums implements Application {
     private final long values;
 
     public PrefixSums(long values) {
+        if (values < 1) {
+            throw new IllegalArgumentException("prefix sums need at least one value, got " + values);
+        }
         this.values = values;
+    }
+
+    @Override
+    public long size() {
+        return values;
+    }
+
+    /** The data block, three words and the allocator's alignment. */
+    @Override
+    public long contextBytes(int ranks) {
+        return 8 * (values / ranks + 1) + SampleSort.ALLOCATION_SLACK;
+    }
+
+    /** The sum of all values. */
+    @Override
+    public long expectedDigest() {
+        long sum = 0;
+        for (long i = 0; i < values; i++) {
+            sum += value(i);
+        }
+        return sum;
     }
 
     @Override
