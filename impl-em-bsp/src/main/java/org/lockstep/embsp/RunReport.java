@@ -33,11 +33,11 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
     public String keyValueLine() {
         return String.format(Locale.ROOT, "vps=%d cores=%d supersteps=%d seconds=%.3f swap_bytes=%d delivery_bytes=%d bound_bytes=%d"
                         + " p2p_bytes=%d io_ops=%d io=%s threads=%s direct=%s striped=%s disks=%d block_size=%d context_size=%d"
-                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d",
+                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d within_bounds=%s",
                 options.vps(), options.cores(), supersteps, seconds, total.swapBytes(), total.deliveryBytes(), boundBytes,
                 pointToPoint.totalBytes(), total.totalOperations(), ioDriver, threadDriver, direct, striped, options.diskCount(),
                 options.blockSize(), options.contextSize(), options.alpha(), partitionBytes, peakCacheBytes, kernelReadBytes,
-                kernelWriteBytes);
+                kernelWriteBytes, withinBounds());
     }
 
     /** Whether every collective call kept within its bound. */
