@@ -14,6 +14,7 @@ CORES=${CORES:-2}
 IO=${IO:-async}
 THREADS=${THREADS:-virtual}
 HEAP=${HEAP:-128m}
+BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
 RUNS=${RUNS:-"stxxl embsp"}
 n=$((GIB * 134217728))
@@ -32,7 +33,7 @@ for run in $RUNS; do
       sync; echo 3 > /proc/sys/vm/drop_caches
       log=$OUT/embsp-sort-${GIB}g.log
       LOCKSTEP_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+AlwaysPreTouch -XX:+UseParallelGC" /usr/bin/time -v \
-        "$root/lockstep" embsp --vps "$VPS" --cores "$CORES" --memory "${M_MIB}m" --disks "$OUT/disks" --io "$IO" \
+        "$root/lockstep" embsp --vps "$VPS" --cores "$CORES" --memory "${M_MIB}m" --block-size "$BLOCK" --disks "$OUT/disks" --io "$IO" \
         --threads "$THREADS" -o lockstep.embsp.direct=true --bench-out "$OUT/sort-${GIB}g.dat" -- sort --keys "$n" \
         > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
       rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")
