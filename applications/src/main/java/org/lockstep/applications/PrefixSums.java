@@ -10,13 +10,16 @@ import org.lockstep.api.Op;
 /**
  * Prefix sums of N 64-bit values spread in blocks over the ranks: local prefix sums, an exclusive
  * scan of the block totals, and the offset added to every element. Value i is a key of the shared
- * stream reduced to 20 bits, so every prefix is checked against a closed form computed on the
- * side: element i must equal the sum of values 0..i (checked for every element by a second
- * running sum), and the last rank's last element must equal the allreduced total.
+ * stream reduced to 20 bits, so that every value can be recomputed where it is checked: each
+ * element must be the one before it plus its value, the first element of each rank the last of the
+ * rank before plus its value (passed on by one point-to-point message to the right, so the check
+ * stays O(N) in total), and the last rank's last element the allreduced total.
  */
 public final class PrefixSums implements Application {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     private static final long VALUE_MASK = (1L << 20) - 1;
+    /** Tag of the message that passes a rank's last prefix to the next rank. */
+    private static final int CHAIN_TAG = 7;
 
     private final long values;
 
@@ -78,21 +81,28 @@ public final class PrefixSums implements Application {
         for (long i = 0; i < n; i++) {
             data.setAtIndex(LONG, i, data.getAtIndex(LONG, i) + before);
         }
-        // check: the offset is the sum of all earlier values, every element the running sum from it
-        long expectedBefore = 0;
-        for (long i = 0; i < first; i++) {
-            expectedBefore += value(i);
-        }
-        if (before != expectedBefore) {
-            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", expected " + expectedBefore);
-        }
-        long check = expectedBefore;
+        // check, by induction along the ranks: every element is its predecessor plus its value, and
+        // a rank starts where the previous one ended (its last prefix, passed on to the right)
+        long check = before;
         for (long i = 0; i < n; i++) {
             check += value(first + i);
             if (data.getAtIndex(LONG, i) != check) {
                 throw new AssertionError("prefix-sums: element " + (first + i) + " is " + data.getAtIndex(LONG, i) + ", expected " + check);
             }
         }
+        MemorySegment last = w.allocate(8);
+        MemorySegment previous = w.allocate(8);
+        last.set(LONG, 0, check);
+        previous.set(LONG, 0, 0);
+        w.sendrecv(last, 1, Datatype.LONG, r + 1 < p ? r + 1 : Communicator.PROC_NULL, CHAIN_TAG,
+                previous, 1, Datatype.LONG, r > 0 ? r - 1 : Communicator.PROC_NULL, CHAIN_TAG);
+        long expectedBefore = r == 0 ? 0 : previous.get(LONG, 0);
+        if (before != expectedBefore) {
+            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", but rank " + (r - 1) + " ended at "
+                    + expectedBefore);
+        }
+        w.free(previous);
+        w.free(last);
         MemorySegment grand = w.allocate(8);
         w.allreduce(total, grand, 1, Datatype.LONG, Op.SUM);
         long sum = grand.get(LONG, 0);
