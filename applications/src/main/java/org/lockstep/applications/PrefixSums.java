@@ -11,15 +11,13 @@ import org.lockstep.api.Op;
  * Prefix sums of N 64-bit values spread in blocks over the ranks: local prefix sums, an exclusive
  * scan of the block totals, and the offset added to every element. Value i is a key of the shared
  * stream reduced to 20 bits, so that every value can be recomputed where it is checked: each
- * element must be the one before it plus its value, the first element of each rank the last of the
- * rank before plus its value (passed on by one point-to-point message to the right, so the check
- * stays O(N) in total), and the last rank's last element the allreduced total.
+ * element must be the one before it plus its value, each rank's offset the sum of the earlier
+ * ranks' totals (gathered, summed at rank 0 and scattered back: independent of Exscan), and the
+ * last rank's last element the allreduced total.
  */
 public final class PrefixSums implements Application {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     private static final long VALUE_MASK = (1L << 20) - 1;
-    /** Tag of the message that passes a rank's last prefix to the next rank. */
-    private static final int CHAIN_TAG = 7;
 
     private final long values;
 
@@ -35,10 +33,10 @@ public final class PrefixSums implements Application {
         return values;
     }
 
-    /** The data block, three words and the allocator's alignment. */
+    /** The data block, the p totals at the root (every context has the same size), a few words and the allocator's alignment. */
     @Override
     public long contextBytes(int ranks) {
-        return 8 * (values / ranks + 1) + SampleSort.ALLOCATION_SLACK;
+        return 8 * (values / ranks + 1) + 8L * ranks + SampleSort.ALLOCATION_SLACK;
     }
 
     /** The sum of all values. */
@@ -81,8 +79,10 @@ public final class PrefixSums implements Application {
         for (long i = 0; i < n; i++) {
             data.setAtIndex(LONG, i, data.getAtIndex(LONG, i) + before);
         }
-        // check, by induction along the ranks: every element is its predecessor plus its value, and
-        // a rank starts where the previous one ended (its last prefix, passed on to the right)
+        // check: every element is its predecessor plus its value, and each rank's offset is the sum of
+        // the earlier ranks' totals, computed independently of Exscan: the totals are gathered at
+        // rank 0, summed there in order, and the expected offsets scattered back (O(p) values, so
+        // the check stays O(N + p) in total and each collective moves p words)
         long check = before;
         for (long i = 0; i < n; i++) {
             check += value(first + i);
@@ -90,19 +90,25 @@ public final class PrefixSums implements Application {
                 throw new AssertionError("prefix-sums: element " + (first + i) + " is " + data.getAtIndex(LONG, i) + ", expected " + check);
             }
         }
-        MemorySegment last = w.allocate(8);
-        MemorySegment previous = w.allocate(8);
-        last.set(LONG, 0, check);
-        previous.set(LONG, 0, 0);
-        w.sendrecv(last, 1, Datatype.LONG, r + 1 < p ? r + 1 : Communicator.PROC_NULL, CHAIN_TAG,
-                previous, 1, Datatype.LONG, r > 0 ? r - 1 : Communicator.PROC_NULL, CHAIN_TAG);
-        long expectedBefore = r == 0 ? 0 : previous.get(LONG, 0);
+        MemorySegment totals = w.allocate(8L * p);
+        w.gather(total, 1, Datatype.LONG, totals, 0);
+        if (r == 0) {
+            long sumBefore = 0;
+            for (int q = 0; q < p; q++) {
+                long t = totals.getAtIndex(LONG, q);
+                totals.setAtIndex(LONG, q, sumBefore);
+                sumBefore += t;
+            }
+        }
+        MemorySegment expected = w.allocate(8);
+        w.scatter(totals, 1, Datatype.LONG, expected, 0);
+        long expectedBefore = expected.get(LONG, 0);
         if (before != expectedBefore) {
-            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", but rank " + (r - 1) + " ended at "
+            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", but the earlier ranks' totals sum to "
                     + expectedBefore);
         }
-        w.free(previous);
-        w.free(last);
+        w.free(expected);
+        w.free(totals);
         MemorySegment grand = w.allocate(8);
         w.allreduce(total, grand, 1, Datatype.LONG, Op.SUM);
         long sum = grand.get(LONG, 0);
