@@ -6,6 +6,9 @@
  */
 module org.lockstep.embsp {
     requires org.lockstep.spi;
+    // O_DIRECT (com.sun.nio.file.ExtendedOpenOption, looked up reflectively): without this, a
+    // launch with -m resolves no jdk.unsupported and every disk silently falls back to buffered I/O.
+    requires jdk.unsupported;
 
     provides org.lockstep.api.LockstepProvider with org.lockstep.embsp.EmBspProvider;
 }

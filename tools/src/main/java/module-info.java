@@ -5,6 +5,8 @@
 module org.lockstep.tools {
     requires org.lockstep.api;
     requires org.lockstep.tck;
+    // `lockstep run` and `lockstep embsp` run the applications by name
+    requires org.lockstep.applications;
     requires info.picocli;
     // HdrHistogram 2.2.2 has no module descriptor nor Automatic-Module-Name: its name comes from the jar name.
     requires HdrHistogram;

@@ -33,11 +33,11 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
     public String keyValueLine() {
         return String.format(Locale.ROOT, "vps=%d cores=%d supersteps=%d seconds=%.3f swap_bytes=%d delivery_bytes=%d bound_bytes=%d"
                         + " p2p_bytes=%d io_ops=%d io=%s threads=%s direct=%s striped=%s disks=%d block_size=%d context_size=%d"
-                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d",
+                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d within_bounds=%s",
                 options.vps(), options.cores(), supersteps, seconds, total.swapBytes(), total.deliveryBytes(), boundBytes,
                 pointToPoint.totalBytes(), total.totalOperations(), ioDriver, threadDriver, direct, striped, options.diskCount(),
                 options.blockSize(), options.contextSize(), options.alpha(), partitionBytes, peakCacheBytes, kernelReadBytes,
-                kernelWriteBytes);
+                kernelWriteBytes, withinBounds());
     }
 
     /** Whether every collective call kept within its bound. */
@@ -46,8 +46,27 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
     }
 
     /**
+     * Writes one row per collective call: what it counted next to its bounds (the actual-size
+     * bound and the thesis's form), in the same whitespace-separated format.
+     */
+    public void writeCalls(Path file) throws IOException {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            out.println("# lockstep embsp " + keyValueLine());
+            out.println("# sequence operation participants omega_bytes swap_bytes delivery_bytes swap_bound_bytes"
+                    + " delivery_bound_bytes thesis_bound_bytes cache_misses within_bound seconds");
+            for (CallRecord c : calls) {
+                out.printf(Locale.ROOT, "%d %s %d %d %d %d %d %d %d %d %s %.6f%n", c.sequence(), c.operation(), c.participants(),
+                        c.omega(), c.counted().swapBytes(), c.counted().deliveryBytes(), c.swapBoundBytes(),
+                        c.deliveryBoundBytes() + c.missAllowance(), c.thesisBoundBytes() + c.missAllowance(), c.cacheMisses(),
+                        c.withinBound(), c.seconds());
+            }
+        }
+    }
+
+    /**
      * Writes the per-superstep data as a gnuplot data file (whitespace-separated columns, {@code #}
-     * comments), and next to it a gnuplot script that plots it to a PNG of the same name.
+     * comments), next to it a gnuplot script that plots it to a PNG of the same name, and the
+     * per-call table of {@link #writeCalls} as {@code FILE.calls}.
      */
     public void writeBench(Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
@@ -67,6 +86,7 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
                     total.bytes(IoCategory.SWAP_OUT), total.bytes(IoCategory.DELIVERY_READ), total.bytes(IoCategory.DELIVERY_WRITE),
                     total.totalOperations());
         }
+        writeCalls(file.resolveSibling(file.getFileName() + ".calls"));
         String name = file.getFileName().toString();
         String png = (name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name) + ".png";
         Path script = file.resolveSibling(name + ".gp");

@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
         description = "MPI-style message passing through a shared storage device.",
-        subcommands = {ExampleCommand.class, RunCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
+        subcommands = {ExampleCommand.class, RunCommand.class, EmbspCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LockstepCommand {
     /** Exit code of a run that failed. */
@@ -48,6 +48,7 @@ public final class LockstepCommand {
         CommandLine commandLine = new CommandLine(new LockstepCommand()).setExecutionExceptionHandler(new FailureReporter());
         // Everything after the program's name belongs to the program.
         commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        commandLine.getSubcommands().get("embsp").setStopAtPositional(true);
         return commandLine;
     }
 

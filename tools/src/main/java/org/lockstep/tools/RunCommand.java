@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.lockstep.applications.ApplicationMain;
+import org.lockstep.applications.Applications;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,6 +29,8 @@ import picocli.CommandLine.Spec;
                 + "its rank. Exits non-zero when a rank fails, after giving the others a grace period.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
+    /** The main class that runs an application by name (module/class). */
+    static final String APPLICATION_MAIN = "org.lockstep.applications/" + ApplicationMain.class.getName();
 
     @Spec
     CommandSpec spec;
@@ -63,12 +68,26 @@ final class RunCommand implements Callable<Integer> {
             description = "Job property for the provider (repeatable), e.g. -o lockstep.mailbox.inlineThreshold=4096.")
     Map<String, String> properties = new LinkedHashMap<>();
 
-    @Parameters(index = "0", paramLabel = "MAIN", description = "The program: a main class (found on --class-path, else in a module on the module path), "
+    @Parameters(index = "0", paramLabel = "MAIN", description = "The program: an application by name (sort, prefix-sums, list-ranking), a main class (found on --class-path, else in a module on the module path), "
                     + "MODULE/CLASS, or a jar with a Main-Class.")
     String target;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the program.")
     List<String> arguments = new ArrayList<>();
+
+    /** What each rank's JVM runs: a main class (or module/class, or jar) and its arguments. */
+    record Program(String main, List<String> arguments) {
+    }
+
+    /** An application's name becomes {@link #APPLICATION_MAIN} with the name as its first argument: `lockstep run -n 4 -- sort --keys 1m`. */
+    static Program program(String target, List<String> arguments) {
+        if (!Applications.isApplication(target)) {
+            return new Program(target, List.copyOf(arguments));
+        }
+        List<String> withName = new ArrayList<>(List.of(target));
+        withName.addAll(arguments);
+        return new Program(APPLICATION_MAIN, List.copyOf(withName));
+    }
 
     @Override
     public Integer call() {
@@ -82,8 +101,9 @@ final class RunCommand implements Callable<Integer> {
         if (deviceSize != null) {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
         }
+        Program program = program(target, arguments);
         List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
-        ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, target, arguments, Optional.ofNullable(device),
+        ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
                 jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore);
         ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
         if (outcome.firstFailedRank() >= 0) {

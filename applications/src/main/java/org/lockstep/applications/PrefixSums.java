@@ -10,9 +10,10 @@ import org.lockstep.api.Op;
 /**
  * Prefix sums of N 64-bit values spread in blocks over the ranks: local prefix sums, an exclusive
  * scan of the block totals, and the offset added to every element. Value i is a key of the shared
- * stream reduced to 20 bits, so every prefix is checked against a closed form computed on the
- * side: element i must equal the sum of values 0..i (checked for every element by a second
- * running sum), and the last rank's last element must equal the allreduced total.
+ * stream reduced to 20 bits, so that every value can be recomputed where it is checked: each
+ * element must be the one before it plus its value, each rank's offset the sum of the earlier
+ * ranks' totals (gathered, summed at rank 0 and scattered back: independent of Exscan), and the
+ * last rank's last element the allreduced total.
  */
 public final class PrefixSums implements Application {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
@@ -21,7 +22,31 @@ public final class PrefixSums implements Application {
     private final long values;
 
     public PrefixSums(long values) {
+        if (values < 1) {
+            throw new IllegalArgumentException("prefix sums need at least one value, got " + values);
+        }
         this.values = values;
+    }
+
+    @Override
+    public long size() {
+        return values;
+    }
+
+    /** The data block, the p totals at the root (every context has the same size), a few words and the allocator's alignment. */
+    @Override
+    public long contextBytes(int ranks) {
+        return 8 * (values / ranks + 1) + 8L * ranks + SampleSort.ALLOCATION_SLACK;
+    }
+
+    /** The sum of all values. */
+    @Override
+    public long expectedDigest() {
+        long sum = 0;
+        for (long i = 0; i < values; i++) {
+            sum += value(i);
+        }
+        return sum;
     }
 
     @Override
@@ -54,21 +79,36 @@ public final class PrefixSums implements Application {
         for (long i = 0; i < n; i++) {
             data.setAtIndex(LONG, i, data.getAtIndex(LONG, i) + before);
         }
-        // check: the offset is the sum of all earlier values, every element the running sum from it
-        long expectedBefore = 0;
-        for (long i = 0; i < first; i++) {
-            expectedBefore += value(i);
-        }
-        if (before != expectedBefore) {
-            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", expected " + expectedBefore);
-        }
-        long check = expectedBefore;
+        // check: every element is its predecessor plus its value, and each rank's offset is the sum of
+        // the earlier ranks' totals, computed independently of Exscan: the totals are gathered at
+        // rank 0, summed there in order, and the expected offsets scattered back (O(p) values, so
+        // the check stays O(N + p) in total and each collective moves p words)
+        long check = before;
         for (long i = 0; i < n; i++) {
             check += value(first + i);
             if (data.getAtIndex(LONG, i) != check) {
                 throw new AssertionError("prefix-sums: element " + (first + i) + " is " + data.getAtIndex(LONG, i) + ", expected " + check);
             }
         }
+        MemorySegment totals = w.allocate(8L * p);
+        w.gather(total, 1, Datatype.LONG, totals, 0);
+        if (r == 0) {
+            long sumBefore = 0;
+            for (int q = 0; q < p; q++) {
+                long t = totals.getAtIndex(LONG, q);
+                totals.setAtIndex(LONG, q, sumBefore);
+                sumBefore += t;
+            }
+        }
+        MemorySegment expected = w.allocate(8);
+        w.scatter(totals, 1, Datatype.LONG, expected, 0);
+        long expectedBefore = expected.get(LONG, 0);
+        if (before != expectedBefore) {
+            throw new AssertionError("prefix-sums: rank " + r + " starts at " + before + ", but the earlier ranks' totals sum to "
+                    + expectedBefore);
+        }
+        w.free(expected);
+        w.free(totals);
         MemorySegment grand = w.allocate(8);
         w.allreduce(total, grand, 1, Datatype.LONG, Op.SUM);
         long sum = grand.get(LONG, 0);

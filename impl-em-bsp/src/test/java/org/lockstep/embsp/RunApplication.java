@@ -1,15 +1,16 @@
-package org.lockstep.applications;
+package org.lockstep.embsp;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.JobOptions;
-import org.lockstep.embsp.EmBspTestSupport;
+import org.lockstep.applications.Application;
+import org.lockstep.applications.Applications;
 
 /**
- * Runs one application under EM-BSP from the command line, until the {@code lockstep embsp}
- * subcommand of the tools module takes this over:
- * {@code java -cp … org.lockstep.applications.RunApplication sort 67108864 vps=64 cores=2 contextSize=… [key=value …]},
+ * Runs one application under EM-BSP from the command line, for measurements without the tools module
+ * ({@code lockstep embsp} is the command for users):
+ * {@code java -cp … org.lockstep.embsp.RunApplication sort 67108864 vps=64 cores=2 contextSize=… [key=value …]},
  * where every {@code key=value} is a {@code lockstep.embsp.*} property. Prints the simulator's
  * key=value line, then {@code app=… size=… digest=… app_seconds=… mb_per_s=…}.
  */
@@ -31,12 +32,7 @@ public final class RunApplication {
             }
         }
         job = new JobOptions(vps, job.properties());
-        Application app = switch (name) {
-            case "sort" -> new SampleSort(size);
-            case "prefix-sums" -> new PrefixSums(size);
-            case "list-ranking" -> new ListRanking(size);
-            default -> throw new IllegalArgumentException("no application " + name + " (sort, prefix-sums, list-ranking)");
-        };
+        Application app = Applications.create(name, java.util.List.of("--size", Long.toString(size)));
         AtomicLong digest = new AtomicLong();
         long start = System.nanoTime();
         var report = EmBspTestSupport.run(job, w -> digest.set(app.run(w)));

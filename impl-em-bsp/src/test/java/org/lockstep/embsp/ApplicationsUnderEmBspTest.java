@@ -1,4 +1,4 @@
-package org.lockstep.applications;
+package org.lockstep.embsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,13 +13,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lockstep.api.JobOptions;
-import org.lockstep.embsp.EmBspTestSupport;
+import org.lockstep.applications.Application;
+import org.lockstep.applications.ListRanking;
+import org.lockstep.applications.PrefixSums;
+import org.lockstep.applications.SampleSort;
 
 /**
- * The applications under EM-BSP: each checks itself, and its digest is the same for every number
+ * The applications (module org.lockstep.applications) under EM-BSP: each checks itself, and its digest is the same for every number
  * of VPs, every I/O driver and every thread driver, and equal to a direct sequential computation.
  */
-class ApplicationsTest {
+class ApplicationsUnderEmBspTest {
     private static final long KEYS = 60_000;
     private static final long VALUES = 50_000;
     private static final long NODES = 20_000;
@@ -52,7 +55,7 @@ class ApplicationsTest {
             var report = EmBspTestSupport.run(job, w -> digests.put(w.rank(), app.run(w)));
             assertEquals(v, digests.size(), c.name());
             assertEquals(1, digests.values().stream().distinct().count(), c.name() + ": one digest on every rank " + digests);
-            assertEquals(sequential(c), digests.get(0), c.name() + " digest under " + io + "/" + threads);
+            assertEquals(app.expectedDigest(), digests.get(0), c.name() + " digest under " + io + "/" + threads);
             if (!io.equals("mmap")) {
                 assertTrue(report.withinBounds(), c.name() + " within the I/O bounds");
             }
@@ -68,37 +71,5 @@ class ApplicationsTest {
         var report = EmBspTestSupport.run(job, w -> new SampleSort(keys).run(w));
         assertTrue(report.total().swapBytes() > 8 * keys, "the keys went to disk and back: " + report.keyValueLine());
         assertTrue(report.withinBounds());
-    }
-
-    /** The digest computed directly, without any communication. */
-    static long sequential(Case c) {
-        return switch (c.name()) {
-            case "sort" -> {
-                long xor = 0;
-                long sum = 0;
-                for (long i = 0; i < c.size(); i++) {
-                    long k = Keys.key(Keys.DEFAULT_SEED, i);
-                    xor ^= k;
-                    sum += k;
-                }
-                yield xor * 31 + sum;
-            }
-            case "prefix-sums" -> {
-                long sum = 0;
-                for (long i = 0; i < c.size(); i++) {
-                    sum += PrefixSums.value(i);
-                }
-                yield sum;
-            }
-            case "list-ranking" -> {
-                ListRanking list = new ListRanking(c.size());
-                long digest = 0;
-                for (long node = 0; node < c.size(); node++) {
-                    digest += (c.size() - 1 - list.positionOf(node)) * node;
-                }
-                yield digest;
-            }
-            default -> throw new IllegalArgumentException(c.name());
-        };
     }
 }

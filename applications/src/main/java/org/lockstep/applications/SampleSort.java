@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
-import org.lockstep.api.Op;
 
 /**
  * CGM sample sort of N 64-bit keys (regular sampling, PSRS): each rank sorts its N/p keys, sends
@@ -28,6 +27,9 @@ public final class SampleSort implements Application {
     }
 
     public SampleSort(long keys, long seed) {
+        if (keys < 1) {
+            throw new IllegalArgumentException("sort needs at least one key, got " + keys);
+        }
         this.keys = keys;
         this.seed = seed;
     }
@@ -37,10 +39,45 @@ public final class SampleSort implements Application {
         return "sort";
     }
 
-    /** Bytes of context one rank needs for {@code keys} keys on {@code ranks} ranks. */
+    /**
+     * Bytes of context one rank needs for {@code keys} keys on {@code ranks} ranks, in the worst
+     * case: its n keys, then the keys it receives (regular sampling bounds them by 2n) and as much
+     * scratch to sort them, placed after the n keys by first fit (so the extent is n + 2·2n), and
+     * the p(p − 1) samples twice in the hole the first scratch leaves.
+     */
     public static long contextBytes(long keys, int ranks) {
         long mine = keys / ranks + 1;
-        return 8 * (mine * 2 + 2 * (2 * mine + ranks) + 4L * ranks * ranks + 16L * ranks) + (64L << 10);
+        long samples = 2L * ranks * ranks;
+        return 8 * (mine + Math.max(2 * (2 * mine + 1), samples) + 8L * ranks + FIGURES * (ranks + 1L)) + ALLOCATION_SLACK;
+    }
+
+    /** Figures per rank in the final check. */
+    private static final int FIGURES = 7;
+
+    /** Room for the allocator's alignment of the dozen or so allocations. */
+    static final long ALLOCATION_SLACK = 64L << 10;
+
+    @Override
+    public long size() {
+        return keys;
+    }
+
+    @Override
+    public long contextBytes(int ranks) {
+        return contextBytes(keys, ranks);
+    }
+
+    /** {@code 31·xor + sum} of the keys: sorting changes neither. */
+    @Override
+    public long expectedDigest() {
+        long xor = 0;
+        long sum = 0;
+        for (long i = 0; i < keys; i++) {
+            long k = Keys.key(seed, i);
+            xor ^= k;
+            sum += k;
+        }
+        return xor * 31 + sum;
     }
 
     @Override
@@ -116,6 +153,11 @@ public final class SampleSort implements Application {
         return verify(w, received, total, xor, sum);
     }
 
+    /**
+     * Checks the sorted keys of every rank and returns the digest. Each rank checks its own order
+     * and frees its keys before the one Allgather of the per-rank figures, so that the superstep
+     * swaps no keys (under EM-BSP every superstep swaps what is allocated).
+     */
     private long verify(Communicator w, MemorySegment sorted, long count, long xorIn, long sumIn) {
         int p = w.size();
         int r = w.rank();
@@ -130,7 +172,7 @@ public final class SampleSort implements Application {
             sum += k;
         }
         // [count, min, max, xor in, sum in, xor out, sum out] per rank, gathered everywhere
-        MemorySegment mine = w.allocate(8 * 7);
+        MemorySegment mine = w.allocate(8 * FIGURES);
         mine.setAtIndex(LONG, 0, count);
         mine.setAtIndex(LONG, 1, count == 0 ? 0 : sorted.getAtIndex(LONG, 0));
         mine.setAtIndex(LONG, 2, count == 0 ? 0 : sorted.getAtIndex(LONG, count - 1));
@@ -138,8 +180,9 @@ public final class SampleSort implements Application {
         mine.setAtIndex(LONG, 4, sumIn);
         mine.setAtIndex(LONG, 5, xor);
         mine.setAtIndex(LONG, 6, sum);
-        MemorySegment all = w.allocate(8L * 7 * p);
-        w.allgather(mine, 7, Datatype.LONG, all);
+        w.free(sorted);
+        MemorySegment all = w.allocate(8L * FIGURES * p);
+        w.allgather(mine, FIGURES, Datatype.LONG, all);
         long totalCount = 0;
         long xorBefore = 0;
         long sumBefore = 0;
@@ -148,33 +191,28 @@ public final class SampleSort implements Application {
         long previousMax = 0;
         boolean seen = false;
         for (int q = 0; q < p; q++) {
-            long c = all.getAtIndex(LONG, 7L * q);
+            long c = all.getAtIndex(LONG, (long) FIGURES * q);
             totalCount += c;
-            xorBefore ^= all.getAtIndex(LONG, 7L * q + 3);
-            sumBefore += all.getAtIndex(LONG, 7L * q + 4);
-            xorAfter ^= all.getAtIndex(LONG, 7L * q + 5);
-            sumAfter += all.getAtIndex(LONG, 7L * q + 6);
+            xorBefore ^= all.getAtIndex(LONG, (long) FIGURES * q + 3);
+            sumBefore += all.getAtIndex(LONG, (long) FIGURES * q + 4);
+            xorAfter ^= all.getAtIndex(LONG, (long) FIGURES * q + 5);
+            sumAfter += all.getAtIndex(LONG, (long) FIGURES * q + 6);
             if (c > 0) {
-                long min = all.getAtIndex(LONG, 7L * q + 1);
+                long min = all.getAtIndex(LONG, (long) FIGURES * q + 1);
                 if (seen && Long.compareUnsigned(previousMax, min) > 0) {
                     throw new AssertionError("sort: rank " + q + " starts below the previous rank's largest key");
                 }
-                previousMax = all.getAtIndex(LONG, 7L * q + 2);
+                previousMax = all.getAtIndex(LONG, (long) FIGURES * q + 2);
                 seen = true;
             }
         }
+        w.free(all);
+        w.free(mine);
         if (totalCount != keys || xorBefore != xorAfter || sumBefore != sumAfter) {
             throw new AssertionError("sort: keys lost or changed: " + totalCount + " of " + keys + " keys, xor " + xorAfter
                     + " vs " + xorBefore + ", sum " + sumAfter + " vs " + sumBefore);
         }
-        w.free(all);
-        w.free(mine);
-        w.free(sorted);
-        MemorySegment digest = w.allocate(8);
-        digest.set(LONG, 0, xorAfter * 31 + sumAfter);
-        w.allreduce(Communicator.IN_PLACE, digest, 1, Datatype.LONG, Op.MAX);
-        long d = digest.get(LONG, 0);
-        w.free(digest);
-        return d;
+        // every rank computed this from the same gathered figures
+        return xorAfter * 31 + sumAfter;
     }
 }

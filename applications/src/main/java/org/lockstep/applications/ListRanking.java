@@ -42,6 +42,32 @@ public final class ListRanking implements Application {
         return "list-ranking";
     }
 
+    @Override
+    public long size() {
+        return nodes;
+    }
+
+    /**
+     * Successor, rank, request, order (8 bytes a node each), answers (16), and per round the asked
+     * nodes and the replies (8 + 16 for each node whose predecessor asks: at most one per node,
+     * but a block may be asked for one more node than it owns), counts of 8·p twice.
+     */
+    @Override
+    public long contextBytes(int ranks) {
+        long mine = nodes / ranks + 2;
+        return 8 * (4 * mine + 2 * mine + 3 * mine + 2L * ranks + 1) + SampleSort.ALLOCATION_SLACK;
+    }
+
+    /** The sum over nodes of (distance to the tail) · node. */
+    @Override
+    public long expectedDigest() {
+        long digest = 0;
+        for (long node = 0; node < nodes; node++) {
+            digest += (nodes - 1 - positionOf(node)) * node;
+        }
+        return digest;
+    }
+
     /** The node at position j of the list. */
     long nodeAt(long j) {
         return Math.floorMod(mulMod(multiplier, j, nodes) + increment, nodes);

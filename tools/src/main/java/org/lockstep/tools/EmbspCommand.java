@@ -1,0 +1,235 @@
+package org.lockstep.tools;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.LockstepProvider;
+import org.lockstep.applications.Application;
+import org.lockstep.applications.Applications;
+import org.lockstep.tools.plot.BenchPlot;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep embsp}: runs an application as v virtual processors of the EM-BSP simulator
+ * (provider {@code embsp}, seed 003), every simulator parameter given on the command line. Ends
+ * with one key=value line for scripts: the simulator's ({@code vps=… cores=… supersteps=… seconds=…
+ * swap_bytes=… delivery_bytes=… bound_bytes=…} and more), then the application's result and the
+ * process's peak resident memory.
+ *
+ * <p>Exit codes: 0 success; 1 the run failed; 2 a usage error or a configuration the simulator
+ * cannot run (the message names the value and the MPI error class).
+ */
+@Command(name = "embsp", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs an application as V virtual processors of the EM-BSP simulator (PEMS2): K memory partitions of "
+                + "MU bytes, every VP's context swapped to the disks at each superstep.",
+                "Applications:", "%n" + "  sort         --keys N [--seed S]%n  prefix-sums  --values N%n  list-ranking --nodes N"},
+        footer = {"%nEvery run ends with one line: vps=... cores=... supersteps=... seconds=... swap_bytes=... delivery_bytes=... "
+                + "bound_bytes=... (bound: the analytic I/O bound of the run's collectives)."})
+final class EmbspCommand implements Callable<Integer> {
+    /** Exit code of a configuration the simulator cannot run. */
+    static final int IMPOSSIBLE = LockstepCommand.USAGE;
+    static final String PROVIDER = "embsp";
+    static final String PREFIX = "lockstep.embsp.";
+
+    enum Io { sync, async, mmap }
+
+    enum Threads { platform, virtual, sequential }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--vps", paramLabel = "V", defaultValue = "8", description = "Virtual processors v (default: ${DEFAULT-VALUE}).")
+    int vps;
+
+    @Option(names = "--cores", paramLabel = "K", description = "Cores k: memory partitions and VPs running at once (default: min(v, CPUs)).")
+    Integer cores;
+
+    @Option(names = "--context-size", paramLabel = "MU", converter = SizeList.SingleSize.class,
+            description = "Bytes of each VP's context mu, a multiple of B (default: what the application needs, rounded up to B).")
+    Long contextSize;
+
+    @Option(names = "--disks", paramLabel = "D1,D2", split = ",",
+            description = "Disks: files to create, or directories to create one in; one per disk (default: the temp directory).")
+    List<Path> disks;
+
+    @Option(names = "--block-size", paramLabel = "B", converter = SizeList.SingleSize.class, defaultValue = "64k",
+            description = "Disk block B, a multiple of each disk's device block (default: ${DEFAULT-VALUE}).")
+    long blockSize;
+
+    @Option(names = "--io", paramLabel = "sync|async|mmap", defaultValue = "sync",
+            description = "I/O driver: O_DIRECT synchronous, asynchronous with requests in flight, memory-mapped (default: ${DEFAULT-VALUE}).")
+    Io io;
+
+    @Option(names = "--threads", paramLabel = "platform|virtual|sequential", defaultValue = "virtual",
+            description = "Thread driver: platform threads, virtual threads, one VP at a time (default: ${DEFAULT-VALUE}).")
+    Threads threads;
+
+    @Option(names = "--alpha", paramLabel = "A", defaultValue = "8",
+            description = "alpha: delivery writes a VP keeps in flight (default: ${DEFAULT-VALUE}).")
+    int alpha;
+
+    @Option(names = "--memory", paramLabel = "BYTES", converter = SizeList.SingleSize.class,
+            description = "Memory budget that k*mu, staging and cache must fit in (default: half of physical memory).")
+    Long memory;
+
+    @Option(names = "--bench-out", paramLabel = "FILE",
+            description = "Write time per superstep and in total and I/O per superstep as gnuplot data to FILE, and its plot to FILE's name .png.")
+    Path benchOut;
+
+    @Option(names = "--progress", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Seconds between progress lines on standard error; 0 for none (default: ${DEFAULT-VALUE}).")
+    long progressSeconds;
+
+    @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",
+            description = "Further simulator property (repeatable), e.g. -o lockstep.embsp.direct=false.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Parameters(index = "0", paramLabel = "PROGRAM", description = "The application: sort, prefix-sums or list-ranking.")
+    String program;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the application.")
+    List<String> arguments = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Application app;
+        JobOptions job;
+        Path stats = Files.createTempFile("lockstep-embsp-", ".stats");
+        try {
+            try {
+                app = Applications.create(program, arguments);
+                job = job(app, stats);
+            } catch (LockstepException e) {
+                return impossible(err, e);
+            }
+            LockstepProvider provider = Lockstep.find(PROVIDER).orElseThrow(() -> new LockstepException(ErrorClass.NO_PROVIDER,
+                    "the EM-BSP provider '" + PROVIDER + "' is not installed; installed: " + Lockstep.providers().keySet()));
+            AtomicBoolean started = new AtomicBoolean();
+            AtomicLong digest = new AtomicLong();
+            long start = System.nanoTime();
+            try {
+                provider.runInThreads(job, world -> {
+                    started.set(true);
+                    long d = app.run(world);
+                    if (world.rank() == 0) {
+                        digest.set(d);
+                    }
+                });
+            } catch (LockstepException e) {
+                if (!started.get()) {
+                    return impossible(err, e);
+                }
+                throw e;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            String simulator = Files.readString(stats, StandardCharsets.UTF_8).trim();
+            if (benchOut != null) {
+                Path png = BenchPlot.writePng(benchOut);
+                err.println("lockstep embsp: bench data " + benchOut + ", plot " + png + ", gnuplot script " + benchOut + ".gp");
+            }
+            err.flush();
+            out.println(String.format(Locale.ROOT, "%s app=%s size=%d digest=%d check=ok app_seconds=%.3f mb_per_s=%.1f peak_rss_bytes=%d",
+                    simulator, app.name(), app.size(), digest.get(), seconds, app.dataBytes() / seconds / 1e6, peakResidentBytes()));
+            return 0;
+        } finally {
+            Files.deleteIfExists(stats);
+        }
+    }
+
+    /** The simulator's job: v ranks and every parameter as a property; μ from the application unless given. */
+    JobOptions job(Application app, Path stats) {
+        if (vps < 1) {
+            throw new LockstepException(ErrorClass.ARG, "--vps (v) must be at least 1, got " + vps);
+        }
+        int k = cores != null ? cores : Math.min(vps, Runtime.getRuntime().availableProcessors());
+        if (k < 1) {
+            throw new LockstepException(ErrorClass.ARG, "--cores (k) must be at least 1, got " + k);
+        }
+        if (vps < k) {
+            throw new LockstepException(ErrorClass.ARG, "v = " + vps + " (--vps) is fewer than k = " + k
+                    + " cores (--cores): every partition needs a virtual processor");
+        }
+        if (blockSize <= 0 || Long.bitCount(blockSize) != 1) {
+            throw new LockstepException(ErrorClass.ARG, "--block-size (B) must be a positive power of two, got " + blockSize);
+        }
+        long needed = app.contextBytes(vps);
+        long mu = contextSize != null ? contextSize : (needed + blockSize - 1) / blockSize * blockSize;
+        if (mu < needed) {
+            throw new LockstepException(ErrorClass.NO_MEM, "--context-size (mu) = " + mu + " bytes is less than the " + needed
+                    + " bytes " + app.name() + " of size " + app.size() + " allocates on each of v = " + vps
+                    + " VPs; give at least that, or more VPs");
+        }
+        JobOptions job = JobOptions.ofRanks(vps).with(Lockstep.PROVIDER_PROPERTY, PROVIDER);
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            job = job.with(e.getKey(), e.getValue());
+        }
+        job = job.with(PREFIX + "vps", Integer.toString(vps))
+                .with(PREFIX + "cores", Integer.toString(k))
+                .with(PREFIX + "contextSize", Long.toString(mu))
+                .with(PREFIX + "blockSize", Long.toString(blockSize))
+                .with(PREFIX + "io", io.name())
+                .with(PREFIX + "threads", threads.name())
+                .with(PREFIX + "alpha", Integer.toString(alpha))
+                .with(PREFIX + "progress", Long.toString(progressSeconds))
+                .with(PREFIX + "statsOut", stats.toString());
+        if (disks != null) {
+            job = job.with(PREFIX + "disks", String.join(",", disks.stream().map(Path::toString).toList()));
+        }
+        if (memory != null) {
+            job = job.with(PREFIX + "memory", Long.toString(memory));
+        }
+        if (benchOut != null) {
+            job = job.with(PREFIX + "benchOut", benchOut.toString());
+        }
+        return job;
+    }
+
+    private static int impossible(PrintWriter err, LockstepException e) {
+        // the message starts with the MPI error class, e.g. [MPI_ERR_NO_MEM]
+        String message = e.getMessage();
+        err.println("lockstep embsp: impossible configuration: "
+                + (message.contains(e.errorClass().mpiName()) ? message : "[" + e.errorClass().mpiName() + "] " + message));
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            err.println("  caused by " + cause.getMessage());
+        }
+        err.flush();
+        return IMPOSSIBLE;
+    }
+
+    /** VmHWM of /proc/self/status in bytes, or -1 where there is none. */
+    static long peakResidentBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | UncheckedIOException | NumberFormatException e) {
+            // not Linux
+        }
+        return -1;
+    }
+}
