@@ -65,6 +65,12 @@ public final class CheckpointBenchmark {
         }
         double medianOff = median(off);
         double medianOn = median(on);
+        double[] paired = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            paired[r] = on[r] / off[r];
+        }
+        out.printf("paired on/off ratio per round: median %.3f, rounds %s%n", median(paired),
+                Arrays.toString(Arrays.stream(paired).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
         out.printf("throughput %d-byte messages: log off %.0f msg/s, log on %.0f msg/s (checkpoint every %d), on/off = %.3f (%.1f %% slower)%n",
                 payload, medianOff, medianOn, checkpointEvery, medianOn / medianOff, 100 * (1 - medianOn / medianOff));
         return new double[] {medianOff, medianOn};
@@ -96,7 +102,6 @@ public final class CheckpointBenchmark {
             }
             sending.join();
             long nanos = System.nanoTime() - start;
-            sender.barrier();
             return messages * 1e9 / nanos;
         }
     }
