@@ -75,7 +75,7 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         private final long capacity;
         private final long lines;
         /** Persists run concurrently; a crash excludes them, so that none is half applied to the durable image. */
-        private final java.util.concurrent.locks.ReentrantReadWriteLock crashLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+        private final java.util.concurrent.locks.StampedLock crashLock = new java.util.concurrent.locks.StampedLock();
 
         private Tracked(Arena arena, MemorySegment device) {
             this.device = device;
@@ -106,11 +106,11 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
             if (length == 0) {
                 return;
             }
-            crashLock.readLock().lock();
+            long stamp = crashLock.readLock();
             try {
                 persistLines(offset, length);
             } finally {
-                crashLock.readLock().unlock();
+                crashLock.unlockRead(stamp);
             }
         }
 
@@ -158,11 +158,11 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
 
         @Override
         public long crash() {
-            crashLock.writeLock().lock();
+            long stamp = crashLock.writeLock();
             try {
                 return revertAll();
             } finally {
-                crashLock.writeLock().unlock();
+                crashLock.unlockWrite(stamp);
             }
         }
 
@@ -187,11 +187,11 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
 
         @Override
         public long crashTorn(long seed) {
-            crashLock.writeLock().lock();
+            long stamp = crashLock.writeLock();
             try {
                 return revertTorn(seed);
             } finally {
-                crashLock.writeLock().unlock();
+                crashLock.unlockWrite(stamp);
             }
         }
 

@@ -42,6 +42,7 @@ public final class CheckpointBenchmark {
             options = options.with(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         CheckpointBenchmark bench = new CheckpointBenchmark(options, System.out);
+        bench.cpuCost(messages, rounds, payload, 1000);
         bench.throughput(messages, rounds, payload, 1000);
         bench.checkpointTimes(new long[] {4 << 10, 64 << 10, 1 << 20, 16 << 20}, 20);
         bench.restartTime(2000, payload, 5);
@@ -74,6 +75,51 @@ public final class CheckpointBenchmark {
         out.printf("throughput %d-byte messages: log off %.0f msg/s, log on %.0f msg/s (checkpoint every %d), on/off = %.3f (%.1f %% slower)%n",
                 payload, medianOff, medianOn, checkpointEvery, medianOn / medianOff, 100 * (1 - medianOn / medianOff));
         return new double[] {medianOff, medianOn};
+    }
+
+    /**
+     * CPU time per message of the same stream with both ranks stepped by one thread (isend, then
+     * the matching recv), log off and on alternately: on a loaded machine thread CPU time is far
+     * steadier than two threads' wall-clock throughput. Prints the medians and the paired ratio;
+     * returns {off, on} nanoseconds per message.
+     */
+    public double[] cpuCost(int messages, int rounds, int payload, int checkpointEvery) {
+        double[] off = new double[rounds];
+        double[] on = new double[rounds];
+        double[] paired = new double[rounds];
+        stepped(withLog(false), messages / 4, payload, checkpointEvery);
+        stepped(withLog(true), messages / 4, payload, checkpointEvery);
+        for (int r = 0; r < rounds; r++) {
+            off[r] = stepped(withLog(false), messages, payload, checkpointEvery);
+            on[r] = stepped(withLog(true), messages, payload, checkpointEvery);
+            paired[r] = on[r] / off[r];
+        }
+        out.printf("cpu per %d-byte message (one thread steps both ranks): log off %.0f ns, log on %.0f ns (checkpoint every %d);"
+                        + " paired on/off median %.3f, rounds %s%n", payload, median(off), median(on), checkpointEvery, median(paired),
+                Arrays.toString(Arrays.stream(paired).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
+        return new double[] {median(off), median(on)};
+    }
+
+    private static double stepped(JobOptions options, int messages, int payload, int checkpointEvery) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        try (MailboxThreadWorld world = MailboxThreadWorld.open(options)) {
+            Communicator sender = world.communicator(0);
+            Communicator receiver = world.communicator(1);
+            MemorySegment state = Arena.ofAuto().allocate(64);
+            receiver.checkpoints().register("state", state);
+            MemorySegment out = Arena.ofAuto().allocate(Math.max(payload, 1));
+            MemorySegment in = Arena.ofAuto().allocate(Math.max(payload, 1));
+            long start = threads.getCurrentThreadCpuTime();
+            for (int i = 1; i <= messages; i++) {
+                org.lockstep.api.Request send = sender.isend(out, payload, org.lockstep.api.Datatype.BYTE, 1, 0);
+                receiver.recv(in, payload, org.lockstep.api.Datatype.BYTE, 0, 0);
+                send.await();
+                if (i % checkpointEvery == 0) {
+                    receiver.checkpoints().checkpoint();
+                }
+            }
+            return (threads.getCurrentThreadCpuTime() - start) / (double) messages;
+        }
     }
 
     private JobOptions withLog(boolean log) {
@@ -119,6 +165,9 @@ public final class CheckpointBenchmark {
                 state.fill((byte) 7);
                 rank.checkpoints().register("state", state);
                 double[] times = new double[repeats];
+                for (int warmUp = 0; warmUp < 5; warmUp++) {
+                    rank.checkpoints().checkpoint();
+                }
                 for (int r = 0; r < repeats; r++) {
                     long start = System.nanoTime();
                     rank.checkpoints().checkpoint();
@@ -139,7 +188,8 @@ public final class CheckpointBenchmark {
      */
     public double restartTime(int retained, int payload, int repeats) {
         double[] times = new double[repeats];
-        JobOptions options = withLog(true).with(MailboxOptions.SLOTS, "16").with(MailboxOptions.HEAP_PER_RANK, "4m")
+        long heap = Math.max(4L << 20, 2L * retained * (payload + 2 * org.lockstep.pcie.layout.LayoutConstants.CACHE_LINE));
+        JobOptions options = withLog(true).with(MailboxOptions.SLOTS, "16").with(MailboxOptions.HEAP_PER_RANK, Long.toString(heap))
                 .with(Checkpoints.RESTART_ON_FAILURE_PROPERTY, "true");
         for (int r = 0; r < repeats; r++) {
             try (MailboxThreadWorld world = MailboxThreadWorld.open(options)) {
