@@ -44,6 +44,13 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
     /** Reverts every unpersisted line to its durable content; returns the bytes reverted. */
     long crash();
 
+    /**
+     * Power loss with torn writes: each 8-byte word of an unpersisted line independently keeps
+     * its current content or reverts to the durable one, as {@code seed} decides; what is left
+     * becomes the durable content. Returns the bytes reverted.
+     */
+    long crashTorn(long seed);
+
     /** Whether this tracker tracks at all. */
     boolean tracks();
 
@@ -67,6 +74,8 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         private final MemorySegment durable;
         private final long capacity;
         private final long lines;
+        /** Persists run concurrently; a crash excludes them, so that none is half applied to the durable image. */
+        private final java.util.concurrent.locks.StampedLock crashLock = new java.util.concurrent.locks.StampedLock();
 
         private Tracked(Arena arena, MemorySegment device) {
             this.device = device;
@@ -97,6 +106,15 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
             if (length == 0) {
                 return;
             }
+            long stamp = crashLock.readLock();
+            try {
+                persistLines(offset, length);
+            } finally {
+                crashLock.unlockRead(stamp);
+            }
+        }
+
+        private void persistLines(long offset, long length) {
             long line = offset >>> LINE_SHIFT;
             long end = ((offset + length - 1) >>> LINE_SHIFT) + 1;
             while (line < end) {
@@ -140,6 +158,15 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
 
         @Override
         public long crash() {
+            long stamp = crashLock.writeLock();
+            try {
+                return revertAll();
+            } finally {
+                crashLock.unlockWrite(stamp);
+            }
+        }
+
+        private long revertAll() {
             VarHandle.fullFence();
             long reverted = 0;
             long line = 0;
@@ -152,6 +179,43 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
                 copyLines(durable, device, runStart, runEnd);
                 dirtyMap.asSlice(runStart, runEnd - runStart).fill(CLEAN);
                 reverted += lineBytes(runStart, runEnd);
+                line = runEnd;
+            }
+            VarHandle.fullFence();
+            return reverted;
+        }
+
+        @Override
+        public long crashTorn(long seed) {
+            long stamp = crashLock.writeLock();
+            try {
+                return revertTorn(seed);
+            } finally {
+                crashLock.unlockWrite(stamp);
+            }
+        }
+
+        private long revertTorn(long seed) {
+            VarHandle.fullFence();
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            long reverted = 0;
+            long line = 0;
+            while (line < lines) {
+                long runStart = nextDirty(line, lines);
+                if (runStart == lines) {
+                    break;
+                }
+                long runEnd = nextClean(runStart, lines);
+                long end = Math.min(runEnd << LINE_SHIFT, capacity);
+                for (long at = runStart << LINE_SHIFT; at < end; at += Long.BYTES) {
+                    long bytes = Math.min(Long.BYTES, end - at);
+                    if (random.nextBoolean()) {
+                        MemorySegment.copy(durable, at, device, at, bytes);
+                        reverted += bytes;
+                    }
+                }
+                copyLines(device, durable, runStart, runEnd);
+                dirtyMap.asSlice(runStart, runEnd - runStart).fill(CLEAN);
                 line = runEnd;
             }
             VarHandle.fullFence();
@@ -219,6 +283,11 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
 
         @Override
         public long crash() {
+            throw new UnsupportedOperationException("persistence is not tracked");
+        }
+
+        @Override
+        public long crashTorn(long seed) {
             throw new UnsupportedOperationException("persistence is not tracked");
         }
 

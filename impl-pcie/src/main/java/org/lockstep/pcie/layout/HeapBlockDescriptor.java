@@ -38,6 +38,9 @@ package org.lockstep.pcie.layout;
  * the payload straight into it. Otherwise (no receive yet, a buffer in process memory, a
  * wildcard source, truncation) it stores {@link #ANSWER_DECLINE} and the message follows as
  * ordinary fragments. The sender zeroes the answer with the released word.
+ *
+ * <p>With checkpoints on, single copy is off and bytes 8..63 of the first line hold instead the
+ * logged message's header, written by the sender before it publishes ({@link LoggedBlockDescriptor}).
  */
 public final class HeapBlockDescriptor {
     public static final int RELEASED_TICKET_OFFSET = 0;

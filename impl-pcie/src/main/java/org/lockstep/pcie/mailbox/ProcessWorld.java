@@ -23,6 +23,14 @@ import org.lockstep.spi.messaging.AttachedRank;
  * rank computes the same layout from the same job properties; the first to claim the format state
  * formats the device and the others wait for it, bounded. A daemon thread advances this rank's
  * heartbeat so that the others can tell a killed process from a slow one.
+ *
+ * <p>Restarts: a launcher that restarts a failed rank starts its process with
+ * {@code LOCKSTEP_INCARNATION=k} (k ≥ 2). Such a process may take over a rank-table entry that
+ * still says RUNNING (a process killed with SIGKILL writes nothing more) unless the process it
+ * names is alive on this host; its incarnation is the device's previous one plus one, and when the
+ * job checkpoints its endpoint recovers from its own last checkpoint
+ * ({@link org.lockstep.api.Checkpoints}). With {@code lockstep.restartOnFailure=true} the other
+ * ranks wait for it instead of failing.
  */
 public final class ProcessWorld implements AttachedRank {
     /** Default device provider for separate processes: a mapped file, e.g. in {@code /dev/shm}. */
@@ -63,13 +71,15 @@ public final class ProcessWorld implements AttachedRank {
             MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
-            if (state == RankTableDescriptor.STATE_RUNNING) {
+            long launcherIncarnation = LaunchEnvironment.incarnation(System.getenv());
+            // A process killed with SIGKILL leaves its entry RUNNING: a launcher that restarts it says so.
+            if (state == RankTableDescriptor.STATE_RUNNING && (launcherIncarnation <= 1 || predecessorAlive(device, entry))) {
                 throw new LockstepException(ErrorClass.RANK, "rank " + launch.rank() + " of job 0x"
                         + Long.toHexString(launch.jobKey()) + " is already attached to " + launch.devicePath());
             }
             long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
             MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
-                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
             endpoint.useDeviceCollectives(MailboxOptions.nativeCollectives(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             ProcessWorld world = new ProcessWorld(device, endpoint);
@@ -79,6 +89,14 @@ public final class ProcessWorld implements AttachedRank {
             device.close();
             throw e;
         }
+    }
+
+    /** Whether the process a rank-table entry names still runs on this host (a restart must not take over a live rank). */
+    private static boolean predecessorAlive(ExternalMemory device, long entry) {
+        long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
+        long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+        return host == HostIdentity.CURRENT && pid != ProcessHandle.current().pid()
+                && HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET));
     }
 
     @Override

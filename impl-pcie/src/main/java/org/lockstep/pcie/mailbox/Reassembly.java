@@ -20,6 +20,8 @@ final class Reassembly {
     private MemorySegment staging;
     private Arena stagingArena;
     ReceiveRequest receive;
+    /** Sequence number of the last fragment seen (the message's fragments have consecutive numbers). */
+    long lastSequence;
     /** The sender ended before the last fragment: a receive that matches fails. */
     boolean broken;
     /** Where the sender writes the rest of the message after a single-copy ACCEPT, or -1. */
@@ -28,6 +30,7 @@ final class Reassembly {
     Reassembly(IncomingMessage first) {
         this.first = first;
         this.arrived = first.length;
+        this.lastSequence = first.sequence;
     }
 
     boolean isComplete() {

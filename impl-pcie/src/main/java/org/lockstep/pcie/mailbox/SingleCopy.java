@@ -73,10 +73,13 @@ final class SingleCopy {
     private final TransportStatistics statistics;
     private final DeviceBuffers buffers;
     private long threshold;
+    /** The job logs messages for checkpoints: single copy stays off whatever threshold is asked for. */
+    private final boolean logging;
     private ChunkObserver observer = (send, bytes) -> { };
 
     SingleCopy(ExternalMemory device, MailboxLayout layout, int rank, TransportStatistics statistics, DeviceBuffers buffers,
-               long threshold) {
+               long threshold, boolean logging) {
+        this.logging = logging;
         this.device = device;
         this.layout = layout;
         this.rank = rank;
@@ -87,7 +90,7 @@ final class SingleCopy {
 
     /** Messages of at least this many bytes are offered for single copy; 0 turns it off. */
     void threshold(long bytes) {
-        this.threshold = Math.max(0, bytes);
+        this.threshold = logging ? 0 : Math.max(0, bytes);
     }
 
     long threshold() {
