@@ -90,6 +90,15 @@ public interface Communicator extends AutoCloseable {
     /** Releases memory from {@link #allocate(long)} ({@code MPI_Free_mem}). */
     void free(MemorySegment segment);
 
+    /**
+     * Checkpoint and restart of this rank ({@link Checkpoints}). Providers without persistence
+     * (and this default) return {@link Checkpoints#unsupported()}, whose checkpoint is a declared
+     * no-op, so programs that checkpoint run unchanged everywhere.
+     */
+    default Checkpoints checkpoints() {
+        return Checkpoints.unsupported();
+    }
+
     /** Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}. */
     @Override
     void close();

@@ -25,6 +25,13 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
     /** Job properties for the provider, {@code key=value} pairs separated by newlines. */
     public static final String PROPERTIES = "LOCKSTEP_PROPERTIES";
 
+    /**
+     * Incarnation of this process: absent or {@code 1} for a rank's first process, {@code k} for
+     * the k-th start of the same rank by a launcher that restarts failed ranks (the same variable as
+     * {@link Checkpoints#INCARNATION_VARIABLE}).
+     */
+    public static final String INCARNATION = Checkpoints.INCARNATION_VARIABLE;
+
     public LaunchEnvironment {
         if (size < 1 || rank < 0 || rank >= size) {
             throw new LockstepException(ErrorClass.RANK, "launcher gave rank " + rank + " of " + size);
@@ -79,6 +86,27 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
         }
         String device = env.getOrDefault(DEVICE, "/dev/shm/lockstep-" + Long.toHexString(jobKey));
         return Optional.of(new LaunchEnvironment(r, n, device, jobKey, launcher));
+    }
+
+    /**
+     * The incarnation the launcher gave this process in {@value #INCARNATION}: 1 when absent.
+     *
+     * @throws LockstepException {@link ErrorClass#ARG} if it is not a number of at least 1
+     */
+    public static long incarnation(Map<String, String> env) {
+        String value = env.get(INCARNATION);
+        if (value == null || value.isBlank()) {
+            return 1;
+        }
+        try {
+            long incarnation = Long.parseLong(value.trim());
+            if (incarnation >= 1) {
+                return incarnation;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new LockstepException(ErrorClass.ARG, INCARNATION + " must be a number of at least 1, got '" + value + "'");
     }
 
     /** The job properties the launcher passed in {@value #PROPERTIES}, added to {@code options}. */
