@@ -26,7 +26,7 @@ import org.lockstep.api.LockstepException;
 /**
  * Starts the N processes of a job on this host: each a JVM on this JDK, with this JVM's module
  * path, told its rank, the world size, the device path and the job key through the environment
- * ({@link LaunchEnvironment}), and which incarnation of its rank it is ({@link #INCARNATION}).
+ * ({@link LaunchEnvironment}), and which incarnation of its rank it is ({@link LaunchEnvironment#INCARNATION}).
  * Prefixes every line a rank prints with its rank. When a rank fails and the job allows restarts,
  * starts it again, as the same rank and its next incarnation, while the other ranks keep running
  * (no global rollback: the restarted process recovers from its own checkpoint). When a rank fails
@@ -34,11 +34,8 @@ import org.lockstep.api.LockstepException;
  * stops them. Removes the device file it created unless asked to keep it.
  */
 public final class ProcessLauncher {
-    /**
-     * Environment variable that tells a process which incarnation of its rank it is: 0 for the
-     * first start, k for the k-th restart by {@code --restart-on-failure}.
-     */
-    public static final String INCARNATION = "LOCKSTEP_INCARNATION";
+    /** Incarnation of a rank's first process ({@link LaunchEnvironment#INCARNATION}); each restart adds one. */
+    public static final int FIRST_INCARNATION = 1;
 
     /**
      * What a launch is asked to do.
@@ -137,8 +134,8 @@ public final class ProcessLauncher {
         try {
             List<String> command = command(job);
             for (int rank = 0; rank < job.ranks(); rank++) {
-                processes.add(start(job, command, device, jobKey, rank, 0, pumps));
-                listener.started(rank, 0, processes.get(rank));
+                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps));
+                listener.started(rank, FIRST_INCARNATION, processes.get(rank));
             }
             Restarter restarter = (rank, incarnation) -> {
                 Process p = start(job, command, device, jobKey, rank, incarnation, pumps);
@@ -217,7 +214,7 @@ public final class ProcessLauncher {
         env.put(LaunchEnvironment.SIZE, Integer.toString(job.ranks()));
         env.put(LaunchEnvironment.DEVICE, device.toString());
         env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(jobKey));
-        env.put(INCARNATION, Integer.toString(incarnation));
+        env.put(LaunchEnvironment.INCARNATION, Integer.toString(incarnation));
         env.put(LaunchEnvironment.PROPERTIES, job.properties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
         Process process;
@@ -252,6 +249,7 @@ public final class ProcessLauncher {
         int ranks = job.ranks();
         boolean[] done = new boolean[ranks];
         int[] incarnation = new int[ranks];
+        java.util.Arrays.fill(incarnation, FIRST_INCARNATION);
         int remaining = ranks;
         while (remaining > 0) {
             for (int rank = 0; rank < ranks; rank++) {

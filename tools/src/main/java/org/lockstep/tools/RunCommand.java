@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.lockstep.api.Checkpoints;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,8 +29,6 @@ import picocli.CommandLine.Spec;
                 + "after giving the others a grace period.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
-    /** Job property that tells the transport a failed rank will come back (its peers wait for it). */
-    static final String RESTART_PROPERTY = "lockstep.restartOnFailure";
 
     @Spec
     CommandSpec spec;
@@ -95,8 +95,9 @@ final class RunCommand implements Callable<Integer> {
         }
         Map<String, String> jobProperties = new LinkedHashMap<>(properties);
         if (restartOnFailure) {
-            // The transport's peers wait for the restarted incarnation instead of failing.
-            jobProperties.putIfAbsent(RESTART_PROPERTY, "true");
+            // A restarted rank recovers from its checkpoint; its peers wait for it instead of failing.
+            jobProperties.putIfAbsent(Checkpoints.ENABLED_PROPERTY, "true");
+            jobProperties.putIfAbsent(Checkpoints.RESTART_ON_FAILURE_PROPERTY, "true");
         }
         if (deviceSize != null) {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));

@@ -50,21 +50,21 @@ class RestartOnFailureTest {
     @Test
     void aKilledRankIsRestartedAsItsNextIncarnationWhileTheOthersKeepRunning(@TempDir Path dir) {
         Path marker = dir.resolve("back");
-        Launch l = launch(3, 3, "die-until", "1", "2", marker.toString());
+        Launch l = launch(3, 3, "die-until", "1", "3", marker.toString());
         assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
         assertEquals(List.of(1, 1), l.outcome().restarts().stream().map(ProcessLauncher.Restart::rank).toList());
-        assertEquals(List.of(1, 2), l.outcome().restarts().stream().map(ProcessLauncher.Restart::incarnation).toList());
+        assertEquals(List.of(2, 3), l.outcome().restarts().stream().map(ProcessLauncher.Restart::incarnation).toList());
         assertTrue(l.outcome().restarts().stream().allMatch(r -> r.exitCode() == 137), l.outcome().restarts().toString());
         // Ranks 0 and 2 were started once and saw rank 1 come back: no global restart.
-        assertEquals(Map.of("0.0", 1, "2.0", 1, "1.0", 1, "1.1", 1, "1.2", 1),
+        assertEquals(Map.of("0.1", 1, "2.1", 1, "1.1", 1, "1.2", 1, "1.3", 1),
                 Map.copyOf(l.pids().keySet().stream().collect(java.util.stream.Collectors.toMap(k -> k, k -> 1))));
         for (int survivor : new int[] {0, 2}) {
-            assertTrue(l.out().contains("[" + survivor + "] rank " + survivor + " incarnation 0 pid " + l.pids().get(survivor + ".0")), l.out());
+            assertTrue(l.out().contains("[" + survivor + "] rank " + survivor + " incarnation 1 pid " + l.pids().get(survivor + ".1")), l.out());
             assertTrue(l.out().contains("[" + survivor + "] rank " + survivor + " saw rank 1 back"), l.out());
         }
-        assertTrue(l.out().contains("[1] rank 1 incarnation 2 pid"), l.out());
-        assertTrue(l.err().contains("rank 1 was killed by signal 9 (exit code 137); restarting it as incarnation 1 (restart 1 of at most 3)"), l.err());
-        assertTrue(l.err().contains("restarting it as incarnation 2 (restart 2 of at most 3)"), l.err());
+        assertTrue(l.out().contains("[1] rank 1 incarnation 3 pid"), l.out());
+        assertTrue(l.err().contains("rank 1 was killed by signal 9 (exit code 137); restarting it as incarnation 2 (restart 1 of at most 3)"), l.err());
+        assertTrue(l.err().contains("restarting it as incarnation 3 (restart 2 of at most 3)"), l.err());
         assertTrue(Files.exists(marker));
     }
 
@@ -82,7 +82,7 @@ class RestartOnFailureTest {
 
     @Test
     void withoutRestartsAFailedRankFailsTheJob(@TempDir Path dir) {
-        Launch l = launch(2, 0, "die-until", "0", "1", dir.resolve("back").toString());
+        Launch l = launch(2, 0, "die-until", "0", "2", dir.resolve("back").toString());
         assertEquals(0, l.outcome().firstFailedRank(), l.err());
         assertTrue(l.outcome().restarts().isEmpty());
         assertTrue(l.err().contains("rank 0 was killed by signal 9 (exit code 137); the other ranks have 5 s to end"), l.err());
