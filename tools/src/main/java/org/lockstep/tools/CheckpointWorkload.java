@@ -79,7 +79,8 @@ public final class CheckpointWorkload {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_ITERATIONS;
         int every = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_CHECKPOINT_EVERY;
         CheckpointWorkload workload = new CheckpointWorkload(iterations, every);
-        Lockstep.run(JobOptions.ofRanks(4), world -> System.out.println(workload.run(world).line()));
+        int ranks = org.lockstep.api.LaunchEnvironment.current().map(org.lockstep.api.LaunchEnvironment::size).orElse(4);
+        Lockstep.run(JobOptions.ofRanks(ranks), world -> System.out.println(workload.run(world).line()));
     }
 
     /**

@@ -108,10 +108,19 @@ public final class ProcessLauncher {
 
     private final PrintStream out;
     private final PrintStream err;
+    private volatile boolean cancelled;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
+    }
+
+    /**
+     * Stops a running job from another thread: no more restarts, every rank is stopped, and
+     * {@link #run} returns (rank 0 counts as the failed one if none had failed).
+     */
+    public void cancel() {
+        cancelled = true;
     }
 
     /** Runs the job to its end. */
@@ -252,6 +261,12 @@ public final class ProcessLauncher {
         java.util.Arrays.fill(incarnation, FIRST_INCARNATION);
         int remaining = ranks;
         while (remaining > 0) {
+            if (cancelled && graceDeadline == Long.MAX_VALUE) {
+                err.println("lockstep run: cancelled; stopping every rank");
+                processes.forEach(Process::destroyForcibly);
+                graceDeadline = System.nanoTime();
+                firstFailed = firstFailed < 0 ? 0 : firstFailed;
+            }
             for (int rank = 0; rank < ranks; rank++) {
                 Process p = processes.get(rank);
                 if (done[rank] || !p.waitFor(20, TimeUnit.MILLISECONDS)) {
@@ -259,7 +274,7 @@ public final class ProcessLauncher {
                 }
                 int code = p.exitValue();
                 long diedAt = System.nanoTime();
-                if (code != 0 && firstFailed < 0 && restarts.size() < job.maxRestarts()) {
+                if (code != 0 && firstFailed < 0 && !cancelled && restarts.size() < job.maxRestarts()) {
                     incarnation[rank]++;
                     err.println("lockstep run: rank " + rank + " " + describeExit(code) + "; restarting it as incarnation "
                             + incarnation[rank] + " (restart " + (restarts.size() + 1) + " of at most " + job.maxRestarts() + ")");

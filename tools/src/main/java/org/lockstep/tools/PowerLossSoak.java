@@ -1,0 +1,207 @@
+package org.lockstep.tools;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import org.lockstep.api.Checkpoints;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.LockstepProvider;
+import org.lockstep.conformance.Capabilities;
+import org.lockstep.conformance.DeviceRouting;
+import org.lockstep.conformance.MessagingTarget;
+import org.lockstep.conformance.device.DeviceInterposer;
+import org.lockstep.conformance.device.ForwardingMemory;
+import org.lockstep.spi.device.CrashInjectable;
+import org.lockstep.spi.device.ExternalMemory;
+
+/**
+ * The power-loss trials, in one JVM: the {@link CheckpointWorkload} as threads of the mailbox
+ * transport over an emulated device with checkpoints on. Each trial arms a power loss at a random
+ * mutating access of the device (chosen among the accesses a fault-free run makes): at that access
+ * every rank loses power together and unpersisted writes are lost (torn at 8-byte words if asked).
+ * The device is powered on and the same job runs again on it: each rank restarts from its own
+ * checkpoint, and the final results are compared with the fault-free run's.
+ *
+ * <p>The job's device is kept across the two runs by a {@link DeviceInterposer} session that hands
+ * the transport the same emulated device every time it opens one.
+ */
+final class PowerLossSoak {
+    /**
+     * @param ranks           ranks of the job
+     * @param trials          trials with a power loss
+     * @param iterations      iterations of the workload
+     * @param checkpointEvery its checkpoint interval
+     * @param seed            chooses crash points and torn words
+     * @param torn            whether unpersisted data is lost word by word rather than line by line
+     * @param extraProperties job properties beside the checkpoint ones
+     */
+    record Settings(int ranks, int trials, int iterations, int checkpointEvery, long seed, boolean torn,
+                    Map<String, String> extraProperties) {
+        Settings {
+            if (ranks < 2 || trials < 0) {
+                throw new LockstepException(ErrorClass.ARG, "a soak needs at least 2 ranks and no negative trial count, got "
+                        + ranks + " and " + trials);
+            }
+            extraProperties = Map.copyOf(extraProperties);
+        }
+    }
+
+    private final Settings settings;
+    private final Consumer<String> progress;
+    private final LockstepProvider provider = Lockstep.provider("mailbox");
+
+    PowerLossSoak(Settings settings, Consumer<String> progress) {
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** One device kept across runs: the first device the transport opens, handed out again on every later open. */
+    private static final class KeptDevice implements AutoCloseable {
+        private final AtomicReference<ExternalMemory> real = new AtomicReference<>();
+        private final DeviceInterposer.Session session = DeviceInterposer.open(this::keep);
+        private volatile long armCountdown;
+        private volatile CrashInjectable.PowerLoss armLoss;
+
+        private ExternalMemory keep(ExternalMemory opened) {
+            if (real.compareAndSet(null, opened)) {
+                if (armCountdown > 0) {
+                    crash().armPowerLoss(armCountdown, armLoss);
+                }
+            } else {
+                opened.close();
+            }
+            return new Unclosable(real.get());
+        }
+
+        /** Arms a power loss at the {@code countdown}-th mutating access of the device once it is opened. */
+        void armOnOpen(long countdown, CrashInjectable.PowerLoss loss) {
+            armLoss = loss;
+            armCountdown = countdown;
+        }
+
+        CrashInjectable crash() {
+            if (!(real.get() instanceof CrashInjectable c)) {
+                throw new LockstepException(ErrorClass.DEVICE, "device " + real.get() + " cannot emulate power loss (no CrashInjectable)");
+            }
+            return c;
+        }
+
+        JobOptions route(LockstepProvider provider, JobOptions options) {
+            MessagingTarget target = MessagingTarget.of(provider, Capabilities.of(options.ranks()).withDeviceRouting(DeviceRouting.MAILBOX))
+                    .withOptions(o -> options);
+            return session.route(target).jobOptions(options.ranks());
+        }
+
+        @Override
+        public void close() {
+            session.close();
+            ExternalMemory d = real.get();
+            if (d != null) {
+                d.close();
+            }
+        }
+    }
+
+    /** The transport closes its device at the end of a run; the soak keeps it for the next. */
+    private static final class Unclosable extends ForwardingMemory {
+        Unclosable(ExternalMemory device) {
+            super(device);
+        }
+
+        @Override
+        public void close() {
+            // kept for the run after the power loss
+        }
+    }
+
+    /** What one run of the job gave: results per rank, or the failure that ended it. */
+    private record Run(List<CheckpointWorkload.Result> results, Optional<Throwable> failure, Duration elapsed) {
+    }
+
+    private JobOptions options() {
+        JobOptions options = JobOptions.ofRanks(settings.ranks()).with(Checkpoints.ENABLED_PROPERTY, "true");
+        for (Map.Entry<String, String> e : settings.extraProperties().entrySet()) {
+            options = options.with(e.getKey(), e.getValue());
+        }
+        return options;
+    }
+
+    private Run runOn(KeptDevice device) {
+        CheckpointWorkload workload = new CheckpointWorkload(settings.iterations(), settings.checkpointEvery());
+        Map<Integer, CheckpointWorkload.Result> results = new ConcurrentHashMap<>();
+        long start = System.nanoTime();
+        Optional<Throwable> failure = Optional.empty();
+        try {
+            provider.runInThreads(device.route(provider, options()), world -> results.put(world.rank(), workload.run(world)));
+        } catch (RuntimeException | Error e) {
+            failure = Optional.of(e);
+        }
+        return new Run(results.values().stream().sorted(Comparator.comparingInt(CheckpointWorkload.Result::rank)).toList(), failure,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    SoakSummary run() {
+        long accesses;
+        List<CheckpointWorkload.Result> reference;
+        try (KeptDevice device = new KeptDevice()) {
+            Run r = runOn(device);
+            if (r.failure().isPresent() || r.results().size() != settings.ranks()) {
+                throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed: " + r.failure().map(Throwable::toString)
+                        .orElse("results of " + r.results().size() + " ranks"), r.failure().orElse(null));
+            }
+            reference = r.results();
+            accesses = device.crash().mutatingAccesses();
+            progress.accept(String.format(Locale.ROOT, "reference: %d ranks, %d iterations, %d mutating device accesses, %d ms",
+                    settings.ranks(), settings.iterations(), accesses, r.elapsed().toMillis()));
+        }
+        SplittableRandom random = new SplittableRandom(settings.seed());
+        List<SoakSummary.Trial> trials = new ArrayList<>();
+        for (int t = 1; t <= settings.trials(); t++) {
+            long crashAt = 1 + random.nextLong(accesses);
+            CrashInjectable.PowerLoss loss = settings.torn() ? CrashInjectable.PowerLoss.torn(random.nextLong())
+                    : CrashInjectable.PowerLoss.WHOLE_LINES;
+            trials.add(trial(t, reference, crashAt, loss));
+            progress.accept(trials.getLast().line());
+        }
+        return new SoakSummary(trials);
+    }
+
+    private SoakSummary.Trial trial(int number, List<CheckpointWorkload.Result> reference, long crashAt, CrashInjectable.PowerLoss loss) {
+        try (KeptDevice device = new KeptDevice()) {
+            // The device exists only once the transport opens it: armed at its first open, so the
+            // countdown runs over the same accesses as the reference's count.
+            device.armOnOpen(crashAt, loss);
+            Run first = runOn(device);
+            boolean struck = device.real.get() != null && device.crash().poweredOff();
+            List<String> problems = new ArrayList<>();
+            Run finished = first;
+            if (struck) {
+                device.crash().powerOn();
+                finished = runOn(device);
+                finished.failure().ifPresent(f -> problems.add("the run after power loss failed: " + f));
+            } else if (first.failure().isPresent()) {
+                problems.add("the run failed without a power loss: " + first.failure().get());
+            }
+            CheckpointWorkload.compare(reference, finished.results(), settings.ranks()).ifPresent(problems::add);
+            long lost = finished.results().stream().mapToLong(CheckpointWorkload.Result::lost).sum();
+            long duplicated = finished.results().stream().mapToLong(CheckpointWorkload.Result::duplicated).sum();
+            String fault = struck ? "power lost at mutating access " + crashAt + (loss.torn() ? " (torn words)" : "")
+                    + ", ranks resumed from epochs " + finished.results().stream().map(r -> Long.toString(r.resumedFrom())).toList()
+                    : "the run ended before access " + crashAt;
+            String detail = fault + (problems.isEmpty() ? "" : ": " + String.join("; ", problems));
+            return new SoakSummary.Trial(number, problems.isEmpty(), struck, lost, duplicated, detail);
+        }
+    }
+}
