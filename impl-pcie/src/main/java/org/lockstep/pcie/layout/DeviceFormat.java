@@ -51,6 +51,10 @@ public final class DeviceFormat {
         long controlStart = layout.rankEntry(0);
         long controlEnd = layout.heapPartition(0);
         device.fill(controlStart, controlEnd - controlStart, (byte) 0);
+        for (int rank = 0; config.checkpoints() && rank < config.worldSize(); rank++) {
+            device.fill(layout.checkpointArea(rank), layout.checkpointControlLength(), (byte) 0);
+            device.persist(layout.checkpointArea(rank), layout.checkpointControlLength());
+        }
         device.putLong(MAGIC_OFFSET, MAGIC);
         device.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
         device.putInt(WORLD_SIZE_OFFSET, config.worldSize());
@@ -59,7 +63,9 @@ public final class DeviceFormat {
         device.putInt(SLOTS_PER_MAILBOX_OFFSET, config.slotsPerMailbox());
         device.putInt(INLINE_CAPACITY_OFFSET, config.inlineCapacity());
         device.putInt(ASYNC_SLOTS_OFFSET, config.asyncSlots());
-        device.putInt(FLAGS_OFFSET, config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0);
+        device.putInt(FLAGS_OFFSET, (config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0) | (config.checkpoints() ? FLAG_CHECKPOINTS : 0));
+        device.putLong(CHECKPOINT_BYTES_PER_RANK_OFFSET, config.checkpointBytesPerRank());
+        device.putLong(CHECKPOINT_CHECKSUM_OFFSET, ~config.checkpointBytesPerRank() * 0x9E3779B97F4A7C15L);
         device.putLong(HEAP_BYTES_PER_RANK_OFFSET, config.heapBytesPerRank());
         device.putLong(CHECKSUM_OFFSET, checksum(device));
         device.persist(0, controlEnd);
@@ -141,8 +147,14 @@ public final class DeviceFormat {
             throw new DeviceException("device " + device.name() + " belongs to job 0x" + Long.toHexString(storedKey)
                     + ", not 0x" + Long.toHexString(jobKey));
         }
+        long checkpointBytes = device.getLong(CHECKPOINT_BYTES_PER_RANK_OFFSET);
+        if (device.getLong(CHECKPOINT_CHECKSUM_OFFSET) != ~checkpointBytes * 0x9E3779B97F4A7C15L || checkpointBytes < 0
+                || (checkpointBytes > 0) != ((device.getInt(FLAGS_OFFSET) & FLAG_CHECKPOINTS) != 0)) {
+            throw new DeviceException("device " + device.name() + " has a corrupt superblock: checkpoint bytes per rank "
+                    + checkpointBytes + " disagree with their check word or the flags");
+        }
         MailboxConfig config = new MailboxConfig(storedWorld, device.getInt(SLOTS_PER_MAILBOX_OFFSET), device.getInt(INLINE_CAPACITY_OFFSET),
-                device.getInt(ASYNC_SLOTS_OFFSET), device.getLong(HEAP_BYTES_PER_RANK_OFFSET), storedKey);
+                device.getInt(ASYNC_SLOTS_OFFSET), device.getLong(HEAP_BYTES_PER_RANK_OFFSET), storedKey, checkpointBytes);
         MailboxLayout layout = new MailboxLayout(config, device.blockSize());
         if (layout.requiredCapacity() > device.capacity()) {
             throw new DeviceException("device " + device.name() + " has a corrupt superblock: its layout needs "

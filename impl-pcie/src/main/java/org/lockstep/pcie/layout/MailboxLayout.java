@@ -22,6 +22,9 @@ import org.lockstep.spi.device.DeviceException;
  *            | payload heap                 |  one partition of heapBytesPerRank per sender;
  *            |   (indirection)              |  only that sender allocates in it
  *            +------------------------------+
+ *            | checkpoint area              |  only when the job checkpoints: per rank
+ *            |                              |  {@link CheckpointAreaDescriptor}
+ *            +------------------------------+
  *            | unused                       |
  *  capacity  +------------------------------+
  * </pre>
@@ -40,6 +43,12 @@ public final class MailboxLayout {
     private final long asyncBase;
     private final long heapBase;
     private final long heapPartitionLength;
+    private final long checkpointBase;
+    private final long matchLogOffset;
+    private final long directoryOffset;
+    private final long checkpointSlotOffset;
+    private final long checkpointSlotLength;
+    private final long checkpointAreaLength;
     private final long end;
 
     public MailboxLayout(MailboxConfig config, int blockSize) {
@@ -56,7 +65,15 @@ public final class MailboxLayout {
             asyncBase = LayoutConstants.align(Math.addExact(pairBase, Math.multiplyExact(n * n, mailboxLength)), blockSize);
             heapBase = LayoutConstants.align(Math.addExact(asyncBase, Math.multiplyExact(n, asyncMailboxLength)), blockSize);
             heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
-            end = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
+            checkpointBase = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
+            matchLogOffset = LayoutConstants.align(CheckpointAreaDescriptor.RELEASE_CURSORS_OFFSET + n * Long.BYTES, LayoutConstants.CACHE_LINE);
+            directoryOffset = Math.addExact(matchLogOffset,
+                    Math.multiplyExact(config.matchLogEntriesPerRank(), CheckpointAreaDescriptor.MATCH_ENTRY_LENGTH));
+            checkpointSlotOffset = LayoutConstants.align(Math.addExact(directoryOffset,
+                    Math.multiplyExact(config.logEntriesPerRank(), CheckpointAreaDescriptor.DIRECTORY_ENTRY_LENGTH)), blockSize);
+            checkpointSlotLength = LayoutConstants.align(CheckpointSlotDescriptor.BODY_OFFSET + config.checkpointBytesPerRank(), blockSize);
+            checkpointAreaLength = config.checkpoints() ? Math.addExact(checkpointSlotOffset, 2 * checkpointSlotLength) : 0;
+            end = Math.addExact(checkpointBase, Math.multiplyExact(n, checkpointAreaLength));
             if (end > Long.MAX_VALUE / 2) {
                 throw new ArithmeticException("layout end " + end);
             }
@@ -140,6 +157,52 @@ public final class MailboxLayout {
             throw new DeviceException(ErrorClass.INTERN, "corrupt device: payload block [" + blockOffset + ", +" + length
                     + ") of sender " + sender + " is outside its heap partition [" + base + ", +" + heapPartitionLength + ")");
         }
+    }
+
+    /** Start of {@code rank}'s checkpoint area ({@link CheckpointAreaDescriptor}); only when the job checkpoints. */
+    public long checkpointArea(int rank) {
+        return checkpointBase + rank * checkpointAreaLength;
+    }
+
+    /** The word holding {@code rank}'s committed checkpoint epoch. */
+    public long committedEpochAddress(int rank) {
+        return checkpointArea(rank) + CheckpointAreaDescriptor.COMMITTED_EPOCH_OFFSET;
+    }
+
+    /** The word where {@code receiver} says up to which sequence number from {@code sender} its checkpoint has consumed all. */
+    public long releaseCursorAddress(int receiver, int sender) {
+        return checkpointArea(receiver) + CheckpointAreaDescriptor.RELEASE_CURSORS_OFFSET + (long) sender * Long.BYTES;
+    }
+
+    /** Entry {@code position} (mod the ring) of {@code receiver}'s wildcard match log. */
+    public long matchLogEntry(int receiver, long position) {
+        return checkpointArea(receiver) + matchLogOffset
+                + Math.floorMod(position, config.matchLogEntriesPerRank()) * CheckpointAreaDescriptor.MATCH_ENTRY_LENGTH;
+    }
+
+    /** Word {@code index} of {@code sender}'s log directory. */
+    public long directoryEntry(int sender, long index) {
+        return checkpointArea(sender) + directoryOffset + index * CheckpointAreaDescriptor.DIRECTORY_ENTRY_LENGTH;
+    }
+
+    /** Checkpoint slot {@code which} (0 = A, 1 = B) of {@code rank}. */
+    public long checkpointSlot(int rank, int which) {
+        return checkpointArea(rank) + checkpointSlotOffset + which * checkpointSlotLength;
+    }
+
+    /** Bytes of a checkpoint slot's body. */
+    public long checkpointBodyCapacity() {
+        return checkpointSlotLength - CheckpointSlotDescriptor.BODY_OFFSET;
+    }
+
+    /** Bytes of a checkpoint slot, header included (what a commit persists at most). */
+    public long checkpointSlotLength() {
+        return checkpointSlotLength;
+    }
+
+    /** Control words of every rank's checkpoint area that formatting clears (everything before the slots). */
+    public long checkpointControlLength() {
+        return config.checkpoints() ? checkpointSlotOffset : 0;
     }
 
     public int blockSize() {

@@ -29,6 +29,10 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     formatter's token (8)                     | 72
  *  +---------------------------------------------------------------+
+ *  |                     checkpoint bytes per rank (8), 0 = none   | 80
+ *  +---------------------------------------------------------------+
+ *  |                     checksum (8) of bytes 80..87              | 88
+ *  +---------------------------------------------------------------+
  *  |                     ... reserved to the end of the block ...  |
  *  +---------------------------------------------------------------+
  * </pre>
@@ -40,7 +44,8 @@ package org.lockstep.pcie.layout;
 public final class SuperblockDescriptor {
     /** "LOCKSTEP" in ASCII, little-endian. */
     public static final long MAGIC = 0x504554534b434f4cL;
-    public static final int LAYOUT_VERSION = 1;
+    /** 2: the checkpoint area and its superblock field (bytes 80..95). */
+    public static final int LAYOUT_VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int LAYOUT_VERSION_OFFSET = 8;
@@ -59,12 +64,17 @@ public final class SuperblockDescriptor {
     public static final int FORMAT_STATE_OFFSET = 64;
     public static final int FORMATTER_TOKEN_OFFSET = 72;
 
+    public static final int CHECKPOINT_BYTES_PER_RANK_OFFSET = 80;
+    public static final int CHECKPOINT_CHECKSUM_OFFSET = 88;
+
     public static final long FORMAT_BLANK = 0;
     public static final long FORMAT_IN_PROGRESS = 1;
     public static final long FORMAT_READY = 2;
 
     /** Flag: the transport uses the asynchronous mailboxes (needs device CAS). */
     public static final int FLAG_ASYNC_MAILBOXES = 1;
+    /** Flag: the job checkpoints; every message is logged and the device has a checkpoint area. */
+    public static final int FLAG_CHECKPOINTS = 2;
 
     /** Bytes the superblock occupies before rounding up to the device block. */
     public static final int LENGTH = 128;

@@ -73,6 +73,31 @@ final class HeapAllocator {
         bytesInUse -= rounded;
     }
 
+    /**
+     * Marks the block at {@code offset} of {@code size} bytes as in use, as {@link #allocate} would
+     * have: a restarted sender rebuilds its heap from the blocks its log directory names.
+     *
+     * @return false if the block is not wholly free (two directory entries overlap: corruption)
+     */
+    boolean reserve(long offset, long size) {
+        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+        Map.Entry<Long, Long> extent = free.floorEntry(offset);
+        if (extent == null || extent.getKey() + extent.getValue() < offset + rounded || offset < base) {
+            return false;
+        }
+        long start = extent.getKey();
+        long end = start + extent.getValue();
+        free.remove(start);
+        if (offset > start) {
+            free.put(start, offset - start);
+        }
+        if (end > offset + rounded) {
+            free.put(offset + rounded, end - offset - rounded);
+        }
+        bytesInUse += rounded;
+        return true;
+    }
+
     long bytesInUse() {
         return bytesInUse;
     }

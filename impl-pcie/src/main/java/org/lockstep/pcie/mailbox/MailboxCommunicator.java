@@ -231,6 +231,11 @@ final class MailboxCommunicator extends AbstractCommunicator {
     // ---- memory and lifecycle
 
     @Override
+    public org.lockstep.api.Checkpoints checkpoints() {
+        return endpoint.checkpoints();
+    }
+
+    @Override
     public MemorySegment allocate(long byteSize) {
         checkOpen();
         return endpoint.allocate(byteSize);

@@ -129,6 +129,19 @@ final class MailboxEndpoint implements ProgressEngine {
     private int progressCalls;
     private long lastPeerCheck = System.nanoTime();
 
+    // the message log (checkpoints on); null when the job does not checkpoint
+    private final MessageLog log;
+    private final RestartPolicy restartPolicy;
+    private final MailboxCheckpoints checkpoints;
+    /** Per destination: logged messages a predecessor placed but never published, to publish before anything new. */
+    private final ArrayDeque<MessageLog.Logged>[] republish;
+    /** When sends first found the log full; 0 while they do not. */
+    private long logFullSince;
+    private static final int RECLAIM_INTERVAL = 16;
+    /** Per peer: the incarnation last seen in the rank table, and since when it has been dead (0: alive). */
+    private final long[] peerIncarnation;
+    private final long[] peerDeadSince;
+
     private final Map<MemorySegment, Arena> allocations = new IdentityHashMap<>();
     private final TransportStatistics statistics = new TransportStatistics();
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
@@ -144,7 +157,18 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long fragmentLength) {
+        this(device, layout, rank, incarnation, fragmentLength, RestartPolicy.DEFAULT);
+    }
+
+    /**
+     * An endpoint for incarnation {@code incarnation} of {@code rank}. When the job checkpoints and
+     * this is not a first start, it first recovers from the device: its committed checkpoint, its
+     * log, and the logged messages sent to it that its checkpoint had not consumed.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long fragmentLength, RestartPolicy restartPolicy) {
         this.device = device;
+        this.restartPolicy = restartPolicy;
         this.layout = layout;
         this.config = layout.config();
         this.rank = rank;
@@ -178,6 +202,15 @@ final class MailboxEndpoint implements ProgressEngine {
         peerHeartbeatSeenAt = new long[size];
         peerProcessCheckedAt = new long[size];
         peerDeclaredDead = new boolean[size];
+        peerIncarnation = new long[size];
+        peerDeadSince = new long[size];
+        republish = new ArrayDeque[size];
+        for (int i = 0; i < size; i++) {
+            republish[i] = new ArrayDeque<>();
+        }
+        log = config.checkpoints() ? new MessageLog(device, layout, rank, incarnation, heap, statistics) : null;
+        MessageLog.Recovery recovery = log == null ? null : recover();
+        checkpoints = new MailboxCheckpoints(this, recovery, incarnation);
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
         device.putLong(entry + RankTableDescriptor.PID_OFFSET, ProcessHandle.current().pid());
@@ -232,7 +265,7 @@ final class MailboxEndpoint implements ProgressEngine {
         try {
             checkOpen();
             failIfPeerGone(dest, null, "send to");
-            if (pendingSends[dest].isEmpty()) {
+            if (pendingSends[dest].isEmpty() && republish[dest].isEmpty()) {
                 while (!request.fullyPlaced() && placeMessage(request)) {
                     // place as many fragments as there is room for
                 }
@@ -258,20 +291,49 @@ final class MailboxEndpoint implements ProgressEngine {
     private boolean placeMessage(SendRequest send) {
         long remaining = send.length - send.placedBytes;
         // A synchronous message always goes through a heap block: its released word is the match signal.
-        boolean indirect = send.length > inlineCapacity || send.synchronous;
+        // With checkpoints, every message does: the heap is the message log.
+        boolean indirect = send.length > inlineCapacity || send.synchronous || log != null;
         boolean fragmented = indirect && send.length > Math.min(FIRST_FRAGMENT, maxFragment);
         long fragmentLength = fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean first = send.placedBytes == 0;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
         long blockLength = HeapBlockDescriptor.blockLength(fragmentLength);
+        if (log != null && nextSendSequence[send.dest] <= log.placedThrough(send.dest)) {
+            // A restarted sender sends again what its predecessor placed after the checkpoint: the log has it.
+            nextSendSequence[send.dest]++;
+            send.placedBytes += fragmentLength;
+            send.fragmentsPlaced++;
+            statistics.resendsDropped++;
+            if (last) {
+                send.matchedByReceiver = true;
+                send.completeSend();
+            }
+            return true;
+        }
+        if (log != null && !republish[send.dest].isEmpty()) {
+            return false; // what the predecessor placed goes first
+        }
+        if (log != null && !log.hasDirectoryRoom()) {
+            reclaimLog();
+            if (!log.hasDirectoryRoom()) {
+                noteLogFull();
+                return false;
+            }
+        }
         if (indirect) {
             heapOffset = heap.allocate(blockLength);
             if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
+                if (log != null) {
+                    reclaimLog();
+                }
                 heapOffset = heap.allocate(blockLength);
                 if (heapOffset == HeapAllocator.FAILED) {
                     statistics.heapFullWaits++;
+                    if (log != null) {
+                        noteLogFull();
+                    }
                     return false;
                 }
             }
@@ -315,6 +377,12 @@ final class MailboxEndpoint implements ProgressEngine {
             }
         }
         try {
+            if (log != null) {
+                // Durable before visible: block and directory entry are persisted before the slot is published.
+                log.log(heapOffset, blockLength, send.dest, flags, nextSendSequence[send.dest], send.tag, send.context,
+                        fragmentLength, send.length);
+                logFullSince = 0;
+            }
             publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
                     indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
@@ -340,7 +408,13 @@ final class MailboxEndpoint implements ProgressEngine {
         if (indirect) {
             statistics.indirectSends++;
         }
-        if (indirect) {
+        if (log != null) {
+            // The log frees the block (after the receiver's checkpoint); the release word only completes a synchronous send.
+            if (send.synchronous && first) {
+                awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+                        HeapAllocator.FAILED, 0, send));
+            }
+        } else if (indirect) {
             awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
                     heapOffset, blockLength, send.synchronous && first ? send : null));
         }
@@ -486,10 +560,13 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     private boolean placePendingSends() {
-        if (pendingSendCount == 0) {
-            return false;
-        }
         boolean any = false;
+        if (log != null) {
+            any = republishLogged();
+        }
+        if (pendingSendCount == 0) {
+            return any;
+        }
         for (int dest = 0; dest < size; dest++) {
             ArrayDeque<SendRequest> queue = pendingSends[dest];
             while (!queue.isEmpty() && placeMessage(queue.peekFirst())) {
@@ -499,8 +576,173 @@ final class MailboxEndpoint implements ProgressEngine {
                     pendingSendCount--;
                 }
             }
+            if (!queue.isEmpty() && logFullSince != 0
+                    && System.nanoTime() - logFullSince > restartPolicy.logFullWait().toNanos()) {
+                SendRequest stuck = queue.pollFirst();
+                pendingSendCount--;
+                stuck.failWith(logFullError(stuck));
+                logFullSince = 0;
+                any = true;
+            }
         }
         return any;
+    }
+
+    // ------------------------------------------------------------------ the message log (checkpoints on)
+
+    private void noteLogFull() {
+        statistics.logFullWaits++;
+        if (logFullSince == 0) {
+            logFullSince = System.nanoTime();
+        }
+    }
+
+    private LockstepException logFullError(SendRequest send) {
+        return new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": send of " + send.length + " bytes to rank "
+                + send.reportedDest + " waited " + restartPolicy.logFullWait().toMillis() + " ms for room in the message log: "
+                + statistics.retainedBytes + " bytes of " + heap.capacity() + " in this rank's heap are retained for receivers that "
+                + "have not checkpointed past them; checkpoint more often or enlarge the device (" + MailboxOptions.HEAP_PER_RANK + ")");
+    }
+
+    /** Frees logged messages whose receivers have checkpointed past them (or have finished for good). */
+    private boolean reclaimLog() {
+        return log.reclaim(dest -> dest != rank && peerState[dest] == RankTableDescriptor.STATE_FINISHED
+                || dest != rank && isGone(peerState[dest]) && !restartPolicy.restartOnFailure());
+    }
+
+    /** Publishes, in order, the logged messages a predecessor placed but died before publishing. */
+    private boolean republishLogged() {
+        boolean any = false;
+        for (int dest = 0; dest < size; dest++) {
+            ArrayDeque<MessageLog.Logged> queue = republish[dest];
+            while (!queue.isEmpty()) {
+                MessageLog.Logged logged = queue.peekFirst();
+                long mailbox = layout.mailboxAddress(rank, dest);
+                long ticket = nextPairTicket[dest];
+                if (!lockMailbox(dest, mailbox, ticket)) {
+                    break;
+                }
+                publish(layout.slotAddress(MailboxLayout.pairSlotsBase(mailbox), ticket, slots), ticket, logged.sequence(),
+                        logged.tag(), logged.context(), logged.length(), logged.messageLength(), logged.flags(), logged.block(), null, 0);
+                nextPairTicket[dest]++;
+                queue.pollFirst();
+                statistics.messagesRepublished++;
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * A restart: reads the checkpoint and the log, and sets every cursor from them. Rings resume
+     * where the device says: this rank's receive side after the slots it had handed back (what it
+     * had taken but not consumed is in the log), its send side after the last slot it published.
+     */
+    private MessageLog.Recovery recover() {
+        MessageLog.Recovery recovery = log.recover();
+        for (int peer = 0; peer < size; peer++) {
+            // send side: resume each ring after its last published ticket
+            long mailbox = layout.mailboxAddress(rank, peer);
+            long ring = MailboxLayout.pairSlotsBase(mailbox);
+            long drained = device.getLongAcquire(MailboxLayout.lockAddress(mailbox));
+            long ticket = drained + 1;
+            while (ticket - drained <= slots && device.getLongAcquire(layout.slotAddress(ring, ticket, slots) + TICKET_OFFSET) == ticket) {
+                ticket++;
+            }
+            nextPairTicket[peer] = ticket;
+            knownDrained[peer] = drained;
+            long publishedThrough = 0;
+            if (ticket > 1) {
+                long last = layout.slotAddress(ring, ticket - 1, slots);
+                if (device.getLongAcquire(last + TICKET_OFFSET) == ticket - 1) {
+                    publishedThrough = device.getLong(last + SEQUENCE_OFFSET);
+                }
+            }
+            republish[peer].addAll(log.unpublished(peer, publishedThrough));
+            nextSendSequence[peer] = recovery.sentAtCheckpoint[peer] + 1;
+            // receive side: after the slots handed back; the log has what was taken and not consumed
+            long inbox = layout.mailboxAddress(peer, rank);
+            nextPairArrival[peer] = device.getLongAcquire(MailboxLayout.lockAddress(inbox)) + 1;
+            nextReceiveSequence[peer] = log.skipConsumed(peer, 1);
+        }
+        for (int source = 0; source < size; source++) {
+            for (IncomingMessage message : recovery.replay.get(source)) {
+                accept(message);
+            }
+        }
+        return recovery;
+    }
+
+    /** Commits a checkpoint of this rank: cursors plus {@code state}. */
+    org.lockstep.api.Checkpoints.CheckpointResult checkpoint(MemorySegment state, long stateBytes) {
+        checkOpen();
+        lock.lock();
+        try {
+            checkOpen();
+            progressLocked();
+            IdleStrategy idle = new IdleStrategy();
+            long deadline = System.nanoTime() + restartPolicy.logFullWait().toNanos();
+            while (pendingSendCount > 0 && System.nanoTime() - deadline < 0) {
+                lock.unlock();
+                try {
+                    idle.idle();
+                } finally {
+                    lock.lock();
+                }
+                progressLocked();
+            }
+            if (pendingSendCount > 0 || matching.postedReceives().iterator().hasNext() || receiveInProgress()) {
+                throw new LockstepException(ErrorClass.PENDING, "rank " + rank + ": checkpoint with requests of this rank pending ("
+                        + pendingSendCount + " sends not yet placed, posted or partly received receives); checkpoint where none is");
+            }
+            long written = log.commit(nextSendSequence, state);
+            reclaimLog();
+            return new org.lockstep.api.Checkpoints.CheckpointResult(log.committedEpoch(), true, stateBytes, written);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean receiveInProgress() {
+        for (Reassembly r : reassembly) {
+            if (r != null && r.receive != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A receive matched {@code message}: a wildcard match is logged (persisted) before the receive completes. */
+    void matched(ReceiveRequest request, IncomingMessage message) {
+        if (log == null || !request.wildcard) {
+            return;
+        }
+        if (request.replayedSequence > 0) {
+            if (message.sequence != request.replayedSequence) {
+                throw new LockstepException(ErrorClass.INTERN, "rank " + rank + ": replayed wildcard receive matched sequence "
+                        + message.sequence + " from rank " + message.source + ", the log says " + request.replayedSequence
+                        + ": the program is not deterministic between checkpoint and crash");
+            }
+            return;
+        }
+        log.logWildcardMatch(message.source, message.sequence);
+    }
+
+    /** The program has consumed a whole message, fragments {@code first..last}. */
+    void consumed(int source, long first, long last) {
+        if (log != null) {
+            log.consumed(source, first, last);
+        }
+    }
+
+    /** This rank's checkpoints (the declared no-op kind when the job does not checkpoint). */
+    org.lockstep.api.Checkpoints checkpoints() {
+        return log == null ? org.lockstep.api.Checkpoints.unsupported() : checkpoints;
+    }
+
+    /** The message log, for tests; null without checkpoints. */
+    MessageLog messageLog() {
+        return log;
     }
 
     // ------------------------------------------------------------------ receiving
@@ -511,10 +753,22 @@ final class MailboxEndpoint implements ProgressEngine {
      */
     Request startReceive(MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         checkOpen();
-        ReceiveRequest request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
         lock.lock();
+        ReceiveRequest request = null;
         try {
             checkOpen();
+            long replayed = 0;
+            if (log != null && source == Communicator.ANY_SOURCE) {
+                // A restarted rank's wildcard receive matches the sender its predecessor's matched, as logged.
+                long[] logged = log.nextReplayedWildcard();
+                if (logged != null) {
+                    source = (int) logged[0];
+                    replayed = logged[1];
+                }
+            }
+            request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
+            request.wildcard = log != null && (replayed > 0 || source == Communicator.ANY_SOURCE);
+            request.replayedSequence = replayed;
             drainArrivals();
             MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
             if (found != null) {
@@ -523,7 +777,9 @@ final class MailboxEndpoint implements ProgressEngine {
                 failIfPeerGone(source, group, "receive from");
             }
         } catch (ProcessFailedException failed) {
-            matching.cancel(request.posted);
+            if (request != null) {
+                matching.cancel(request.posted);
+            }
             throw failed;
         } finally {
             lock.unlock();
@@ -687,24 +943,40 @@ final class MailboxEndpoint implements ProgressEngine {
         long expected = nextReceiveSequence[source];
         if (message.sequence == expected) {
             deliver(message);
-            nextReceiveSequence[source] = ++expected;
+            expected = nextExpected(source, expected + 1);
+            nextReceiveSequence[source] = expected;
             TreeMap<Long, IncomingMessage> ahead = aheadOfSequence[source];
             IncomingMessage next;
             while (!ahead.isEmpty() && (next = ahead.remove(expected)) != null) {
                 deliver(next);
-                nextReceiveSequence[source] = ++expected;
+                expected = nextExpected(source, expected + 1);
+                nextReceiveSequence[source] = expected;
+            }
+            if (log != null) {
+                ahead.headMap(expected).clear(); // consumed before a restart: already delivered or not needed
             }
         } else if (message.sequence > expected) {
             if (!message.isIndirect()) {
                 spill(message); // its slot is handed back with this drain
             }
             if (aheadOfSequence[source].put(message.sequence, message) != null) {
+                if (log != null) {
+                    statistics.duplicatesDropped++; // replayed from the log and published as well
+                    return;
+                }
                 throw corrupt(message.slotAddress, "a second message with sequence number " + message.sequence);
             }
+        } else if (log != null) {
+            statistics.duplicatesDropped++; // a replayed message seen again in the ring, or republished
         } else {
             throw corrupt(message.slotAddress, "sequence number " + message.sequence + " from rank " + source
                     + ", already received up to " + (expected - 1));
         }
+    }
+
+    /** The sequence number expected after {@code next - 1}: one that a restored checkpoint has consumed is skipped. */
+    private long nextExpected(int source, long next) {
+        return log == null ? next : log.skipConsumed(source, next);
     }
 
     private void deliver(IncomingMessage message) {
@@ -758,7 +1030,7 @@ final class MailboxEndpoint implements ProgressEngine {
         if (message.length > 0) {
             device.read(message.payloadAddress, copy, 0, message.length);
         }
-        if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
         if (message.held) {
@@ -778,6 +1050,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         long offset = r.arrived;
         r.arrived += fragment.length;
+        r.lastSequence = fragment.sequence;
         if (r.isComplete()) {
             reassembly[fragment.source] = null;
         }
@@ -815,7 +1088,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         if (message.spilled != null) {
             message.spilled = null;
-        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK) {
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
     }
@@ -841,6 +1114,9 @@ final class MailboxEndpoint implements ProgressEngine {
             any |= reclaim();
         }
         any |= placePendingSends();
+        if (log != null && log.retainsAny() && (progressCalls % RECLAIM_INTERVAL == 0 || logFullSince != 0)) {
+            any |= reclaimLog();
+        }
         if (!any && (++progressCalls % PEER_CHECK_INTERVAL == 0) && System.nanoTime() - lastPeerCheck > PEER_CHECK_NANOS) {
             lastPeerCheck = System.nanoTime();
             checkPeers();
@@ -862,9 +1138,28 @@ final class MailboxEndpoint implements ProgressEngine {
             }
             long entry = layout.rankEntry(peer);
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
+            if (restartPolicy.restartOnFailure()) {
+                long seen = device.getLongAcquire(entry + RankTableDescriptor.INCARNATION_OFFSET);
+                if (seen > peerIncarnation[peer]) {
+                    // A new incarnation attached: whatever its predecessor did, it is alive now.
+                    peerIncarnation[peer] = seen;
+                    peerDeclaredDead[peer] = false;
+                    peerDeadSince[peer] = 0;
+                    peerHeartbeatSeenAt[peer] = 0;
+                }
+            }
             if (state == RankTableDescriptor.STATE_RUNNING && (peerDeclaredDead[peer] || isSilentlyDead(peer, entry, now))) {
                 peerDeclaredDead[peer] = true;
                 state = RankTableDescriptor.STATE_FAILED;
+            }
+            if (state == RankTableDescriptor.STATE_FAILED && restartPolicy.restartOnFailure()) {
+                // The launcher restarts it: wait for its next incarnation, bounded.
+                if (peerDeadSince[peer] == 0) {
+                    peerDeadSince[peer] = now;
+                }
+                if (now - peerDeadSince[peer] < restartPolicy.restartTimeout().toNanos()) {
+                    state = RankTableDescriptor.STATE_RUNNING;
+                }
             }
             if (state != peerState[peer]) {
                 peerState[peer] = state;

@@ -40,18 +40,23 @@ public final class MailboxOptions {
     public static final int DEFAULT_ASYNC_SLOTS = 64;
     public static final long DEFAULT_HEAP_PER_RANK = 16L << 20;
     public static final long DEFAULT_FRAGMENT = 256L << 10;
+    /** Checkpoint slot size per rank when {@link org.lockstep.api.Checkpoints#ENABLED_PROPERTY} is on and no size is given. */
+    public static final long DEFAULT_CHECKPOINT_BYTES = 1L << 20;
 
     private MailboxOptions() {
     }
 
     /** The mailbox shape the job properties ask for, for {@code worldSize} ranks of job {@code jobKey}. */
     static MailboxConfig config(JobOptions options, int worldSize, long jobKey) {
-        return new MailboxConfig(worldSize,
+        MailboxConfig config = new MailboxConfig(worldSize,
                 intOption(options, SLOTS, DEFAULT_SLOTS),
                 intOption(options, INLINE_THRESHOLD, DEFAULT_INLINE_THRESHOLD),
                 intOption(options, ASYNC_SLOTS, DEFAULT_ASYNC_SLOTS),
                 options.longProperty(HEAP_PER_RANK, DEFAULT_HEAP_PER_RANK),
                 jobKey);
+        boolean checkpoints = Boolean.parseBoolean(options.property(org.lockstep.api.Checkpoints.ENABLED_PROPERTY).orElse("false"));
+        return checkpoints ? config.withCheckpoints(Math.max(1,
+                options.longProperty(org.lockstep.api.Checkpoints.STATE_BYTES_PROPERTY, DEFAULT_CHECKPOINT_BYTES))) : config;
     }
 
     /**
@@ -75,7 +80,7 @@ public final class MailboxOptions {
     static MailboxConfig forDevice(MailboxConfig wanted, ExternalMemory device) {
         return device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                 : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
-                wanted.heapBytesPerRank(), wanted.jobKey());
+                wanted.heapBytesPerRank(), wanted.jobKey(), wanted.checkpointBytesPerRank());
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

@@ -10,6 +10,7 @@ import org.lockstep.api.JobOptions;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.layout.RankTableDescriptor;
 import org.lockstep.spi.device.DeviceProviders;
 import org.lockstep.spi.device.DeviceSpec;
 import org.lockstep.spi.device.ExternalMemory;
@@ -23,11 +24,13 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final MailboxLayout layout;
     private final AtomicReferenceArray<MailboxEndpoint> endpoints;
     private final long fragmentLength;
+    private final RestartPolicy restartPolicy;
 
-    private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength) {
+    private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength, RestartPolicy restartPolicy) {
         this.device = device;
         this.layout = layout;
         this.fragmentLength = fragmentLength;
+        this.restartPolicy = restartPolicy;
         this.endpoints = new AtomicReferenceArray<>(layout.config().worldSize());
     }
 
@@ -39,7 +42,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
         try {
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
             return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
-                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT));
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -48,9 +51,69 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public Communicator communicator(int rank) {
-        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
+        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
+    }
+
+    /**
+     * Starts the next incarnation of {@code rank} — as a launcher restarts a process that died —
+     * over the same device, while the other ranks keep running. The previous incarnation's endpoint
+     * is abandoned as a killed process's would be: the caller must not use it again. Its rank-table
+     * entry is marked failed first, as the launcher's detection would see it.
+     */
+    public Communicator restart(int rank) {
+        long entry = layout.rankEntry(rank);
+        long incarnation = device.getLongAcquire(entry + RankTableDescriptor.INCARNATION_OFFSET);
+        device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_FAILED);
+        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, incarnation + 1, fragmentLength, restartPolicy);
+        endpoints.set(rank, endpoint);
+        return MailboxCommunicator.world(endpoint);
+    }
+
+    /**
+     * The world after a power loss of the whole machine: attaches to the device as it survived
+     * (checking its superblock), resets the mailbox rings — every rank restarts at once and what
+     * was in flight but never persisted is gone; what was logged is replayed from the log — and
+     * returns a world whose ranks are the next incarnations. Idempotent: a crash during it (or
+     * during the recovery of the endpoints) is recovered by calling it again.
+     */
+    public static MailboxThreadWorld afterPowerLoss(ExternalMemory device, JobOptions options) {
+        long jobKey = device.getLong(org.lockstep.pcie.layout.SuperblockDescriptor.JOB_KEY_OFFSET);
+        MailboxLayout layout = DeviceFormat.attach(device, jobKey, options.ranks(), ATTACH_WAIT);
+        long rings = layout.mailboxAddress(0, 0);
+        long ringsEnd = layout.heapPartition(0);
+        device.fill(rings, ringsEnd - rings, (byte) 0);
+        device.persist(rings, ringsEnd - rings);
+        MailboxThreadWorld world = new MailboxThreadWorld(device, layout,
+                options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
+        world.nextIncarnation = true;
+        return world;
+    }
+
+    private boolean nextIncarnation;
+
+    /** The communicator of {@code rank}'s next incarnation in a world made by {@link #afterPowerLoss}. */
+    public Communicator recovered(int rank) {
+        if (!nextIncarnation) {
+            throw new IllegalStateException("not a world after power loss: use communicator(rank) or restart(rank)");
+        }
+        long entry = layout.rankEntry(rank);
+        long incarnation = device.getLongAcquire(entry + RankTableDescriptor.INCARNATION_OFFSET);
+        MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, incarnation + 1, fragmentLength, restartPolicy);
+        device.persist(entry, RankTableDescriptor.ENTRY_LENGTH);
+        endpoints.set(rank, endpoint);
+        return MailboxCommunicator.world(endpoint);
+    }
+
+    /** The layout of the device (tests). */
+    MailboxLayout layout() {
+        return layout;
+    }
+
+    /** The current endpoint of {@code rank} (tests). */
+    MailboxEndpoint endpoint(int rank) {
+        return endpoints.get(rank);
     }
 
     @Override
@@ -62,7 +125,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     public void rankFailed(int rank, Throwable cause) {
         MailboxEndpoint endpoint = endpoints.get(rank);
         if (endpoint == null) {
-            endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength);
+            endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         }
         endpoint.markEnded(true);
     }

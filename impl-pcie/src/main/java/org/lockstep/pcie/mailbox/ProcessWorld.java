@@ -62,17 +62,27 @@ public final class ProcessWorld implements AttachedRank {
             MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
-            if (state == RankTableDescriptor.STATE_RUNNING) {
+            long launcherIncarnation = LaunchEnvironment.incarnation(System.getenv());
+            // A process killed with SIGKILL leaves its entry RUNNING: a launcher that restarts it says so.
+            if (state == RankTableDescriptor.STATE_RUNNING && (launcherIncarnation <= 1 || predecessorAlive(device, entry))) {
                 throw new LockstepException(ErrorClass.RANK, "rank " + launch.rank() + " of job 0x"
                         + Long.toHexString(launch.jobKey()) + " is already attached to " + launch.devicePath());
             }
             long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
             return new ProcessWorld(device, new MailboxEndpoint(device, layout, launch.rank(), incarnation,
-                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT)));
+                    options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options)));
         } catch (RuntimeException e) {
             device.close();
             throw e;
         }
+    }
+
+    /** Whether the process a rank-table entry names still runs on this host (a restart must not take over a live rank). */
+    private static boolean predecessorAlive(ExternalMemory device, long entry) {
+        long host = device.getLong(entry + RankTableDescriptor.HOST_OFFSET);
+        long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
+        return host == HostIdentity.CURRENT && pid != ProcessHandle.current().pid()
+                && HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET));
     }
 
     @Override

@@ -20,12 +20,15 @@ final class Reassembly {
     private MemorySegment staging;
     private Arena stagingArena;
     ReceiveRequest receive;
+    /** Sequence number of the last fragment seen (the message's fragments have consecutive numbers). */
+    long lastSequence;
     /** The sender ended before the last fragment: a receive that matches fails. */
     boolean broken;
 
     Reassembly(IncomingMessage first) {
         this.first = first;
         this.arrived = first.length;
+        this.lastSequence = first.sequence;
     }
 
     boolean isComplete() {

@@ -17,6 +17,10 @@ final class ReceiveRequest extends AbstractRequest {
     final Group group;
     private final MailboxEndpoint endpoint;
     private IncomingMessage matched;
+    /** Posted as ANY_SOURCE while the job checkpoints: its match is logged, or replays a logged one. */
+    boolean wildcard;
+    /** For a replayed wildcard receive: the sequence number the log says it matched; else 0. */
+    long replayedSequence;
     private long delivered;
 
     /** The entry of this receive in the matching engine's posted queue. */
@@ -43,6 +47,7 @@ final class ReceiveRequest extends AbstractRequest {
      * A fragmented message completes the receive only once its last fragment is copied.
      */
     void deliver(IncomingMessage message) {
+        endpoint.matched(this, message);
         matched = message;
         delivered += endpoint.copyMessage(message, buffer, 0, capacity);
         endpoint.unlockMailbox(message);
@@ -82,6 +87,8 @@ final class ReceiveRequest extends AbstractRequest {
     }
 
     private void finish() {
+        endpoint.consumed(matched.source, matched.sequence,
+                matched.reassembly == null ? matched.sequence : matched.reassembly.lastSequence);
         boolean truncated = matched.messageLength > capacity;
         complete(new Status(group.rankOf(matched.source), matched.tag, delivered, false, truncated ? ErrorClass.TRUNCATE : null));
     }

@@ -1,0 +1,126 @@
+package org.lockstep.pcie.mailbox;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.lockstep.api.Checkpoints;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+
+/**
+ * {@link Checkpoints} of one rank of the mailbox transport when the job checkpoints: the
+ * registered segments are serialised into the state section of a checkpoint slot
+ * ({@link org.lockstep.pcie.layout.CheckpointSlotDescriptor}) beside the transport's cursors,
+ * which {@link MailboxEndpoint#checkpoint} commits.
+ */
+final class MailboxCheckpoints implements Checkpoints {
+    private final MailboxEndpoint endpoint;
+    private final Map<String, MemorySegment> registered = new LinkedHashMap<>();
+    private final Optional<Restart> restart;
+    /** The committed checkpoint's state section this incarnation started from, until restored; null without one. */
+    private MemorySegment restoredState;
+    private final long restoredEpoch;
+
+    MailboxCheckpoints(MailboxEndpoint endpoint, MessageLog.Recovery recovery, long incarnation) {
+        this.endpoint = endpoint;
+        this.restoredState = recovery == null ? null : recovery.state;
+        this.restoredEpoch = recovery == null ? 0 : recovery.epoch;
+        this.restart = incarnation > 1 || restoredEpoch > 0 ? Optional.of(new Restart(incarnation, restoredEpoch)) : Optional.empty();
+    }
+
+    @Override
+    public boolean durable() {
+        return true;
+    }
+
+    @Override
+    public synchronized void register(String name, MemorySegment state) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(state, "state");
+        if (name.isBlank() || registered.containsKey(name)) {
+            throw new LockstepException(ErrorClass.ARG, "checkpointed state '" + name + "' is " + (name.isBlank() ? "unnamed" : "registered already"));
+        }
+        registered.put(name, state);
+    }
+
+    @Override
+    public Optional<Restart> restart() {
+        return restart;
+    }
+
+    @Override
+    public synchronized long restore() {
+        if (restoredState == null) {
+            return 0;
+        }
+        MemorySegment in = restoredState;
+        long at = 0;
+        long count = in.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+        at += 8;
+        Map<String, long[]> found = new LinkedHashMap<>();
+        for (long i = 0; i < count; i++) {
+            int nameLength = (int) in.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+            at += 8;
+            String name = new String(in.asSlice(at, nameLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            at += pad(nameLength);
+            long length = in.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+            at += 8;
+            found.put(name, new long[] {at, length});
+            at += pad(length);
+        }
+        if (!found.keySet().equals(registered.keySet())) {
+            throw new LockstepException(ErrorClass.ARG, "checkpoint of epoch " + restoredEpoch + " holds state " + found.keySet()
+                    + ", but this incarnation registered " + registered.keySet());
+        }
+        for (Map.Entry<String, MemorySegment> e : registered.entrySet()) {
+            long[] where = found.get(e.getKey());
+            if (where[1] != e.getValue().byteSize()) {
+                throw new LockstepException(ErrorClass.ARG, "checkpointed state '" + e.getKey() + "' has " + where[1]
+                        + " bytes, the registered segment " + e.getValue().byteSize());
+            }
+            MemorySegment.copy(in, where[0], e.getValue(), 0, where[1]);
+        }
+        restoredState = null;
+        return restoredEpoch;
+    }
+
+    @Override
+    public synchronized CheckpointResult checkpoint() {
+        long bytes = 8;
+        long stateBytes = 0;
+        for (Map.Entry<String, MemorySegment> e : registered.entrySet()) {
+            bytes += 8 + pad(e.getKey().getBytes(StandardCharsets.UTF_8).length) + 8 + pad(e.getValue().byteSize());
+            stateBytes += e.getValue().byteSize();
+        }
+        MemorySegment out = MemorySegment.ofArray(new long[(int) Math.min(Integer.MAX_VALUE - 8, bytes / 8)]);
+        long at = 0;
+        out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, registered.size());
+        at += 8;
+        for (Map.Entry<String, MemorySegment> e : registered.entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, name.length);
+            at += 8;
+            MemorySegment.copy(MemorySegment.ofArray(name), 0, out, at, name.length);
+            at += pad(name.length);
+            out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, e.getValue().byteSize());
+            at += 8;
+            MemorySegment.copy(e.getValue(), 0, out, at, e.getValue().byteSize());
+            at += pad(e.getValue().byteSize());
+        }
+        return endpoint.checkpoint(out, stateBytes);
+    }
+
+    private static long pad(long n) {
+        return (n + 7) & -8L;
+    }
+
+    @Override
+    public String toString() {
+        return "Checkpoints[mailbox, registered " + registered.keySet() + restart.map(r -> ", " + r).orElse("") + "]";
+    }
+}

@@ -1,0 +1,520 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.lockstep.pcie.layout.CheckpointAreaDescriptor.*;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.IntPredicate;
+
+import org.lockstep.api.Checkpoints;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.layout.CheckpointSlotDescriptor;
+import org.lockstep.pcie.layout.HeapBlockDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
+import org.lockstep.pcie.layout.LoggedBlockDescriptor;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.spi.device.DeviceException;
+import org.lockstep.spi.device.ExternalMemory;
+
+/**
+ * One rank's share of the message log, when the job checkpoints: the device is the log and holds
+ * no message twice (seed 001). Layout: {@link org.lockstep.pcie.layout.CheckpointAreaDescriptor}.
+ *
+ * <p>Sender side: every message is a heap block in the sender's partition with a self-describing
+ * header ({@link LoggedBlockDescriptor}); the block is persisted, then named in the sender's log
+ * directory (persisted), and only then published to the receiver — a message is durable before it
+ * becomes visible. It is reclaimed when its receiver's release cursor, which the receiver advances
+ * only after a committed checkpoint, has passed its sequence number.
+ *
+ * <p>Receiver side: which messages of each channel its program has consumed (a prefix, plus those
+ * consumed out of order above it, as tags allow), and the order its wildcard receives matched.
+ * A checkpoint stores both with the registered state; a restart reads them back and replays every
+ * logged message that was not consumed, in sequence order.
+ *
+ * <p>Used under the endpoint's progress lock only.
+ */
+final class MessageLog {
+    /** A logged message this rank sent, retained until its receiver has checkpointed past it. */
+    record Logged(int dest, long sequence, long block, long blockLength, long directoryIndex, int tag, int context,
+                  long length, long messageLength, int flags) {
+    }
+
+    /** What a restart found in the committed checkpoint and in the log. */
+    static final class Recovery {
+        long epoch;
+        /** The registered state section of the committed checkpoint, or null without one. */
+        MemorySegment state;
+        /** Per destination: the last sequence number sent at the checkpoint. */
+        long[] sentAtCheckpoint;
+        /** Per source: the logged messages to replay, in sequence order. */
+        List<List<IncomingMessage>> replay = new ArrayList<>();
+    }
+
+    private final ExternalMemory device;
+    private final MailboxLayout layout;
+    private final int rank;
+    private final int size;
+    private final long incarnation;
+    private final HeapAllocator heap;
+    private final TransportStatistics statistics;
+    private final long directoryEntries;
+    private final long matchEntries;
+    private final MemorySegment header = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
+
+    // sender side
+    private final ArrayDeque<Logged>[] retained;
+    private final long[] freeDirectory;
+    private int freeDirectoryCount;
+    /** Per destination: the highest sequence number any incarnation of this rank has placed (re-sends up to it are dropped). */
+    private final long[] placedThrough;
+
+    // receiver side
+    private final long[] consumedPrefix;
+    private final TreeSet<Long>[] consumedAbove;
+    /** Next match-log position to write. */
+    private long matchPosition;
+    /** Logged wildcard matches of a previous incarnation that this one's wildcard receives replay: {position, source, sequence}. */
+    private final ArrayDeque<long[]> replayMatches = new ArrayDeque<>();
+    private long committedEpoch;
+    /** The match-log position the committed checkpoint recorded (entries before it are never needed). */
+    private long committedMatchPosition;
+
+    @SuppressWarnings("unchecked")
+    MessageLog(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap, TransportStatistics statistics) {
+        this.device = device;
+        this.layout = layout;
+        this.rank = rank;
+        this.size = layout.config().worldSize();
+        this.incarnation = incarnation;
+        this.heap = heap;
+        this.statistics = statistics;
+        this.directoryEntries = layout.config().logEntriesPerRank();
+        this.matchEntries = layout.config().matchLogEntriesPerRank();
+        if (directoryEntries > Integer.MAX_VALUE) {
+            throw new LockstepException(ErrorClass.ARG, "a log directory of " + directoryEntries + " entries is too large");
+        }
+        retained = new ArrayDeque[size];
+        consumedAbove = new TreeSet[size];
+        for (int i = 0; i < size; i++) {
+            retained[i] = new ArrayDeque<>();
+            consumedAbove[i] = new TreeSet<>();
+        }
+        freeDirectory = new long[(int) directoryEntries];
+        placedThrough = new long[size];
+        consumedPrefix = new long[size];
+    }
+
+    // ------------------------------------------------------------------ sender
+
+    /** Whether a directory entry is free for one more logged message. */
+    boolean hasDirectoryRoom() {
+        return freeDirectoryCount > 0;
+    }
+
+    /** The highest sequence number to {@code dest} that an earlier incarnation placed; a re-send up to it is dropped. */
+    long placedThrough(int dest) {
+        return placedThrough[dest];
+    }
+
+    /**
+     * Writes a logged block's header (the payload is written already), persists the block, then
+     * names it in the directory and persists that: after this returns, the message survives a crash
+     * of this process and (on a persistent device) power loss, and may be published.
+     */
+    Logged log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
+        long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
+        long w2 = ((long) context << 32) | (tag & 0xffffffffL);
+        MemorySegment h = header;
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET, w0);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET, sequence);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET, w2);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET, length);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET, messageLength);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET, blockLength);
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET,
+                LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength));
+        device.write(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
+                LoggedBlockDescriptor.HEADER_LENGTH);
+        device.persist(block, HeapBlockDescriptor.blockLength(length));
+        long index = freeDirectory[--freeDirectoryCount];
+        long entry = layout.directoryEntry(rank, index);
+        device.putLongRelease(entry, block);
+        device.persist(entry, DIRECTORY_ENTRY_LENGTH);
+        Logged logged = new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags);
+        retained[dest].addLast(logged);
+        placedThrough[dest] = Math.max(placedThrough[dest], sequence);
+        statistics.messagesLogged++;
+        statistics.retainedBytes += LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
+        return logged;
+    }
+
+    /**
+     * Reclaims the logged messages that no restart can need any more: those up to each receiver's
+     * release cursor, and all of those to receivers in {@code gone} (finished for good). Directory
+     * entries are cleared and persisted before their blocks return to the heap, so that a crash
+     * never leaves an entry naming a reused block.
+     */
+    boolean reclaim(IntPredicate gone) {
+        List<Logged> freed = null;
+        for (int dest = 0; dest < size; dest++) {
+            ArrayDeque<Logged> queue = retained[dest];
+            if (queue.isEmpty()) {
+                continue;
+            }
+            long cursor = gone.test(dest) ? Long.MAX_VALUE : device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
+            while (!queue.isEmpty() && queue.peekFirst().sequence() <= cursor) {
+                if (freed == null) {
+                    freed = new ArrayList<>();
+                }
+                freed.add(queue.pollFirst());
+            }
+        }
+        if (freed == null) {
+            return false;
+        }
+        for (Logged logged : freed) {
+            device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
+        }
+        for (Logged logged : freed) {
+            device.persist(layout.directoryEntry(rank, logged.directoryIndex()), DIRECTORY_ENTRY_LENGTH);
+        }
+        for (Logged logged : freed) {
+            heap.release(logged.block(), logged.blockLength());
+            freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
+            long bytes = LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
+            statistics.retainedBytes -= bytes;
+            statistics.bytesReclaimed += bytes;
+            statistics.messagesReclaimed++;
+        }
+        return true;
+    }
+
+    /** Whether anything is retained (reclamation has work). */
+    boolean retainsAny() {
+        return statistics.retainedBytes > 0;
+    }
+
+    /** Logged messages retained for {@code dest}, in sequence order (tests). */
+    List<Logged> retainedFor(int dest) {
+        return List.copyOf(retained[dest]);
+    }
+
+    // ------------------------------------------------------------------ receiver
+
+    /** The program consumed the message (all its fragments) with sequence numbers {@code first..last} from {@code source}. */
+    void consumed(int source, long first, long last) {
+        TreeSet<Long> above = consumedAbove[source];
+        for (long seq = first; seq <= last; seq++) {
+            if (seq == consumedPrefix[source] + 1) {
+                consumedPrefix[source] = seq;
+                while (!above.isEmpty() && above.first() == consumedPrefix[source] + 1) {
+                    consumedPrefix[source] = above.pollFirst();
+                }
+            } else if (seq > consumedPrefix[source]) {
+                above.add(seq);
+            }
+        }
+    }
+
+    /** The first sequence number at or after {@code next} from {@code source} that a restored checkpoint has not consumed. */
+    long skipConsumed(int source, long next) {
+        long n = Math.max(next, consumedPrefix[source] + 1);
+        TreeSet<Long> above = consumedAbove[source];
+        while (!above.isEmpty() && above.contains(n)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Whether the message with {@code sequence} from {@code source} has been consumed (a duplicate). */
+    boolean isConsumed(int source, long sequence) {
+        return sequence <= consumedPrefix[source] || consumedAbove[source].contains(sequence);
+    }
+
+    /**
+     * The next logged wildcard match a restarted incarnation must repeat, {source, sequence}, or
+     * null when the log of its predecessor is used up (then wildcards match freely and are logged).
+     */
+    long[] nextReplayedWildcard() {
+        long[] entry = replayMatches.pollFirst();
+        if (entry != null) {
+            statistics.wildcardMatchesReplayed++;
+            return new long[] {entry[1], entry[2]};
+        }
+        return null;
+    }
+
+    /** Logs that a wildcard receive matched {@code sequence} from {@code source}; persisted before the receive completes. */
+    void logWildcardMatch(int source, long sequence) {
+        if (matchPosition - committedMatchPosition >= matchEntries) {
+            throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": the wildcard match log is full ("
+                    + matchEntries + " ANY_SOURCE matches since the last checkpoint); checkpoint more often or raise "
+                    + Checkpoints.STATE_BYTES_PROPERTY);
+        }
+        long entry = layout.matchLogEntry(rank, matchPosition);
+        device.putLong(entry + MATCH_SOURCE_OFFSET, source);
+        device.putLong(entry + MATCH_SEQUENCE_OFFSET, sequence);
+        device.putLong(entry + MATCH_CHECK_OFFSET, matchCheck(matchPosition, source, sequence));
+        device.putLong(entry + MATCH_POSITION_OFFSET, matchPosition);
+        device.persist(entry, MATCH_ENTRY_LENGTH);
+        matchPosition++;
+        statistics.wildcardMatchesLogged++;
+    }
+
+    // ------------------------------------------------------------------ checkpoint
+
+    long committedEpoch() {
+        return committedEpoch;
+    }
+
+    /**
+     * Commits checkpoint {@code committedEpoch + 1}: transport cursors plus {@code state} (the
+     * registered-state section) into the inactive slot, persisted; then the epoch word, persisted;
+     * then the release cursors. Returns the bytes written.
+     */
+    long commit(long[] nextSendSequence, MemorySegment state) {
+        long epoch = committedEpoch + 1;
+        long matchCursor = replayMatches.isEmpty() ? matchPosition : replayMatches.peekFirst()[0];
+        long transportWords = 1 + size + size + 1;
+        for (TreeSet<Long> above : consumedAbove) {
+            transportWords += above.size();
+        }
+        long bodyLength = transportWords * Long.BYTES + state.byteSize();
+        if (bodyLength > layout.checkpointBodyCapacity()) {
+            throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": a checkpoint of " + bodyLength
+                    + " bytes does not fit the checkpoint slot of " + layout.checkpointBodyCapacity() + " bytes; raise "
+                    + Checkpoints.STATE_BYTES_PROPERTY);
+        }
+        MemorySegment body = MemorySegment.ofArray(new long[(int) ((bodyLength + 7) / 8)]);
+        long at = 0;
+        body.set(ValueLayout.JAVA_LONG, at, size);
+        at += 8;
+        for (int s = 0; s < size; s++) {
+            body.set(ValueLayout.JAVA_LONG, at, consumedPrefix[s]);
+            body.set(ValueLayout.JAVA_LONG, at + 8, consumedAbove[s].size());
+            at += 16;
+            for (long seq : consumedAbove[s]) {
+                body.set(ValueLayout.JAVA_LONG, at, seq);
+                at += 8;
+            }
+        }
+        for (int d = 0; d < size; d++) {
+            body.set(ValueLayout.JAVA_LONG, at, nextSendSequence[d] - 1);
+            at += 8;
+        }
+        body.set(ValueLayout.JAVA_LONG, at, matchCursor);
+        at += 8;
+        MemorySegment.copy(state, 0, body, at, state.byteSize());
+        long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
+        device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, bodyLength);
+        device.putLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET, epoch);
+        device.putLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET, bodyLength);
+        device.putLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET, checksum(epoch, body, bodyLength));
+        device.putLong(slot + CheckpointSlotDescriptor.INCARNATION_OFFSET, incarnation);
+        device.persist(slot, CheckpointSlotDescriptor.BODY_OFFSET + bodyLength);
+        device.putLongRelease(layout.committedEpochAddress(rank), epoch);
+        device.persist(layout.committedEpochAddress(rank), Long.BYTES);
+        committedEpoch = epoch;
+        committedMatchPosition = matchCursor;
+        // Only a committed checkpoint may release anything.
+        for (int s = 0; s < size; s++) {
+            device.putLongRelease(layout.releaseCursorAddress(rank, s), consumedPrefix[s]);
+        }
+        device.persist(layout.releaseCursorAddress(rank, 0), (long) size * Long.BYTES);
+        statistics.checkpoints++;
+        statistics.checkpointBytes += bodyLength;
+        return CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
+    }
+
+    /** Checksum of a checkpoint slot: epoch, length and body, 8 bytes at a time. */
+    static long checksum(long epoch, MemorySegment body, long length) {
+        long h = 0x6A09E667F3BCC909L ^ epoch * 0x9E3779B97F4A7C15L ^ length;
+        long words = length / 8;
+        for (long i = 0; i < words; i++) {
+            h = Long.rotateLeft((h ^ body.get(ValueLayout.JAVA_LONG_UNALIGNED, i * 8)) * 0xBF58476D1CE4E5B9L, 27);
+        }
+        for (long i = words * 8; i < length; i++) {
+            h = (h ^ body.get(ValueLayout.JAVA_BYTE, i)) * 0x94D049BB133111EBL;
+        }
+        return h ^ (h >>> 31);
+    }
+
+    // ------------------------------------------------------------------ recovery
+
+    /**
+     * Reads this rank's committed checkpoint and the log: restores the receive cursors and the
+     * wildcard replay, rebuilds this rank's heap and retained messages from its own directory, and
+     * collects, per source, the logged messages to this rank its checkpoint had not consumed.
+     * Reads only (apart from the heap allocator in memory): a crash during recovery recovers again.
+     */
+    Recovery recover() {
+        Recovery recovery = new Recovery();
+        recovery.sentAtCheckpoint = new long[size];
+        long epoch = device.getLongAcquire(layout.committedEpochAddress(rank));
+        long matchCursor = 0;
+        if (epoch < 0) {
+            throw corrupt("committed epoch " + epoch);
+        }
+        if (epoch > 0) {
+            long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
+            long stored = device.getLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET);
+            long length = device.getLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET);
+            if (stored != epoch || length < 0 || length > layout.checkpointBodyCapacity() || (length & 7) != 0 && length < 8) {
+                throw corrupt("checkpoint slot of epoch " + epoch + " holds epoch " + stored + " of " + length + " bytes");
+            }
+            MemorySegment body = MemorySegment.ofArray(new long[(int) ((length + 7) / 8)]);
+            device.read(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, length);
+            if (checksum(epoch, body, length) != device.getLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET)) {
+                throw corrupt("checkpoint of epoch " + epoch + " fails its checksum");
+            }
+            long at = 0;
+            if (length < 8 || body.get(ValueLayout.JAVA_LONG, 0) != size) {
+                throw corrupt("checkpoint of epoch " + epoch + " is for another world size");
+            }
+            at += 8;
+            try {
+                for (int s = 0; s < size; s++) {
+                    consumedPrefix[s] = body.get(ValueLayout.JAVA_LONG, at);
+                    long k = body.get(ValueLayout.JAVA_LONG, at + 8);
+                    at += 16;
+                    for (long i = 0; i < k; i++, at += 8) {
+                        consumedAbove[s].add(body.get(ValueLayout.JAVA_LONG, at));
+                    }
+                }
+                for (int d = 0; d < size; d++, at += 8) {
+                    recovery.sentAtCheckpoint[d] = body.get(ValueLayout.JAVA_LONG, at);
+                }
+                matchCursor = body.get(ValueLayout.JAVA_LONG, at);
+                at += 8;
+            } catch (IndexOutOfBoundsException e) {
+                throw corrupt("checkpoint of epoch " + epoch + " ends inside its transport section");
+            }
+            recovery.state = body.asSlice(at, length - at);
+            recovery.epoch = epoch;
+        }
+        committedEpoch = epoch;
+        committedMatchPosition = matchCursor;
+        // Wildcard matches of the predecessor after the checkpoint, in order.
+        long position = matchCursor;
+        while (position - matchCursor < matchEntries) {
+            long entry = layout.matchLogEntry(rank, position);
+            long source = device.getLong(entry + MATCH_SOURCE_OFFSET);
+            long sequence = device.getLong(entry + MATCH_SEQUENCE_OFFSET);
+            if (device.getLong(entry + MATCH_POSITION_OFFSET) != position
+                    || device.getLong(entry + MATCH_CHECK_OFFSET) != matchCheck(position, source, sequence)) {
+                break;
+            }
+            if (source < 0 || source >= size || sequence < 1) {
+                throw corrupt("wildcard match log entry " + position + " names source " + source + ", sequence " + sequence);
+            }
+            replayMatches.addLast(new long[] {position, source, sequence});
+            position++;
+        }
+        matchPosition = position;
+        recoverDirectories(recovery);
+        return recovery;
+    }
+
+    private void recoverDirectories(Recovery recovery) {
+        List<Logged> mine = new ArrayList<>();
+        boolean[] used = new boolean[(int) directoryEntries];
+        for (int source = 0; source < size; source++) {
+            List<IncomingMessage> toReplay = new ArrayList<>();
+            for (long index = 0; index < directoryEntries; index++) {
+                long block = device.getLongAcquire(layout.directoryEntry(source, index));
+                if (block == 0) {
+                    continue;
+                }
+                layout.checkHeapRange(source, block, 0);
+                Logged logged = readBlock(source, block, index);
+                if (logged == null) {
+                    continue; // torn or stale: never a message anyone consumed (blocks are persisted before they are named)
+                }
+                if (source == rank) {
+                    mine.add(logged);
+                    used[(int) index] = true;
+                }
+                if (logged.dest() == rank && !isConsumed(source, logged.sequence())) {
+                    // Ticket "infinity": a synchronous sender waits for its release word to reach its slot's ticket.
+                    toReplay.add(new IncomingMessage(logged.block(), Long.MAX_VALUE, logged.sequence(), source, logged.tag(), logged.context(),
+                            logged.length(), logged.messageLength(), logged.flags(),
+                            logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET));
+                }
+            }
+            toReplay.sort(Comparator.comparingLong(m -> m.sequence));
+            recovery.replay.add(toReplay);
+            statistics.messagesReplayed += toReplay.size();
+        }
+        mine.sort(Comparator.comparingLong(Logged::sequence));
+        for (Logged logged : mine) {
+            if (!heap.reserve(logged.block(), logged.blockLength())) {
+                throw corrupt("log directory entries of rank " + rank + " overlap at heap block " + logged.block());
+            }
+            retained[logged.dest()].addLast(logged);
+            placedThrough[logged.dest()] = Math.max(placedThrough[logged.dest()], logged.sequence());
+            statistics.retainedBytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
+        }
+        for (int d = 0; d < size; d++) {
+            placedThrough[d] = Math.max(placedThrough[d], Math.max(recovery.sentAtCheckpoint[d],
+                    device.getLongAcquire(layout.releaseCursorAddress(d, rank))));
+        }
+        freeDirectoryCount = 0;
+        for (long index = directoryEntries - 1; index >= 0; index--) {
+            if (!used[(int) index]) {
+                freeDirectory[freeDirectoryCount++] = index;
+            }
+        }
+    }
+
+    /** A logged block's header, checked; null if the check fails (a block named by a torn or stale entry). */
+    private Logged readBlock(int source, long block, long index) {
+        MemorySegment h = header;
+        device.read(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
+                LoggedBlockDescriptor.HEADER_LENGTH);
+        long w0 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET);
+        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET);
+        long w2 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET);
+        long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET);
+        long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET);
+        long blockLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
+        if (h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET)
+                != LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength)) {
+            return null;
+        }
+        int dest = (int) w0;
+        int flags = (int) (w0 >>> 32);
+        if (dest < 0 || dest >= size || sequence < 1 || blockLength != HeapBlockDescriptor.blockLength(length)) {
+            throw corrupt("logged block " + block + " of rank " + source + " names destination " + dest + ", sequence "
+                    + sequence + ", length " + length + " in a block of " + blockLength);
+        }
+        layout.checkHeapRange(source, block, length);
+        return new Logged(dest, sequence, block, blockLength, index, (int) w2, (int) (w2 >>> 32), length, messageLength, flags);
+    }
+
+    /** Logged messages of this rank, per destination, with a sequence number above {@code publishedThrough[dest]}, in order. */
+    List<Logged> unpublished(int dest, long publishedThrough) {
+        List<Logged> result = new ArrayList<>();
+        for (Logged logged : retained[dest]) {
+            if (logged.sequence() > publishedThrough) {
+                result.add(logged);
+            }
+        }
+        return result;
+    }
+
+    private DeviceException corrupt(String what) {
+        return new DeviceException(ErrorClass.INTERN, "corrupt device " + device.name() + ": rank " + rank + "'s " + what);
+    }
+
+    @Override
+    public String toString() {
+        return "MessageLog[rank " + rank + ", epoch " + committedEpoch + ", consumed " + Arrays.toString(consumedPrefix) + "]";
+    }
+}
