@@ -58,6 +58,13 @@ final class PowerLossSoak {
         }
     }
 
+    /**
+     * Job property that makes the mailbox transport's world of threads resume the job its device
+     * holds (every rank its next incarnation, from its own checkpoint): org.lockstep.pcie's
+     * {@code MailboxThreadWorld.RECOVER_PROPERTY}, named here because the command does not depend on providers.
+     */
+    static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
+
     private final Settings settings;
     private final Consumer<String> progress;
     private final LockstepProvider provider = Lockstep.provider("mailbox");
@@ -130,21 +137,24 @@ final class PowerLossSoak {
     private record Run(List<CheckpointWorkload.Result> results, Optional<Throwable> failure, Duration elapsed) {
     }
 
-    private JobOptions options() {
+    private JobOptions options(boolean recover) {
         JobOptions options = JobOptions.ofRanks(settings.ranks()).with(Checkpoints.ENABLED_PROPERTY, "true");
+        if (recover) {
+            options = options.with(RECOVER_PROPERTY, "true");
+        }
         for (Map.Entry<String, String> e : settings.extraProperties().entrySet()) {
             options = options.with(e.getKey(), e.getValue());
         }
         return options;
     }
 
-    private Run runOn(KeptDevice device) {
+    private Run runOn(KeptDevice device, boolean recover) {
         CheckpointWorkload workload = new CheckpointWorkload(settings.iterations(), settings.checkpointEvery());
         Map<Integer, CheckpointWorkload.Result> results = new ConcurrentHashMap<>();
         long start = System.nanoTime();
         Optional<Throwable> failure = Optional.empty();
         try {
-            provider.runInThreads(device.route(provider, options()), world -> results.put(world.rank(), workload.run(world)));
+            provider.runInThreads(device.route(provider, options(recover)), world -> results.put(world.rank(), workload.run(world)));
         } catch (RuntimeException | Error e) {
             failure = Optional.of(e);
         }
@@ -156,7 +166,7 @@ final class PowerLossSoak {
         long accesses;
         List<CheckpointWorkload.Result> reference;
         try (KeptDevice device = new KeptDevice()) {
-            Run r = runOn(device);
+            Run r = runOn(device, false);
             if (r.failure().isPresent() || r.results().size() != settings.ranks()) {
                 throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed: " + r.failure().map(Throwable::toString)
                         .orElse("results of " + r.results().size() + " ranks"), r.failure().orElse(null));
@@ -183,13 +193,13 @@ final class PowerLossSoak {
             // The device exists only once the transport opens it: armed at its first open, so the
             // countdown runs over the same accesses as the reference's count.
             device.armOnOpen(crashAt, loss);
-            Run first = runOn(device);
+            Run first = runOn(device, false);
             boolean struck = device.real.get() != null && device.crash().poweredOff();
             List<String> problems = new ArrayList<>();
             Run finished = first;
             if (struck) {
                 device.crash().powerOn();
-                finished = runOn(device);
+                finished = runOn(device, true);
                 finished.failure().ifPresent(f -> problems.add("the run after power loss failed: " + f));
             } else if (first.failure().isPresent()) {
                 problems.add("the run failed without a power loss: " + first.failure().get());

@@ -40,6 +40,19 @@ class CheckpointWorkloadTest {
     }
 
     @Test
+    void withTheMessageLogOnTheResultsAreTheSameAndCheckpointsAreDurable() {
+        JobOptions logged = JobOptions.ofRanks(4).with(org.lockstep.api.Checkpoints.ENABLED_PROPERTY, "true");
+        java.util.concurrent.atomic.AtomicBoolean durable = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Lockstep.provider("mailbox").runInThreads(logged, world -> {
+            if (!world.checkpoints().durable()) {
+                durable.set(false);
+            }
+        });
+        assertTrue(durable.get(), "the mailbox transport checkpoints durably with " + org.lockstep.api.Checkpoints.ENABLED_PROPERTY);
+        assertEquals(Optional.empty(), CheckpointWorkload.compare(run(4, 60, JobOptions.ofRanks(4)), run(4, 60, logged), 4));
+    }
+
+    @Test
     void resultLinesParseBackAndTheLastLineOfARankCounts() {
         List<CheckpointWorkload.Result> results = run(3, 10, JobOptions.ofRanks(3));
         CheckpointWorkload.Result stale = new CheckpointWorkload.Result(1, 1, 2, 3, 4, 0, 0, 0, 0, 1, 0);

@@ -34,11 +34,30 @@ public final class MailboxThreadWorld implements ThreadWorld {
         this.endpoints = new AtomicReferenceArray<>(layout.config().worldSize());
     }
 
-    /** Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks. */
+    /**
+     * Job property: {@code true} makes a world of threads resume a job on a device that already
+     * holds it, after a power loss of the whole machine ({@link #afterPowerLoss}): every rank is its
+     * next incarnation and restarts from its own checkpoint. Used by the power-loss soak and the
+     * conformance kit, which keep the device across the two runs.
+     */
+    public static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
+
+    /**
+     * Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks, or,
+     * with {@value #RECOVER_PROPERTY}, recovers the job the device holds.
+     */
     public static MailboxThreadWorld open(JobOptions options) {
         MailboxConfig wanted = MailboxOptions.config(options, options.ranks(), new SecureRandom().nextLong());
         DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, MailboxOptions.DEFAULT_DEVICE, Optional.empty());
         ExternalMemory device = DeviceProviders.open(spec);
+        if (Boolean.parseBoolean(options.property(RECOVER_PROPERTY).orElse("false"))) {
+            try {
+                return afterPowerLoss(device, options);
+            } catch (RuntimeException e) {
+                device.close();
+                throw e;
+            }
+        }
         try {
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
             return new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
@@ -51,6 +70,9 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public Communicator communicator(int rank) {
+        if (nextIncarnation) {
+            return recovered(rank);
+        }
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
