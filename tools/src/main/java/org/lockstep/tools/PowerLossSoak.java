@@ -21,8 +21,7 @@ import org.lockstep.api.LockstepProvider;
 import org.lockstep.conformance.Capabilities;
 import org.lockstep.conformance.DeviceRouting;
 import org.lockstep.conformance.MessagingTarget;
-import org.lockstep.conformance.device.DeviceInterposer;
-import org.lockstep.conformance.device.ForwardingMemory;
+import org.lockstep.conformance.device.PowerCycledDevice;
 import org.lockstep.spi.device.CrashInjectable;
 import org.lockstep.spi.device.ExternalMemory;
 
@@ -34,8 +33,8 @@ import org.lockstep.spi.device.ExternalMemory;
  * The device is powered on and the same job runs again on it: each rank restarts from its own
  * checkpoint, and the final results are compared with the fault-free run's.
  *
- * <p>The job's device is kept across the two runs by a {@link DeviceInterposer} session that hands
- * the transport the same emulated device every time it opens one.
+ * <p>The job's device is kept across the two runs by a {@link PowerCycledDevice}, which hands the
+ * transport the same emulated device every time it opens one.
  */
 final class PowerLossSoak {
     /**
@@ -74,65 +73,6 @@ final class PowerLossSoak {
         this.progress = progress;
     }
 
-    /** One device kept across runs: the first device the transport opens, handed out again on every later open. */
-    private static final class KeptDevice implements AutoCloseable {
-        private final AtomicReference<ExternalMemory> real = new AtomicReference<>();
-        private final DeviceInterposer.Session session = DeviceInterposer.open(this::keep);
-        private volatile long armCountdown;
-        private volatile CrashInjectable.PowerLoss armLoss;
-
-        private ExternalMemory keep(ExternalMemory opened) {
-            if (real.compareAndSet(null, opened)) {
-                if (armCountdown > 0) {
-                    crash().armPowerLoss(armCountdown, armLoss);
-                }
-            } else {
-                opened.close();
-            }
-            return new Unclosable(real.get());
-        }
-
-        /** Arms a power loss at the {@code countdown}-th mutating access of the device once it is opened. */
-        void armOnOpen(long countdown, CrashInjectable.PowerLoss loss) {
-            armLoss = loss;
-            armCountdown = countdown;
-        }
-
-        CrashInjectable crash() {
-            if (!(real.get() instanceof CrashInjectable c)) {
-                throw new LockstepException(ErrorClass.DEVICE, "device " + real.get() + " cannot emulate power loss (no CrashInjectable)");
-            }
-            return c;
-        }
-
-        JobOptions route(LockstepProvider provider, JobOptions options) {
-            MessagingTarget target = MessagingTarget.of(provider, Capabilities.of(options.ranks()).withDeviceRouting(DeviceRouting.MAILBOX))
-                    .withOptions(o -> options);
-            return session.route(target).jobOptions(options.ranks());
-        }
-
-        @Override
-        public void close() {
-            session.close();
-            ExternalMemory d = real.get();
-            if (d != null) {
-                d.close();
-            }
-        }
-    }
-
-    /** The transport closes its device at the end of a run; the soak keeps it for the next. */
-    private static final class Unclosable extends ForwardingMemory {
-        Unclosable(ExternalMemory device) {
-            super(device);
-        }
-
-        @Override
-        public void close() {
-            // kept for the run after the power loss
-        }
-    }
-
     /** What one run of the job gave: results per rank, or the failure that ended it. */
     private record Run(List<CheckpointWorkload.Result> results, Optional<Throwable> failure, Duration elapsed) {
     }
@@ -148,13 +88,15 @@ final class PowerLossSoak {
         return options;
     }
 
-    private Run runOn(KeptDevice device, boolean recover) {
+    private Run runOn(PowerCycledDevice device, boolean recover) {
         CheckpointWorkload workload = new CheckpointWorkload(settings.iterations(), settings.checkpointEvery());
         Map<Integer, CheckpointWorkload.Result> results = new ConcurrentHashMap<>();
         long start = System.nanoTime();
         Optional<Throwable> failure = Optional.empty();
         try {
-            provider.runInThreads(device.route(provider, options(recover)), world -> results.put(world.rank(), workload.run(world)));
+            MessagingTarget target = MessagingTarget.of(provider, Capabilities.of(settings.ranks()).withDeviceRouting(DeviceRouting.MAILBOX))
+                    .withOptions(o -> options(recover));
+            provider.runInThreads(device.route(target).jobOptions(settings.ranks()), world -> results.put(world.rank(), workload.run(world)));
         } catch (RuntimeException | Error e) {
             failure = Optional.of(e);
         }
@@ -165,7 +107,7 @@ final class PowerLossSoak {
     SoakSummary run() {
         long accesses;
         List<CheckpointWorkload.Result> reference;
-        try (KeptDevice device = new KeptDevice()) {
+        try (PowerCycledDevice device = new PowerCycledDevice()) {
             Run r = runOn(device, false);
             if (r.failure().isPresent() || r.results().size() != settings.ranks()) {
                 throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed: " + r.failure().map(Throwable::toString)
@@ -189,12 +131,12 @@ final class PowerLossSoak {
     }
 
     private SoakSummary.Trial trial(int number, List<CheckpointWorkload.Result> reference, long crashAt, CrashInjectable.PowerLoss loss) {
-        try (KeptDevice device = new KeptDevice()) {
+        try (PowerCycledDevice device = new PowerCycledDevice()) {
             // The device exists only once the transport opens it: armed at its first open, so the
             // countdown runs over the same accesses as the reference's count.
             device.armOnOpen(crashAt, loss);
             Run first = runOn(device, false);
-            boolean struck = device.real.get() != null && device.crash().poweredOff();
+            boolean struck = device.device().isPresent() && device.crash().poweredOff();
             List<String> problems = new ArrayList<>();
             Run finished = first;
             if (struck) {
