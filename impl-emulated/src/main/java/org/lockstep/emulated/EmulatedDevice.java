@@ -38,7 +38,7 @@ import org.lockstep.spi.device.ExternalMemory;
  * as writes (bytes as transferred); compare-and-set and get-and-add count as atomic operations
  * only; a persist counts the bytes it was asked to persist.
  */
-public final class EmulatedDevice implements ExternalMemory {
+public final class EmulatedDevice implements org.lockstep.spi.device.CrashInjectable, ExternalMemory {
     /** Bytes per persistence line: persisting any byte of a line persists the whole line. */
     public static final int PERSISTENCE_LINE_BYTES = PersistenceTracker.LINE_BYTES;
 
@@ -59,6 +59,8 @@ public final class EmulatedDevice implements ExternalMemory {
     private final Arena arena;
     private final MemorySegment memory;
     private final PersistenceTracker persistence;
+    /** Whether persistence is tracked, and so power loss can be injected. */
+    private final boolean track;
     private final LatencyModel latency;
     private final DeviceCounters counters = new DeviceCounters();
     private volatile boolean closed;
@@ -83,6 +85,7 @@ public final class EmulatedDevice implements ExternalMemory {
         this.latency = LatencyModel.of(options);
         this.arena = Arena.ofShared();
         boolean track = options.persistence() == EmulatedDeviceOptions.Persistence.TRACK;
+        this.track = track;
         try {
             this.memory = arena.allocate(capacity, Math.max(blockSize, PERSISTENCE_LINE_BYTES));
             this.persistence = track ? PersistenceTracker.tracking(arena, memory) : PersistenceTracker.untracked();
@@ -307,6 +310,9 @@ public final class EmulatedDevice implements ExternalMemory {
     @Override
     public void persist(long offset, long length) {
         check("persist", offset, length);
+        if (track) {
+            strikeIfArmed();
+        }
         latency.delay(0);
         counters.persisted(length);
         try {
@@ -425,18 +431,94 @@ public final class EmulatedDevice implements ExternalMemory {
     }
 
     private void startRead(long length) {
+        if (track) {
+            requirePower();
+        }
         latency.delay(length);
         counters.read(length);
     }
 
     /** Every mutation passes here just before its store, after its checks (fault injection hooks in here). */
     private void startWrite(long offset, long length, boolean atomic) {
+        if (track) {
+            strikeIfArmed();
+        }
         latency.delay(length);
         if (atomic) {
             counters.atomic();
         } else {
             counters.written(length);
         }
+    }
+
+    // ---- power loss (persistence=track only)
+
+    /** Countdown of an armed power loss; 0 when none is armed. */
+    private final java.util.concurrent.atomic.AtomicLong powerLossCountdown = new java.util.concurrent.atomic.AtomicLong();
+    private volatile PowerLoss armedLoss;
+    private volatile boolean poweredOff;
+    private final java.util.concurrent.atomic.LongAdder mutations = new java.util.concurrent.atomic.LongAdder();
+
+    private void requirePower() {
+        if (poweredOff) {
+            throw new DeviceException("emulated device '" + name + "' lost power (an injected crash): the machine is off until powerOn()");
+        }
+    }
+
+    /** Counts a mutating access and, if it is the armed crash point, loses power before it happens. */
+    private void strikeIfArmed() {
+        requirePower();
+        mutations.increment();
+        PowerLoss loss = armedLoss;
+        if (loss != null && powerLossCountdown.decrementAndGet() == 0) {
+            armedLoss = null;
+            poweredOff = true;
+            lose(loss);
+            throw new DeviceException("emulated device '" + name + "' lost power at an armed crash point");
+        }
+    }
+
+    private long lose(PowerLoss loss) {
+        return loss.torn() ? persistence.crashTorn(loss.seed()) : persistence.crash();
+    }
+
+    @Override
+    public long powerLoss(PowerLoss loss) {
+        requireTracking("powerLoss");
+        requireOpen("powerLoss", 0);
+        armedLoss = null;
+        poweredOff = true;
+        return lose(loss);
+    }
+
+    @Override
+    public void armPowerLoss(long countdown, PowerLoss loss) {
+        requireTracking("armPowerLoss");
+        if (countdown < 1) {
+            throw new DeviceException(ErrorClass.ARG, "emulated device '" + name + "': crash countdown " + countdown + " must be at least 1");
+        }
+        powerLossCountdown.set(countdown);
+        armedLoss = java.util.Objects.requireNonNull(loss, "loss");
+    }
+
+    @Override
+    public void disarm() {
+        armedLoss = null;
+    }
+
+    @Override
+    public boolean poweredOff() {
+        return poweredOff;
+    }
+
+    @Override
+    public void powerOn() {
+        poweredOff = false;
+    }
+
+    @Override
+    public long mutatingAccesses() {
+        return mutations.sum();
     }
 
     private void requireAtomics(String operation, long offset) {

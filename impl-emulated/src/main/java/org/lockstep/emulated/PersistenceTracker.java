@@ -44,6 +44,13 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
     /** Reverts every unpersisted line to its durable content; returns the bytes reverted. */
     long crash();
 
+    /**
+     * Power loss with torn writes: each 8-byte word of an unpersisted line independently keeps
+     * its current content or reverts to the durable one, as {@code seed} decides; what is left
+     * becomes the durable content. Returns the bytes reverted.
+     */
+    long crashTorn(long seed);
+
     /** Whether this tracker tracks at all. */
     boolean tracks();
 
@@ -92,7 +99,7 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         }
 
         @Override
-        public void persist(long offset, long length) {
+        public synchronized void persist(long offset, long length) {
             VarHandle.fullFence();
             if (length == 0) {
                 return;
@@ -139,7 +146,7 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         }
 
         @Override
-        public long crash() {
+        public synchronized long crash() {
             VarHandle.fullFence();
             long reverted = 0;
             long line = 0;
@@ -152,6 +159,34 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
                 copyLines(durable, device, runStart, runEnd);
                 dirtyMap.asSlice(runStart, runEnd - runStart).fill(CLEAN);
                 reverted += lineBytes(runStart, runEnd);
+                line = runEnd;
+            }
+            VarHandle.fullFence();
+            return reverted;
+        }
+
+        @Override
+        public synchronized long crashTorn(long seed) {
+            VarHandle.fullFence();
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            long reverted = 0;
+            long line = 0;
+            while (line < lines) {
+                long runStart = nextDirty(line, lines);
+                if (runStart == lines) {
+                    break;
+                }
+                long runEnd = nextClean(runStart, lines);
+                long end = Math.min(runEnd << LINE_SHIFT, capacity);
+                for (long at = runStart << LINE_SHIFT; at < end; at += Long.BYTES) {
+                    long bytes = Math.min(Long.BYTES, end - at);
+                    if (random.nextBoolean()) {
+                        MemorySegment.copy(durable, at, device, at, bytes);
+                        reverted += bytes;
+                    }
+                }
+                copyLines(device, durable, runStart, runEnd);
+                dirtyMap.asSlice(runStart, runEnd - runStart).fill(CLEAN);
                 line = runEnd;
             }
             VarHandle.fullFence();
@@ -219,6 +254,11 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
 
         @Override
         public long crash() {
+            throw new UnsupportedOperationException("persistence is not tracked");
+        }
+
+        @Override
+        public long crashTorn(long seed) {
             throw new UnsupportedOperationException("persistence is not tracked");
         }
 
