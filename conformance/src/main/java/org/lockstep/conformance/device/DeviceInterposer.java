@@ -24,8 +24,12 @@ import org.lockstep.spi.device.ExternalMemory;
  * self-test, to break a device on purpose.
  */
 public final class DeviceInterposer {
-    /** Device option naming the session. */
+    /**
+     * Device option naming the session, or several separated by {@link #SESSION_SEPARATOR}: the
+     * first decorates the real device, the next decorates what the first made, and so on.
+     */
     static final String SESSION_OPTION = "conformance.session";
+    static final String SESSION_SEPARATOR = ",";
     /** Device option naming the real device provider. */
     static final String INNER_OPTION = "conformance.inner";
 
@@ -74,8 +78,13 @@ public final class DeviceInterposer {
             DeviceRouting r = routing.get();
             return target.withOptions(options -> {
                 Map<String, String> deviceOptions = new TreeMap<>(r.deviceOptions(options));
-                deviceOptions.put(SESSION_OPTION, id);
-                deviceOptions.put(INNER_OPTION, r.device(options));
+                if (r.device(options).equals(InterposingDeviceProvider.NAME)) {
+                    // Routed through another session already: this one decorates the real device first.
+                    deviceOptions.put(SESSION_OPTION, id + SESSION_SEPARATOR + deviceOptions.get(SESSION_OPTION));
+                } else {
+                    deviceOptions.put(SESSION_OPTION, id);
+                    deviceOptions.put(INNER_OPTION, r.device(options));
+                }
                 return r.reroute(options, InterposingDeviceProvider.NAME, deviceOptions);
             });
         }

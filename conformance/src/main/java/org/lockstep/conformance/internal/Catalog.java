@@ -16,6 +16,7 @@ public final class Catalog {
         all.addAll(MailboxRules.rules());
         all.addAll(IndirectionRules.rules());
         all.addAll(DeviceRules.rules());
+        all.addAll(CheckpointRules.rules());
         return all;
     }
 }
