@@ -282,7 +282,7 @@ final class MessageLog {
     long commit(long[] nextSendSequence, MemorySegment state) {
         long epoch = committedEpoch + 1;
         long matchCursor = replayMatches.isEmpty() ? matchPosition : replayMatches.peekFirst()[0];
-        long transportWords = 1 + size + size + 1;
+        long transportWords = 2 + 3L * size; // world size, per source prefix and count, per destination, match position
         for (TreeSet<Long> above : consumedAbove) {
             transportWords += above.size();
         }
