@@ -30,4 +30,17 @@ class SoakTest {
         assertTrue(summary.faulted() >= 1, "at least one kill found its rank alive: " + report);
         assertTrue(summary.line().matches("trials=2 passed=2 lost=0 duplicated=0"), summary.line());
     }
+
+    @Test
+    @Timeout(240)
+    void afterPowerLossEveryRankResumesFromItsOwnCheckpointWithTheFaultFreeResults() {
+        List<String> lines = new ArrayList<>();
+        PowerLossSoak soak = new PowerLossSoak(new PowerLossSoak.Settings(4, 4, 60, 3, 20261202L, true, Map.of()), lines::add);
+        SoakSummary summary = soak.run();
+        String report = String.join("\n", lines) + "\n" + summary.line();
+        assertEquals(4, summary.trials().size(), report);
+        assertTrue(summary.allPassed(), report);
+        assertTrue(summary.faulted() >= 3, "power was lost before the end in most trials: " + report);
+        assertEquals("trials=4 passed=4 lost=0 duplicated=0", summary.line(), report);
+    }
 }

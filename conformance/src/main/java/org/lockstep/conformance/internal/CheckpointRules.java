@@ -110,8 +110,11 @@ final class CheckpointRules {
                     + declared + ")");
             MemorySegment state = MemorySegment.ofArray(new long[STATE_LONGS]);
             cp.register(STATE, state);
-            expectError(ErrorClass.ARG, "registering the name '" + STATE + "' twice", () -> cp.register(STATE, MemorySegment.ofArray(new long[1])));
             expectError(ErrorClass.ARG, "registering a blank name", () -> cp.register(" ", MemorySegment.ofArray(new long[1])));
+            if (cp.durable()) {
+                // Checkpoints.unsupported() is one shared object and cannot know what a rank registered.
+                expectError(ErrorClass.ARG, "registering the name '" + STATE + "' twice", () -> cp.register(STATE, MemorySegment.ofArray(new long[1])));
+            }
             check(cp.restart().isEmpty(), "a first run reports a restart: " + cp.restart());
             checkEquals(0L, cp.restore(), "restore() of a first run");
             state.set(ValueLayout.JAVA_LONG, 0, 42);
@@ -154,7 +157,8 @@ final class CheckpointRules {
      * what survived, with {@code after} on every rank, which must be a restart. Fails the rule if
      * {@code before} failed before the power loss or the second run is not clean.
      */
-    private static void crashAndResume(MessagingRuleContext c, int ranks, PowerCycledDevice device, PhaseBody before, PhaseBody after) {
+    private static void crashAndResume(MessagingRuleContext c, int ranks, PowerCycledDevice device, String crash, PhaseBody before,
+                                       PhaseBody after) {
         MessagingTarget routed = device.route(c.target().withOptions(o -> o.with(Checkpoints.ENABLED_PROPERTY, "true")));
         AtomicReference<Throwable> early = new AtomicReference<>();
         c.run(routed, routed.jobOptions(ranks), c.limits().withoutDrain(), rank -> {
@@ -195,7 +199,7 @@ final class CheckpointRules {
             check(restart.isPresent(), "rank " + rank.rank() + " does not know it was restarted after the power loss");
             after.run(rank, cp, state, cp.restore());
         });
-        result.requireOk("the job after the power loss, " + ranks + " ranks");
+        result.requireOk("the job after " + crash + ", " + ranks + " ranks");
     }
 
     private static int sizeOf(int i, int threshold) {
@@ -222,7 +226,7 @@ final class CheckpointRules {
         int perSender = 6;
         int t = c.threshold();
         try (PowerCycledDevice device = new PowerCycledDevice()) {
-            crashAndResume(c, n, device, (rank, cp, state, epoch) -> {
+            crashAndResume(c, n, device, "the power loss", (rank, cp, state, epoch) -> {
                 Communicator w = rank.comm();
                 if (w.rank() == 0) {
                     checkEquals(1L, cp.checkpoint().epoch(), "the receiver's first checkpoint");
@@ -286,7 +290,7 @@ final class CheckpointRules {
         int n = c.largestRanks(3, 4);
         List<Integer> order = drawnOrder(c.random(), n, 4 * (n - 1));
         try (PowerCycledDevice device = new PowerCycledDevice()) {
-            crashAndResume(c, n, device, (rank, cp, state, epoch) -> {
+            crashAndResume(c, n, device, "the power loss", (rank, cp, state, epoch) -> {
                 Communicator w = rank.comm();
                 if (w.rank() == 0) {
                     checkEquals(1L, cp.checkpoint().epoch(), "the receiver's first checkpoint");
@@ -378,7 +382,8 @@ final class CheckpointRules {
         for (long crashAt = 1; crashAt <= accesses; crashAt += step) {
             long at = crashAt;
             try (PowerCycledDevice device = new PowerCycledDevice()) {
-                crashAndResume(c, 2, device, (rank, cp, state, epoch) -> {
+                crashAndResume(c, 2, device, "power was lost at access " + at + " of the " + accesses + " of a send phase",
+                        (rank, cp, state, epoch) -> {
                     Communicator w = rank.comm();
                     cp.checkpoint();
                     rank.signalWithoutProvider("checkpointed " + w.rank());
