@@ -64,9 +64,13 @@ final class PowerLossSoak {
      */
     static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
 
+    /** How long the ranks of a stopped run get to notice that the power is off. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
     private final Settings settings;
     private final Consumer<String> progress;
     private final LockstepProvider provider = Lockstep.provider("mailbox");
+    private Duration deadline;
 
     PowerLossSoak(Settings settings, Consumer<String> progress) {
         this.settings = settings;
@@ -88,36 +92,70 @@ final class PowerLossSoak {
         return options;
     }
 
-    private Run runOn(PowerCycledDevice device, boolean recover) {
+    /**
+     * Runs the job once on {@code device}. A run that has not ended by its deadline (a message lost
+     * for good leaves ranks waiting) is stopped by cutting the device's power, and reported as hung.
+     */
+    private Run runOn(PowerCycledDevice device, boolean recover, Duration deadline) {
         CheckpointWorkload workload = new CheckpointWorkload(settings.iterations(), settings.checkpointEvery());
         Map<Integer, CheckpointWorkload.Result> results = new ConcurrentHashMap<>();
+        MessagingTarget target = MessagingTarget.of(provider, Capabilities.of(settings.ranks()).withDeviceRouting(DeviceRouting.MAILBOX))
+                .withOptions(o -> options(recover));
+        JobOptions options = device.route(target).jobOptions(settings.ranks());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         long start = System.nanoTime();
-        Optional<Throwable> failure = Optional.empty();
+        Thread job = Thread.ofPlatform().daemon().name("lockstep-soak-job").start(() -> {
+            try {
+                provider.runInThreads(options, world -> results.put(world.rank(), workload.run(world)));
+            } catch (RuntimeException | Error e) {
+                failure.set(e);
+            }
+        });
         try {
-            MessagingTarget target = MessagingTarget.of(provider, Capabilities.of(settings.ranks()).withDeviceRouting(DeviceRouting.MAILBOX))
-                    .withOptions(o -> options(recover));
-            provider.runInThreads(device.route(target).jobOptions(settings.ranks()), world -> results.put(world.rank(), workload.run(world)));
-        } catch (RuntimeException | Error e) {
-            failure = Optional.of(e);
+            if (!job.join(deadline)) {
+                device.crash().powerLoss(CrashInjectable.PowerLoss.WHOLE_LINES);
+                job.join(STOP_GRACE);
+                failure.set(new LockstepException(ErrorClass.OTHER, "hung: the run had not ended after " + deadline.toSeconds()
+                        + " s (stopped by cutting the power)"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockstepException(ErrorClass.OTHER, "power-loss soak interrupted");
         }
-        return new Run(results.values().stream().sorted(Comparator.comparingInt(CheckpointWorkload.Result::rank)).toList(), failure,
-                Duration.ofNanos(System.nanoTime() - start));
+        return new Run(results.values().stream().sorted(Comparator.comparingInt(CheckpointWorkload.Result::rank)).toList(),
+                Optional.ofNullable(failure.get()), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** A failed run's exception with what it carries: each rank's failure (suppressed) and causes, one line each. */
+    static String describe(Throwable t) {
+        StringBuilder b = new StringBuilder(String.valueOf(t.getMessage()));
+        for (Throwable s : t.getSuppressed()) {
+            b.append("\n      also ").append(s);
+        }
+        for (Throwable c = t.getCause(); c != null && c != t; c = c.getCause()) {
+            b.append("\n      caused by ").append(c);
+        }
+        return b.toString();
     }
 
     SoakSummary run() {
         long accesses;
+        Duration referenceElapsed;
         List<CheckpointWorkload.Result> reference;
         try (PowerCycledDevice device = new PowerCycledDevice()) {
-            Run r = runOn(device, false);
+            Run r = runOn(device, false, Duration.ofMinutes(10));
             if (r.failure().isPresent() || r.results().size() != settings.ranks()) {
                 throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed: " + r.failure().map(Throwable::toString)
                         .orElse("results of " + r.results().size() + " ranks"), r.failure().orElse(null));
             }
             reference = r.results();
+            referenceElapsed = r.elapsed();
             accesses = device.crash().mutatingAccesses();
             progress.accept(String.format(Locale.ROOT, "reference: %d ranks, %d iterations, %d mutating device accesses, %d ms",
                     settings.ranks(), settings.iterations(), accesses, r.elapsed().toMillis()));
         }
+        // A trial may take longer than the reference (recovery, replay), never this much.
+        deadline = referenceElapsed.multipliedBy(10).plusSeconds(30);
         SplittableRandom random = new SplittableRandom(settings.seed());
         List<SoakSummary.Trial> trials = new ArrayList<>();
         for (int t = 1; t <= settings.trials(); t++) {
@@ -135,16 +173,17 @@ final class PowerLossSoak {
             // The device exists only once the transport opens it: armed at its first open, so the
             // countdown runs over the same accesses as the reference's count.
             device.armOnOpen(crashAt, loss);
-            Run first = runOn(device, false);
+            Run first = runOn(device, false, deadline);
             boolean struck = device.device().isPresent() && device.crash().poweredOff();
             List<String> problems = new ArrayList<>();
             Run finished = first;
+            first.failure().filter(f -> String.valueOf(f.getMessage()).startsWith("hung")).ifPresent(f -> problems.add("before the power loss: " + f.getMessage()));
             if (struck) {
                 device.crash().powerOn();
-                finished = runOn(device, true);
-                finished.failure().ifPresent(f -> problems.add("the run after power loss failed: " + f));
+                finished = runOn(device, true, deadline);
+                finished.failure().ifPresent(f -> problems.add("the run after power loss failed: " + describe(f)));
             } else if (first.failure().isPresent()) {
-                problems.add("the run failed without a power loss: " + first.failure().get());
+                problems.add("the run failed without a power loss: " + describe(first.failure().get()));
             }
             CheckpointWorkload.compare(reference, finished.results(), settings.ranks()).ifPresent(problems::add);
             long lost = finished.results().stream().mapToLong(CheckpointWorkload.Result::lost).sum();

@@ -79,7 +79,8 @@ final class RestartSoak {
         SplittableRandom random = new SplittableRandom(settings.seed());
         List<SoakSummary.Trial> trials = new ArrayList<>();
         for (int t = 1; t <= settings.trials(); t++) {
-            long killAt = random.nextLong(Math.max(1, reference.elapsed().toMillis()));
+            // Within the first four fifths of a fault-free run, so that the victim is rarely done already.
+            long killAt = random.nextLong(Math.max(1, reference.elapsed().toMillis() * 4 / 5));
             int victim = random.nextInt(settings.processes());
             // A trial may take longer than the reference (a restart, a recovery), never this much.
             Duration deadline = reference.elapsed().multipliedBy(10).plusSeconds(60);
