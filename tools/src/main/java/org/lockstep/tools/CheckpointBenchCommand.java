@@ -86,6 +86,10 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             description = "Registered state per rank (default: ${DEFAULT-VALUE}).")
     SizeList stateSizes;
 
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+            description = "Runs of each kind per state size, interleaved; the row shows medians (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
     @Option(names = "--restart-trials", paramLabel = "N", defaultValue = "2",
             description = "Kills of each kind in part 2 (0 skips it; default: ${DEFAULT-VALUE}).")
     int restartTrials;
@@ -98,13 +102,22 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, emulated device), %d steps of %d B, %d in flight per channel, "
                 + "a checkpoint every %d steps%n", ranks, steps, MESSAGE_BYTES, window, every);
+        out.println("# medians of " + Math.max(1, repeat) + " interleaved runs each");
         out.println("# state      none ms   independent ms   coordinated ms   indep/none   coord/none   stop/ckpt indep us   "
                 + "stop/ckpt coord us   coord/indep");
         warmUp();
         for (long size : stateSizes.sizes()) {
-            Timing none = pipeline(Mode.NONE, size);
-            Timing independent = pipeline(Mode.INDEPENDENT, size);
-            Timing coordinated = pipeline(Mode.COORDINATED, size);
+            List<Timing> nones = new ArrayList<>();
+            List<Timing> independents = new ArrayList<>();
+            List<Timing> coordinateds = new ArrayList<>();
+            for (int r = 0; r < Math.max(1, repeat); r++) {
+                nones.add(pipeline(Mode.NONE, size));
+                independents.add(pipeline(Mode.INDEPENDENT, size));
+                coordinateds.add(pipeline(Mode.COORDINATED, size));
+            }
+            Timing none = median(nones);
+            Timing independent = median(independents);
+            Timing coordinated = median(coordinateds);
             out.printf(Locale.ROOT, "%-10s %9.1f %16.1f %16.1f %12.2f %12.2f %20.1f %20.1f %13.2f%n", humanSize(size),
                     none.millis(), independent.millis(), coordinated.millis(), independent.millis() / none.millis(),
                     coordinated.millis() / none.millis(), independent.stopMicros(), coordinated.stopMicros(),
@@ -116,6 +129,13 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** Medians of the run times and of the stop times, separately (shared machines: single runs are noise). */
+    private static Timing median(List<Timing> runs) {
+        double[] millis = runs.stream().mapToDouble(Timing::millis).sorted().toArray();
+        double[] stops = runs.stream().mapToDouble(Timing::stopMicros).sorted().toArray();
+        return new Timing(millis[millis.length / 2], stops[stops.length / 2]);
     }
 
     private static String humanSize(long bytes) {
