@@ -36,8 +36,10 @@ import java.util.Optional;
  * senders they originally matched; and the messages it sends again (those its previous incarnation
  * had already sent after the checkpoint) are recognised by their sequence numbers and dropped. The
  * program must therefore be deterministic apart from wildcard matching: given the same messages
- * in the same matching order it sends the same messages. (Results of {@code iprobe}/{@code test}
- * polling and of timing are not logged.)
+ * in the same matching order it sends the same messages. Only receives are logged: what
+ * {@code probe}/{@code iprobe} with {@link Communicator#ANY_SOURCE} reported, results of
+ * {@code test} polling and timing are not, so a program must not let them decide what it sends
+ * (receive with {@code ANY_SOURCE} instead of probing for a source and then receiving from it).
  *
  * <p><b>When to call {@link #checkpoint()}.</b> At a quiet point of this rank: none of its own
  * non-blocking requests (point-to-point or collective) is pending — the program could not re-create

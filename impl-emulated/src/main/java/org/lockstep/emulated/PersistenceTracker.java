@@ -74,6 +74,8 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         private final MemorySegment durable;
         private final long capacity;
         private final long lines;
+        /** Persists run concurrently; a crash excludes them, so that none is half applied to the durable image. */
+        private final java.util.concurrent.locks.StampedLock crashLock = new java.util.concurrent.locks.StampedLock();
 
         private Tracked(Arena arena, MemorySegment device) {
             this.device = device;
@@ -99,11 +101,20 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         }
 
         @Override
-        public synchronized void persist(long offset, long length) {
+        public void persist(long offset, long length) {
             VarHandle.fullFence();
             if (length == 0) {
                 return;
             }
+            long stamp = crashLock.readLock();
+            try {
+                persistLines(offset, length);
+            } finally {
+                crashLock.unlockRead(stamp);
+            }
+        }
+
+        private void persistLines(long offset, long length) {
             long line = offset >>> LINE_SHIFT;
             long end = ((offset + length - 1) >>> LINE_SHIFT) + 1;
             while (line < end) {
@@ -146,7 +157,16 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         }
 
         @Override
-        public synchronized long crash() {
+        public long crash() {
+            long stamp = crashLock.writeLock();
+            try {
+                return revertAll();
+            } finally {
+                crashLock.unlockWrite(stamp);
+            }
+        }
+
+        private long revertAll() {
             VarHandle.fullFence();
             long reverted = 0;
             long line = 0;
@@ -166,7 +186,16 @@ sealed interface PersistenceTracker permits PersistenceTracker.Tracked, Persiste
         }
 
         @Override
-        public synchronized long crashTorn(long seed) {
+        public long crashTorn(long seed) {
+            long stamp = crashLock.writeLock();
+            try {
+                return revertTorn(seed);
+            } finally {
+                crashLock.unlockWrite(stamp);
+            }
+        }
+
+        private long revertTorn(long seed) {
             VarHandle.fullFence();
             java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
             long reverted = 0;

@@ -56,6 +56,14 @@ import org.lockstep.spi.messaging.ProgressEngine;
  *
  * <p>The sender reclaims a heap block when it sees the receiver release the slot that points at
  * it; heap allocation needs no device atomics because only the owning sender allocates.
+ *
+ * <p>When the job checkpoints ({@code lockstep.checkpoint=true}) the device is the message log
+ * ({@link MessageLog}): every message, small ones too, is a persisted heap block named in the
+ * sender's log directory before its slot is published, and is reclaimed only once its receiver's
+ * committed checkpoint has consumed it. A new incarnation recovers in its constructor: cursors
+ * from its checkpoint, unconsumed messages replayed from the log in sequence order, wildcard
+ * receives forced to the logged matches, re-sends up to what its predecessor placed dropped.
+ * Without checkpoints none of this runs and the paths above are unchanged.
  */
 final class MailboxEndpoint implements ProgressEngine {
     /** Context id of the world communicator's point-to-point traffic; its collectives use the next one. */

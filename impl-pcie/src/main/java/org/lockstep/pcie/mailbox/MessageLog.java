@@ -179,12 +179,15 @@ final class MessageLog {
         if (freed == null) {
             return false;
         }
+        long lowest = Long.MAX_VALUE;
+        long highest = -1;
         for (Logged logged : freed) {
             device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
+            lowest = Math.min(lowest, logged.directoryIndex());
+            highest = Math.max(highest, logged.directoryIndex());
         }
-        for (Logged logged : freed) {
-            device.persist(layout.directoryEntry(rank, logged.directoryIndex()), DIRECTORY_ENTRY_LENGTH);
-        }
+        // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
+        device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
         for (Logged logged : freed) {
             heap.release(logged.block(), logged.blockLength());
             freeDirectory[freeDirectoryCount++] = logged.directoryIndex();

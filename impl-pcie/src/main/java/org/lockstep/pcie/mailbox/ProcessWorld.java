@@ -23,6 +23,14 @@ import org.lockstep.spi.messaging.AttachedRank;
  * rank computes the same layout from the same job properties; the first to claim the format state
  * formats the device and the others wait for it, bounded. A daemon thread advances this rank's
  * heartbeat so that the others can tell a killed process from a slow one.
+ *
+ * <p>Restarts: a launcher that restarts a failed rank starts its process with
+ * {@code LOCKSTEP_INCARNATION=k} (k ≥ 2). Such a process may take over a rank-table entry that
+ * still says RUNNING (a process killed with SIGKILL writes nothing more) unless the process it
+ * names is alive on this host; its incarnation is the device's previous one plus one, and when the
+ * job checkpoints its endpoint recovers from its own last checkpoint
+ * ({@link org.lockstep.api.Checkpoints}). With {@code lockstep.restartOnFailure=true} the other
+ * ranks wait for it instead of failing.
  */
 public final class ProcessWorld implements AttachedRank {
     /** Default device provider for separate processes: a mapped file, e.g. in {@code /dev/shm}. */
