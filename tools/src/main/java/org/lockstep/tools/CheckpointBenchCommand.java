@@ -90,6 +90,11 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             description = "Runs of each kind per state size, interleaved; the row shows medians (default: ${DEFAULT-VALUE}).")
     int repeat;
 
+    @Option(names = "--log-throughput", paramLabel = "MESSAGES", arity = "0..1", fallbackValue = "200000",
+            description = "First run the transport's own benchmark (org.lockstep.pcie's CheckpointBenchmark, in a child JVM): "
+                    + "message log on/off throughput with MESSAGES per round, checkpoint time by state size, restart with replay.")
+    Integer logThroughputMessages;
+
     @Option(names = "--restart-trials", paramLabel = "N", defaultValue = "2",
             description = "Kills of each kind in part 2 (0 skips it; default: ${DEFAULT-VALUE}).")
     int restartTrials;
@@ -100,6 +105,9 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--ranks must be at least 2; --steps, --every and --window positive");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (logThroughputMessages != null) {
+            transportBenchmark(out, logThroughputMessages);
+        }
         out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, emulated device), %d steps of %d B, %d in flight per channel, "
                 + "a checkpoint every %d steps%n", ranks, steps, MESSAGE_BYTES, window, every);
         out.println("# medians of " + Math.max(1, repeat) + " interleaved runs each");
@@ -129,6 +137,34 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The transport's benchmark lives in a provider module that exports nothing: it runs as its own main. */
+    private static void transportBenchmark(PrintWriter out, int messages) {
+        List<String> command = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "--enable-native-access=org.lockstep.pcie,org.lockstep.emulated",
+                "-p", System.getProperty("jdk.module.path", ""), "--add-modules", "ALL-MODULE-PATH",
+                "-m", "org.lockstep.pcie/org.lockstep.pcie.mailbox.CheckpointBenchmark", Integer.toString(messages)));
+        out.println("# the transport's benchmark (message log on/off, checkpoint time by state size, restart with replay):");
+        out.flush();
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    out.println(line);
+                    out.flush();
+                }
+            }
+            if (p.waitFor() != 0) {
+                throw new LockstepException(ErrorClass.OTHER, "the transport's benchmark exited with " + p.exitValue());
+            }
+        } catch (java.io.IOException e) {
+            throw new LockstepException(ErrorClass.OTHER, "cannot run the transport's benchmark: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockstepException(ErrorClass.OTHER, "interrupted in the transport's benchmark");
+        }
     }
 
     /** Medians of the run times and of the stop times, separately (shared machines: single runs are noise). */
