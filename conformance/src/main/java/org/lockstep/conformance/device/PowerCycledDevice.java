@@ -16,7 +16,7 @@ import org.lockstep.spi.device.ExternalMemory;
  */
 public final class PowerCycledDevice implements AutoCloseable {
     private final AtomicReference<ExternalMemory> real = new AtomicReference<>();
-    private final DeviceInterposer.Session session = DeviceInterposer.open(this::keep);
+    private final DeviceInterposer.Session session = DeviceInterposer.open(this::keep, true);
     private volatile long armCountdown;
     private volatile CrashInjectable.PowerLoss armLoss;
 

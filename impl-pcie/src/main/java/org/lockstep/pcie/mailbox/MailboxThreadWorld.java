@@ -52,7 +52,14 @@ public final class MailboxThreadWorld implements ThreadWorld {
         ExternalMemory device = DeviceProviders.open(spec);
         if (Boolean.parseBoolean(options.property(RECOVER_PROPERTY).orElse("false"))) {
             try {
-                return afterPowerLoss(device, options);
+                MailboxThreadWorld world = afterPowerLoss(device, options);
+                // Every rank's next incarnation is attached before any rank runs: a rank must not see a
+                // peer's entry as the previous run left it (ended or failed) and give up on it.
+                world.recoveredWorld = new Communicator[options.ranks()];
+                for (int rank = 0; rank < options.ranks(); rank++) {
+                    world.recoveredWorld[rank] = world.recovered(rank);
+                }
+                return world;
             } catch (RuntimeException e) {
                 device.close();
                 throw e;
@@ -70,8 +77,8 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public Communicator communicator(int rank) {
-        if (nextIncarnation) {
-            return recovered(rank);
+        if (recoveredWorld != null) {
+            return recoveredWorld[rank];
         }
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoints.set(rank, endpoint);
@@ -114,6 +121,8 @@ public final class MailboxThreadWorld implements ThreadWorld {
     }
 
     private boolean nextIncarnation;
+    /** With {@link #RECOVER_PROPERTY}: each rank's next incarnation, attached when the world opened. */
+    private Communicator[] recoveredWorld;
 
     /** The communicator of {@code rank}'s next incarnation in a world made by {@link #afterPowerLoss}. */
     public Communicator recovered(int rank) {
