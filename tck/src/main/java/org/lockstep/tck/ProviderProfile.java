@@ -54,7 +54,9 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
         p.put(MAILBOX_ASYNC_SLOTS, Integer.toString(KIT_ASYNC_SLOTS));
         p.put(MAILBOX_HEAP, Long.toString(KIT_HEAP));
         Capabilities c = Capabilities.of(KIT_MAX_RANKS).withIndirectionThreshold(KIT_THRESHOLD).withIndirectBytesPerRank(KIT_HEAP)
-                .withDeviceRouting(DeviceRouting.MAILBOX);
+                .withDeviceRouting(DeviceRouting.MAILBOX)
+                // with lockstep.checkpoint=true (which the checkpoint rules set) the device is the message log
+                .with(org.lockstep.conformance.Capability.PERSISTENCE);
         return new ProviderProfile(c, p);
     }
 

@@ -1,7 +1,5 @@
 package org.lockstep.tck;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -24,6 +22,7 @@ import org.lockstep.conformance.RuleExecutor;
 import org.lockstep.conformance.RuleOutcome;
 import org.lockstep.conformance.RuleSkipped;
 import org.lockstep.conformance.RunSettings;
+import org.lockstep.spi.device.CrashInjectable;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceProviders;
 import org.lockstep.spi.device.DeviceSpec;
@@ -190,23 +189,20 @@ public final class Tck {
     }
 
     /**
-     * Emulated power loss through the device's own {@code crash()} method, the only way there is:
-     * the device SPI has no crash operation. Works where the device's class is accessible to the kit
-     * (class path, or its package exported to {@code org.lockstep.tck}); otherwise the rule is skipped.
+     * Emulated power loss through the device SPI's {@link CrashInjectable}: every unpersisted line
+     * is lost, then the device is powered on again. A device that declares CRASH_INJECTION but does
+     * not implement the operation skips the rule.
      */
     static void crashThroughDevice(ExternalMemory device) {
         if (!device.has(DeviceCapability.CRASH_INJECTION)) {
             throw new RuleSkipped("the device does not declare CRASH_INJECTION");
         }
-        try {
-            Method crash = device.getClass().getMethod("crash");
-            crash.invoke(device);
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            throw new RuleSkipped("the device declares CRASH_INJECTION but the kit cannot reach a crash operation on "
-                    + device.getClass().getName() + " (the device SPI has none; " + e.getClass().getSimpleName() + ")");
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("the device's crash() failed: " + e.getCause(), e.getCause());
+        if (!(device instanceof CrashInjectable crash)) {
+            throw new RuleSkipped("the device declares CRASH_INJECTION but is no " + CrashInjectable.class.getName()
+                    + " (" + device.getClass().getName() + ")");
         }
+        crash.powerLoss(CrashInjectable.PowerLoss.WHOLE_LINES);
+        crash.powerOn();
     }
 
     /** Writes the report's files into {@code directory}; returns their paths. */

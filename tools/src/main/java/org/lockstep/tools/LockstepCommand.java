@@ -17,6 +17,7 @@ import picocli.CommandLine.ParseResult;
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
         description = "MPI-style message passing through a shared storage device.",
         subcommands = {ExampleCommand.class, RunCommand.class, EmbspCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
+                SoakCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LockstepCommand {
     /** Exit code of a run that failed. */

@@ -26,28 +26,76 @@ import org.lockstep.api.LockstepException;
 /**
  * Starts the N processes of a job on this host: each a JVM on this JDK, with this JVM's module
  * path, told its rank, the world size, the device path and the job key through the environment
- * ({@link LaunchEnvironment}). Prefixes every line a rank prints with its rank; when a rank fails,
- * reports it, gives the others a grace period to notice and end, then stops them; removes the
- * device file it created unless asked to keep it.
+ * ({@link LaunchEnvironment}), and which incarnation of its rank it is ({@link LaunchEnvironment#INCARNATION}).
+ * Prefixes every line a rank prints with its rank. When a rank fails and the job allows restarts,
+ * starts it again, as the same rank and its next incarnation, while the other ranks keep running
+ * (no global rollback: the restarted process recovers from its own checkpoint). When a rank fails
+ * and no restart is left, reports it, gives the others a grace period to notice and end, then
+ * stops them. Removes the device file it created unless asked to keep it.
  */
 public final class ProcessLauncher {
-    /** What a launch is asked to do. */
+    /** Incarnation of a rank's first process ({@link LaunchEnvironment#INCARNATION}); each restart adds one. */
+    public static final int FIRST_INCARNATION = 1;
+
+    /**
+     * What a launch is asked to do.
+     *
+     * @param maxRestarts how many times, in all, a rank that dies may be restarted (0: a failed rank fails the job)
+     */
     public record Job(int ranks, String mainClassOrJar, List<String> arguments, Optional<Path> device,
                       Map<String, String> properties, List<String> jvmOptions, List<String> classPath,
-                      boolean keepDevice, Duration grace, boolean bindToCore) {
+                      boolean keepDevice, Duration grace, boolean bindToCore, int maxRestarts) {
         public Job {
             if (ranks < 1) {
                 throw new LockstepException(ErrorClass.ARG, "a job needs at least one rank, got " + ranks);
+            }
+            if (maxRestarts < 0) {
+                throw new LockstepException(ErrorClass.ARG, "the number of restarts must not be negative, got " + maxRestarts);
             }
             arguments = List.copyOf(arguments);
             properties = Map.copyOf(properties);
             jvmOptions = List.copyOf(jvmOptions);
             classPath = List.copyOf(classPath);
         }
+
+        /** A job whose failed ranks are not restarted. */
+        public Job(int ranks, String mainClassOrJar, List<String> arguments, Optional<Path> device,
+                   Map<String, String> properties, List<String> jvmOptions, List<String> classPath,
+                   boolean keepDevice, Duration grace, boolean bindToCore) {
+            this(ranks, mainClassOrJar, arguments, device, properties, jvmOptions, classPath, keepDevice, grace, bindToCore, 0);
+        }
+
+        /** This job with up to {@code restarts} restarts of failed ranks. */
+        public Job withRestarts(int restarts) {
+            return new Job(ranks, mainClassOrJar, arguments, device, properties, jvmOptions, classPath, keepDevice, grace,
+                    bindToCore, restarts);
+        }
     }
 
-    /** How a launch ended. {@code exitCodes[r]} is rank r's exit code. */
-    public record Outcome(int[] exitCodes, int firstFailedRank, boolean deviceRemoved, Path device) {
+    /**
+     * One restart: {@code rank} ended with {@code exitCode} and was started again as {@code incarnation}.
+     *
+     * @param diedAtNanos    {@link System#nanoTime()} when the launcher saw it end
+     * @param restartedAtNanos {@link System#nanoTime()} when its next incarnation was started
+     */
+    public record Restart(int rank, int incarnation, int exitCode, long diedAtNanos, long restartedAtNanos) {
+    }
+
+    /** Told about every process the launcher starts, e.g. by a fault injector that kills one. */
+    @FunctionalInterface
+    public interface StartListener {
+        void started(int rank, int incarnation, Process process);
+    }
+
+    /**
+     * How a launch ended. {@code exitCodes[r]} is the exit code of rank r's last incarnation;
+     * {@code restarts} lists the restarts in the order they happened.
+     */
+    public record Outcome(int[] exitCodes, int firstFailedRank, boolean deviceRemoved, Path device, List<Restart> restarts) {
+        public Outcome {
+            restarts = List.copyOf(restarts);
+        }
+
         /** 0 when every rank succeeded, else the first failed rank's code (1 if that was 0 because it was stopped). */
         public int exitCode() {
             if (firstFailedRank < 0) {
@@ -60,61 +108,60 @@ public final class ProcessLauncher {
 
     private final PrintStream out;
     private final PrintStream err;
+    private volatile boolean cancelled;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
 
+    /**
+     * Stops a running job from another thread: no more restarts, every rank is stopped, and
+     * {@link #run} returns (rank 0 counts as the failed one if none had failed).
+     */
+    public void cancel() {
+        cancelled = true;
+    }
+
     /** Runs the job to its end. */
     public Outcome run(Job job) {
+        return run(job, (rank, incarnation, process) -> { });
+    }
+
+    /** Runs the job to its end, telling {@code listener} about every process it starts. */
+    public Outcome run(Job job, StartListener listener) {
         long jobKey = new SecureRandom().nextLong();
         Path device = job.device().orElse(Path.of("/dev/shm", "lockstep-" + Long.toHexString(jobKey)));
         boolean deviceExisted = Files.exists(device);
-        List<Process> processes = new ArrayList<>();
+        List<Process> processes = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> pumps = new ArrayList<>();
-        Thread cleanup = Thread.ofPlatform().unstarted(() -> processes.forEach(Process::destroyForcibly));
+        Thread cleanup = Thread.ofPlatform().unstarted(() -> snapshot(processes).forEach(Process::destroyForcibly));
         Runtime.getRuntime().addShutdownHook(cleanup);
         int[] exitCodes = new int[job.ranks()];
+        List<Restart> restarts = new ArrayList<>();
         int firstFailed = -1;
         try {
             List<String> command = command(job);
-            int cores = Runtime.getRuntime().availableProcessors();
             for (int rank = 0; rank < job.ranks(); rank++) {
-                List<String> rankCommand = command;
-                if (job.bindToCore()) {
-                    // As mpirun --bind-to core: rank r runs on core r mod cores (taskset from util-linux).
-                    rankCommand = new ArrayList<>(List.of("taskset", "-c", Integer.toString(rank % cores)));
-                    rankCommand.addAll(command);
-                }
-                ProcessBuilder builder = new ProcessBuilder(rankCommand);
-                Map<String, String> env = builder.environment();
-                env.put(LaunchEnvironment.RANK, Integer.toString(rank));
-                env.put(LaunchEnvironment.SIZE, Integer.toString(job.ranks()));
-                env.put(LaunchEnvironment.DEVICE, device.toString());
-                env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(jobKey));
-                env.put(LaunchEnvironment.PROPERTIES, job.properties().entrySet().stream()
-                        .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
-                Process process;
-                try {
-                    process = builder.start();
-                } catch (IOException e) {
-                    throw new LockstepException(ErrorClass.OTHER, "cannot start rank " + rank + " (" + command.getFirst() + "): " + e.getMessage(), e);
-                }
-                processes.add(process);
-                pumps.add(pump(process.getInputStream(), out, rank));
-                pumps.add(pump(process.getErrorStream(), err, rank));
+                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps));
+                listener.started(rank, FIRST_INCARNATION, processes.get(rank));
             }
-            firstFailed = awaitAll(processes, exitCodes, job.grace());
-            for (Thread pump : pumps) {
+            Restarter restarter = (rank, incarnation) -> {
+                Process p = start(job, command, device, jobKey, rank, incarnation, pumps);
+                processes.set(rank, p);
+                listener.started(rank, incarnation, p);
+                return p;
+            };
+            firstFailed = awaitAll(processes, exitCodes, job, restarter, restarts);
+            for (Thread pump : snapshot(pumps)) {
                 pump.join(Duration.ofSeconds(5));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            processes.forEach(Process::destroyForcibly);
+            snapshot(processes).forEach(Process::destroyForcibly);
             throw new LockstepException(ErrorClass.OTHER, "launcher interrupted; ranks stopped");
         } finally {
-            processes.forEach(Process::destroyForcibly);
+            snapshot(processes).forEach(Process::destroyForcibly);
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
@@ -129,7 +176,7 @@ public final class ProcessLauncher {
                 err.println("lockstep run: could not remove device " + device + ": " + e.getMessage());
             }
         }
-        return new Outcome(exitCodes, firstFailed, removed, device);
+        return new Outcome(exitCodes, firstFailed, removed, device, restarts);
     }
 
     /**
@@ -155,30 +202,99 @@ public final class ProcessLauncher {
         return new ProcessLauncher(System.out, System.err).run(job).exitCode();
     }
 
-    /** Waits for every rank; after the first failure, waits {@code grace} for the rest, then stops them. */
-    private int awaitAll(List<Process> processes, int[] exitCodes, Duration grace) throws InterruptedException {
+    private static <T> List<T> snapshot(List<T> list) {
+        synchronized (list) {
+            return List.copyOf(list);
+        }
+    }
+
+    /** Starts one process of {@code rank} as {@code incarnation}, its output copied with its rank as prefix. */
+    private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps) {
+        List<String> rankCommand = command;
+        if (job.bindToCore()) {
+            // As mpirun --bind-to core: rank r runs on core r mod cores (taskset from util-linux).
+            int cores = Runtime.getRuntime().availableProcessors();
+            rankCommand = new ArrayList<>(List.of("taskset", "-c", Integer.toString(rank % cores)));
+            rankCommand.addAll(command);
+        }
+        ProcessBuilder builder = new ProcessBuilder(rankCommand);
+        Map<String, String> env = builder.environment();
+        env.put(LaunchEnvironment.RANK, Integer.toString(rank));
+        env.put(LaunchEnvironment.SIZE, Integer.toString(job.ranks()));
+        env.put(LaunchEnvironment.DEVICE, device.toString());
+        env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(jobKey));
+        env.put(LaunchEnvironment.INCARNATION, Integer.toString(incarnation));
+        env.put(LaunchEnvironment.PROPERTIES, job.properties().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new LockstepException(ErrorClass.OTHER, "cannot start rank " + rank + " (" + command.getFirst() + "): " + e.getMessage(), e);
+        }
+        synchronized (pumps) {
+            pumps.add(pump(process.getInputStream(), out, rank));
+            pumps.add(pump(process.getErrorStream(), err, rank));
+        }
+        return process;
+    }
+
+    /** Starts the next incarnation of a rank. */
+    @FunctionalInterface
+    private interface Restarter {
+        Process restart(int rank, int incarnation);
+    }
+
+    /**
+     * Waits for every rank. A rank that fails while restarts remain is started again as its next
+     * incarnation and the others go on; after a failure that is not restarted, waits {@code grace}
+     * for the rest, then stops them.
+     */
+    private int awaitAll(List<Process> processes, int[] exitCodes, Job job, Restarter restarter, List<Restart> restarts)
+            throws InterruptedException {
+        Duration grace = job.grace();
         int firstFailed = -1;
         long graceDeadline = Long.MAX_VALUE;
-        boolean[] done = new boolean[processes.size()];
-        int remaining = processes.size();
+        int ranks = job.ranks();
+        boolean[] done = new boolean[ranks];
+        int[] incarnation = new int[ranks];
+        java.util.Arrays.fill(incarnation, FIRST_INCARNATION);
+        int remaining = ranks;
         while (remaining > 0) {
-            for (int rank = 0; rank < processes.size(); rank++) {
+            if (cancelled && graceDeadline == Long.MAX_VALUE) {
+                err.println("lockstep run: cancelled; stopping every rank");
+                processes.forEach(Process::destroyForcibly);
+                graceDeadline = System.nanoTime();
+                firstFailed = firstFailed < 0 ? 0 : firstFailed;
+            }
+            for (int rank = 0; rank < ranks; rank++) {
                 Process p = processes.get(rank);
                 if (done[rank] || !p.waitFor(20, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
+                int code = p.exitValue();
+                long diedAt = System.nanoTime();
+                if (code != 0 && firstFailed < 0 && !cancelled && restarts.size() < job.maxRestarts()) {
+                    incarnation[rank]++;
+                    err.println("lockstep run: rank " + rank + " " + describeExit(code) + "; restarting it as incarnation "
+                            + incarnation[rank] + " (restart " + (restarts.size() + 1) + " of at most " + job.maxRestarts() + ")");
+                    restarter.restart(rank, incarnation[rank]);
+                    restarts.add(new Restart(rank, incarnation[rank], code, diedAt, System.nanoTime()));
+                    continue;
+                }
                 done[rank] = true;
                 remaining--;
-                exitCodes[rank] = p.exitValue();
-                if (exitCodes[rank] != 0 && firstFailed < 0) {
+                exitCodes[rank] = code;
+                if (code != 0 && firstFailed < 0) {
                     firstFailed = rank;
-                    err.println("lockstep run: rank " + rank + " " + describeExit(exitCodes[rank])
+                    String exhausted = job.maxRestarts() > 0 ? " and all " + job.maxRestarts() + " restarts are used" : "";
+                    err.println("lockstep run: rank " + rank + " " + describeExit(code) + exhausted
                             + "; the other ranks have " + grace.toSeconds() + " s to end");
                     graceDeadline = System.nanoTime() + grace.toNanos();
                 }
             }
             if (remaining > 0 && System.nanoTime() - graceDeadline > 0) {
-                for (int rank = 0; rank < processes.size(); rank++) {
+                for (int rank = 0; rank < ranks; rank++) {
                     if (!done[rank]) {
                         err.println("lockstep run: stopping rank " + rank + " after the grace period");
                         processes.get(rank).destroyForcibly();

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 import org.lockstep.applications.ApplicationMain;
 import org.lockstep.applications.Applications;
+import org.lockstep.api.Checkpoints;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Runs a program as N separate JVM processes that pass messages through a shared device file "
                 + "(by default a new file in /dev/shm, removed afterwards). Each line a rank prints is prefixed with "
-                + "its rank. Exits non-zero when a rank fails, after giving the others a grace period.")
+                + "its rank. Exits non-zero when a rank fails (and, with --restart-on-failure, no restart is left), "
+                + "after giving the others a grace period.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
     /** The main class that runs an application by name (module/class). */
@@ -52,6 +54,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10",
             description = "After a rank fails, how long the others may run before they are stopped (default: ${DEFAULT-VALUE}).")
     long graceSeconds;
+
+    @Option(names = "--restart-on-failure",
+            description = "Restart a rank that fails (same rank, next incarnation) while the others keep running; "
+                    + "the restarted process recovers from its own last checkpoint.")
+    boolean restartOnFailure;
+
+    @Option(names = "--max-restarts", paramLabel = "N", defaultValue = "3",
+            description = "With --restart-on-failure: restarts allowed in the whole job before a failure fails it (default: ${DEFAULT-VALUE}).")
+    int maxRestarts;
 
     @Option(names = "--bind-to-core", description = "Pin rank r to core r mod cores, as mpirun --bind-to core (needs taskset).")
     boolean bindToCore;
@@ -97,15 +108,28 @@ final class RunCommand implements Callable<Integer> {
         if (graceSeconds < 0) {
             throw new ParameterException(spec.commandLine(), "--grace must not be negative");
         }
+        if (maxRestarts < 0) {
+            throw new ParameterException(spec.commandLine(), "--max-restarts must not be negative, got " + maxRestarts);
+        }
         Map<String, String> jobProperties = new LinkedHashMap<>(properties);
+        if (restartOnFailure) {
+            // A restarted rank recovers from its checkpoint; its peers wait for it instead of failing.
+            jobProperties.putIfAbsent(Checkpoints.ENABLED_PROPERTY, "true");
+            jobProperties.putIfAbsent(Checkpoints.RESTART_ON_FAILURE_PROPERTY, "true");
+        }
         if (deviceSize != null) {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
         }
         Program program = program(target, arguments);
         List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
-                jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore);
+                jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore,
+                restartOnFailure ? maxRestarts : 0);
         ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
+        if (!outcome.restarts().isEmpty()) {
+            System.err.println("lockstep run: " + outcome.restarts().size() + " restart(s): " + outcome.restarts().stream()
+                    .map(r -> "rank " + r.rank() + " as incarnation " + r.incarnation()).collect(java.util.stream.Collectors.joining(", ")));
+        }
         if (outcome.firstFailedRank() >= 0) {
             System.err.println("lockstep run: failed: rank " + outcome.firstFailedRank() + " "
                     + ProcessLauncher.describeExit(outcome.exitCodes()[outcome.firstFailedRank()]));

@@ -42,6 +42,7 @@ public final class LaunchedPrograms {
             case "kill-rank-1" -> Lockstep.run(options, LaunchedPrograms::killRankOne);
             case "job-ring" -> Lockstep.run(options, world -> jobRing(world, Long.parseLong(args[1])));
             case "collectives" -> Lockstep.run(options, LaunchedPrograms::collectives);
+            case "die-until" -> dieUntil(Integer.parseInt(args[1]), Integer.parseInt(args[2]), java.nio.file.Path.of(args[3]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -94,6 +95,32 @@ public final class LaunchedPrograms {
         }
         ring.await();
         System.out.println("point-to-point OK on rank " + me + " of " + n);
+    }
+
+    /**
+     * The launcher's restarts, without a transport: rank {@code victim} kills itself with SIGKILL
+     * until it is incarnation {@code survivingIncarnation}, which writes {@code marker}; the other
+     * ranks stay alive until the marker is there, so a launcher that stopped them would show.
+     */
+    static void dieUntil(int victim, int survivingIncarnation, java.nio.file.Path marker) throws IOException, InterruptedException {
+        int rank = Integer.parseInt(System.getenv("LOCKSTEP_RANK"));
+        int incarnation = Integer.parseInt(System.getenv("LOCKSTEP_INCARNATION"));
+        System.out.println("rank " + rank + " incarnation " + incarnation + " pid " + ProcessHandle.current().pid());
+        System.out.flush();
+        if (rank == victim) {
+            if (incarnation < survivingIncarnation) {
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor(10, TimeUnit.SECONDS);
+                Thread.sleep(60_000); // never reached: SIGKILL ends the process
+            }
+            java.nio.file.Files.writeString(marker, Integer.toString(incarnation));
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!java.nio.file.Files.exists(marker)) {
+            check(System.nanoTime() < deadline, "rank " + rank + ": rank " + victim + " never came back");
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        System.out.println("rank " + rank + " saw rank " + victim + " back");
     }
 
     /** Rank 1 kills itself with SIGKILL mid-traffic; the others must get a process-failed error, not hang. */

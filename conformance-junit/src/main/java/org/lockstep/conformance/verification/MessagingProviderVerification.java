@@ -343,4 +343,29 @@ public abstract class MessagingProviderVerification {
     public void required_COLL_06_alltoallBlocksGoWhereAddressed() {
         verify("COLL.06");
     }
+
+    @Test
+    public void required_CKPT_01_checkpointCallsArePortable() {
+        verify("CKPT.01");
+    }
+
+    @Test
+    public void optional_CKPT_02_retainedUntilCheckpointed() {
+        verify("CKPT.02");
+    }
+
+    @Test
+    public void optional_CKPT_03_replayInChannelOrder() {
+        verify("CKPT.03");
+    }
+
+    @Test
+    public void optional_CKPT_04_wildcardReplayInOriginalOrder() {
+        verify("CKPT.04");
+    }
+
+    @Test
+    public void optional_CKPT_05_persistedBeforeVisible() {
+        verify("CKPT.05");
+    }
 }

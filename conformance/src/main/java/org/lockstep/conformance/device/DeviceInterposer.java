@@ -24,8 +24,12 @@ import org.lockstep.spi.device.ExternalMemory;
  * self-test, to break a device on purpose.
  */
 public final class DeviceInterposer {
-    /** Device option naming the session. */
+    /**
+     * Device option naming the session, or several separated by {@link #SESSION_SEPARATOR}: the
+     * first decorates the real device, the next decorates what the first made, and so on.
+     */
     static final String SESSION_OPTION = "conformance.session";
+    static final String SESSION_SEPARATOR = ",";
     /** Device option naming the real device provider. */
     static final String INNER_OPTION = "conformance.inner";
 
@@ -41,9 +45,12 @@ public final class DeviceInterposer {
         private final UnaryOperator<ExternalMemory> decorator;
         private final List<ExternalMemory> opened = new CopyOnWriteArrayList<>();
 
-        private Session(String id, UnaryOperator<ExternalMemory> decorator) {
+        private final boolean innermost;
+
+        private Session(String id, UnaryOperator<ExternalMemory> decorator, boolean innermost) {
             this.id = id;
             this.decorator = decorator;
+            this.innermost = innermost;
         }
 
         public String id() {
@@ -74,8 +81,15 @@ public final class DeviceInterposer {
             DeviceRouting r = routing.get();
             return target.withOptions(options -> {
                 Map<String, String> deviceOptions = new TreeMap<>(r.deviceOptions(options));
-                deviceOptions.put(SESSION_OPTION, id);
-                deviceOptions.put(INNER_OPTION, r.device(options));
+                if (r.device(options).equals(InterposingDeviceProvider.NAME)) {
+                    // Routed through another session already: this one decorates what that one made (an
+                    // observer sees the broken device), or the real device first if it must hold the real one.
+                    String others = deviceOptions.get(SESSION_OPTION);
+                    deviceOptions.put(SESSION_OPTION, innermost ? id + SESSION_SEPARATOR + others : others + SESSION_SEPARATOR + id);
+                } else {
+                    deviceOptions.put(SESSION_OPTION, id);
+                    deviceOptions.put(INNER_OPTION, r.device(options));
+                }
                 return r.reroute(options, InterposingDeviceProvider.NAME, deviceOptions);
             });
         }
@@ -88,7 +102,15 @@ public final class DeviceInterposer {
 
     /** Registers {@code decorator}. */
     public static Session open(UnaryOperator<ExternalMemory> decorator) {
-        Session s = new Session("s" + NEXT_SESSION.incrementAndGet(), decorator);
+        return open(decorator, false);
+    }
+
+    /**
+     * Registers {@code decorator}; with {@code innermost}, it decorates the real device itself even
+     * when the target is routed through other sessions already (which then decorate what it made).
+     */
+    public static Session open(UnaryOperator<ExternalMemory> decorator, boolean innermost) {
+        Session s = new Session("s" + NEXT_SESSION.incrementAndGet(), decorator, innermost);
         SESSIONS.put(s.id(), s);
         return s;
     }

@@ -31,7 +31,11 @@ public final class InterposingDeviceProvider implements DeviceProvider {
 
     @Override
     public ExternalMemory open(DeviceSpec spec) {
-        DeviceInterposer.Session session = DeviceInterposer.session(spec.options().get(DeviceInterposer.SESSION_OPTION));
+        String sessionIds = spec.options().get(DeviceInterposer.SESSION_OPTION);
+        java.util.List<DeviceInterposer.Session> sessions = new java.util.ArrayList<>();
+        for (String id : (sessionIds == null ? "" : sessionIds).split(DeviceInterposer.SESSION_SEPARATOR)) {
+            sessions.add(DeviceInterposer.session(id.isEmpty() ? null : id));
+        }
         String inner = spec.options().get(DeviceInterposer.INNER_OPTION);
         if (inner == null || inner.equals(NAME)) {
             throw new DeviceException(ErrorClass.ARG, NAME + ": option " + DeviceInterposer.INNER_OPTION + " must name the real device provider");
@@ -41,7 +45,11 @@ public final class InterposingDeviceProvider implements DeviceProvider {
         rest.remove(DeviceInterposer.INNER_OPTION);
         ExternalMemory device = DeviceProviders.open(new DeviceSpec(inner, spec.capacity(), spec.blockSize(), spec.path(), rest));
         try {
-            return session.decorate(device);
+            ExternalMemory decorated = device;
+            for (DeviceInterposer.Session session : sessions) {
+                decorated = session.decorate(decorated);
+            }
+            return decorated;
         } catch (RuntimeException e) {
             device.close();
             throw e;

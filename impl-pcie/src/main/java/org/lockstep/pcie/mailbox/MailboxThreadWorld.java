@@ -36,11 +36,37 @@ public final class MailboxThreadWorld implements ThreadWorld {
         this.endpoints = new AtomicReferenceArray<>(layout.config().worldSize());
     }
 
-    /** Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks. */
+    /**
+     * Job property: {@code true} makes a world of threads resume a job on a device that already
+     * holds it, after a power loss of the whole machine ({@link #afterPowerLoss}): every rank is its
+     * next incarnation and restarts from its own checkpoint. Used by the power-loss soak and the
+     * conformance kit, which keep the device across the two runs.
+     */
+    public static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
+
+    /**
+     * Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks, or,
+     * with {@value #RECOVER_PROPERTY}, recovers the job the device holds.
+     */
     public static MailboxThreadWorld open(JobOptions options) {
         MailboxConfig wanted = MailboxOptions.config(options, options.ranks(), new SecureRandom().nextLong());
         DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, MailboxOptions.DEFAULT_DEVICE, Optional.empty());
         ExternalMemory device = DeviceProviders.open(spec);
+        if (Boolean.parseBoolean(options.property(RECOVER_PROPERTY).orElse("false"))) {
+            try {
+                MailboxThreadWorld world = afterPowerLoss(device, options);
+                // Every rank's next incarnation is attached before any rank runs: a rank must not see a
+                // peer's entry as the previous run left it (ended or failed) and give up on it.
+                world.recoveredWorld = new Communicator[options.ranks()];
+                for (int rank = 0; rank < options.ranks(); rank++) {
+                    world.recoveredWorld[rank] = world.recovered(rank);
+                }
+                return world;
+            } catch (RuntimeException e) {
+                device.close();
+                throw e;
+            }
+        }
         try {
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
             MailboxThreadWorld world = new MailboxThreadWorld(device, DeviceFormat.format(device, config, ATTACH_WAIT),
@@ -56,6 +82,9 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public Communicator communicator(int rank) {
+        if (recoveredWorld != null) {
+            return recoveredWorld[rank];
+        }
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoint.singleCopy().threshold(singleCopyThreshold);
         endpoint.useDeviceCollectives(nativeCollectives);
@@ -99,6 +128,8 @@ public final class MailboxThreadWorld implements ThreadWorld {
     }
 
     private boolean nextIncarnation;
+    /** With {@link #RECOVER_PROPERTY}: each rank's next incarnation, attached when the world opened. */
+    private Communicator[] recoveredWorld;
 
     /** The communicator of {@code rank}'s next incarnation in a world made by {@link #afterPowerLoss}. */
     public Communicator recovered(int rank) {

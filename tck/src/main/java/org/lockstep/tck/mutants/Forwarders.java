@@ -52,7 +52,10 @@ final class Forwarders {
                     .intercept(MethodCall.invoke(Object.class.getConstructor())
                             .andThen(FieldAccessor.ofField("delegate").setsArgumentAt(0))
                             .andThen(FieldAccessor.ofField("breakage").setsArgumentAt(1)))
-                    .method(ElementMatchers.isAbstract()).intercept(MethodCall.invokeSelf().onField("delegate").withAllArguments());
+                    .method(ElementMatchers.isAbstract()).intercept(MethodCall.invokeSelf().onField("delegate").withAllArguments())
+                    // A default method that only the provider can implement (checkpoints) reaches the real object too.
+                    .method(ElementMatchers.isDefaultMethod().and(ElementMatchers.named("checkpoints")))
+                    .intercept(MethodCall.invokeSelf().onField("delegate").withAllArguments());
             for (Method m : breakageType.getDeclaredMethods()) {
                 if (Modifier.isStatic(m.getModifiers()) || m.isSynthetic() || !declares(type, m)) {
                     continue;

@@ -96,6 +96,19 @@ public final class Mutants {
                         List.of("COLL.05"), CommunicatorBreakages.SplitMixesContexts::new),
                 Mutant.communicator("ALLTOALL_BLOCKS_SWAPPED", "rank 0's alltoall delivers its first two blocks swapped",
                         List.of("COLL.06"), CommunicatorBreakages.AlltoallBlocksSwapped::new),
+                Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
+                        List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
+                Mutant.communicator("FREES_ON_RECEIPT", "after a restart, messages received before the crash are gone (freed on receipt "
+                        + "despite checkpointing): a receive gets the next message or waits for ever", true,
+                        List.of("CKPT.02"), (real, caps) -> new CheckpointBreakages.FreesOnReceipt(real)),
+                Mutant.communicator("REPLAYS_OUT_OF_ORDER", "after a restart, the first two messages replayed on each channel are swapped",
+                        true, List.of("CKPT.03"), (real, caps) -> new CheckpointBreakages.ReplaysOutOfOrder(real)),
+                Mutant.communicator("FORGETS_WILDCARD_ORDER", "after a restart, ANY_SOURCE receives take the lowest-ranked sender with a "
+                        + "message instead of the logged matching order", true,
+                        List.of("CKPT.04"), (real, caps) -> new CheckpointBreakages.ForgetsWildcardOrder(real)),
+                Mutant.deviceUnderProvider("PERSISTS_AFTER_PUBLISHING", "a persist makes the first line of its range durable at once "
+                        + "and the rest only after the next persist, so a message is named (published) before its payload is durable",
+                        List.of("CKPT.05"), (real, caps) -> new CheckpointBreakages.PersistsAfterPublishing(real)),
                 Mutant.device("DEVICE_UNCHECKED_BOUNDS", "accesses past the end are clipped or dropped, not rejected",
                         List.of("DEV.01"), DeviceBreakages.UncheckedBounds::new),
                 Mutant.device("DEVICE_UNCHECKED_ALIGNMENT", "misaligned ordered and atomic accesses are rounded down, not rejected",
