@@ -16,8 +16,13 @@ import org.lockstep.spi.device.ExternalMemory;
  * slot, a receiver writing where the sender still writes). A release store, volatile store or
  * atomic update is itself a write that publishes at once.
  *
+ * <p>It also checks that every claim taken with compare-and-set has a single owner (see
+ * {@link ClaimWords}): two parties that both moved one word from the same value in overlapping
+ * calls, with no write in between to put that value back, hold one claim twice — the two owners
+ * of one asynchronous-mailbox ticket that a non-atomic compare-and-set lets in.
+ *
  * <p>Writes by the thread that opened the device (formatting it before any rank runs) are not
- * counted. Each line's last writer is kept, so the check costs a map update per written line.
+ * counted as owning lines. Each line's last writer is kept, so the check costs a map update per written line.
  */
 public final class OwnershipMonitor extends ForwardingMemory {
     /** Granularity of ownership: one cache line, the unit the protocol gives a single writer. */
@@ -33,6 +38,7 @@ public final class OwnershipMonitor extends ForwardingMemory {
     private final ConcurrentHashMap<Long, AtomicLong> epochs = new ConcurrentHashMap<>();
     private final List<String> violations = new ArrayList<>();
     private long violationCount;
+    private final ClaimWords claims = new ClaimWords(this::violation);
 
     public OwnershipMonitor(ExternalMemory device) {
         super(device);
@@ -97,44 +103,80 @@ public final class OwnershipMonitor extends ForwardingMemory {
 
     @Override
     public void write(long offset, MemorySegment source, long sourceOffset, long length) {
-        super.write(offset, source, sourceOffset, length);
+        List<ClaimWords.Call> calls = claims.writing(offset, length);
+        try {
+            super.write(offset, source, sourceOffset, length);
+        } finally {
+            ClaimWords.returned(calls);
+        }
         wrote(offset, length, "write of " + length + " bytes at " + offset, false);
     }
 
     @Override
     public void fill(long offset, long length, byte value) {
-        super.fill(offset, length, value);
+        List<ClaimWords.Call> calls = claims.writing(offset, length);
+        try {
+            super.fill(offset, length, value);
+        } finally {
+            ClaimWords.returned(calls);
+        }
         wrote(offset, length, "fill of " + length + " bytes at " + offset, false);
     }
 
     @Override
     public void putLong(long offset, long value) {
-        super.putLong(offset, value);
+        List<ClaimWords.Call> calls = claims.writing(offset, Long.BYTES);
+        try {
+            super.putLong(offset, value);
+        } finally {
+            ClaimWords.returned(calls);
+        }
         wrote(offset, Long.BYTES, "putLong at " + offset, false);
     }
 
     @Override
     public void putInt(long offset, int value) {
-        super.putInt(offset, value);
+        List<ClaimWords.Call> calls = claims.writing(offset, Integer.BYTES);
+        try {
+            super.putInt(offset, value);
+        } finally {
+            ClaimWords.returned(calls);
+        }
         wrote(offset, Integer.BYTES, "putInt at " + offset, false);
     }
 
     @Override
     public void putLongRelease(long offset, long value) {
         wrote(offset, Long.BYTES, "putLongRelease at " + offset, true);
-        super.putLongRelease(offset, value);
+        List<ClaimWords.Call> calls = claims.writing(offset, Long.BYTES);
+        try {
+            super.putLongRelease(offset, value);
+        } finally {
+            ClaimWords.returned(calls);
+        }
     }
 
     @Override
     public void putLongVolatile(long offset, long value) {
         wrote(offset, Long.BYTES, "putLongVolatile at " + offset, true);
-        super.putLongVolatile(offset, value);
+        List<ClaimWords.Call> calls = claims.writing(offset, Long.BYTES);
+        try {
+            super.putLongVolatile(offset, value);
+        } finally {
+            ClaimWords.returned(calls);
+        }
     }
 
     @Override
     public boolean compareAndSetLong(long offset, long expected, long value) {
         publishing();
-        boolean swapped = super.compareAndSetLong(offset, expected, value);
+        ClaimWords.Call call = claims.compareAndSet(offset, expected, value);
+        boolean swapped = true; // a call that throws is taken as a write: it can only hide a violation, never invent one
+        try {
+            swapped = super.compareAndSetLong(offset, expected, value);
+        } finally {
+            call.returned(swapped);
+        }
         if (swapped) {
             wrote(offset, Long.BYTES, "compareAndSetLong at " + offset, true);
         }
@@ -144,7 +186,13 @@ public final class OwnershipMonitor extends ForwardingMemory {
     @Override
     public long getAndAddLong(long offset, long delta) {
         publishing();
-        long previous = super.getAndAddLong(offset, delta);
+        List<ClaimWords.Call> calls = claims.writing(offset, Long.BYTES);
+        long previous;
+        try {
+            previous = super.getAndAddLong(offset, delta);
+        } finally {
+            ClaimWords.returned(calls);
+        }
         wrote(offset, Long.BYTES, "getAndAddLong at " + offset, true);
         return previous;
     }

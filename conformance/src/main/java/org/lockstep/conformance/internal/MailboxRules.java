@@ -95,18 +95,21 @@ final class MailboxRules {
                             "message " + i + " of rank " + s.source() + " arrived mixed with another (two owners of one slot?)");
                 }
             });
-            result.requireOk("flood through a monitored device");
+            check(!session.devices().isEmpty(), "the provider did not open its device through the interposer");
             List<ExternalMemoryViolations> found = new ArrayList<>();
             session.devices().forEach(d -> {
                 if (d instanceof OwnershipMonitor m && m.violationCount() > 0) {
                     found.add(new ExternalMemoryViolations(m.violationCount(), m.violations()));
                 }
             });
-            check(!session.devices().isEmpty(), "the provider did not open its device through the interposer");
+            // Two owners usually also break the run (a lost or mixed message): the monitor's finding names the cause.
             if (!found.isEmpty()) {
-                throw new RuleViolation(found.getFirst().count() + " write(s) into device lines another party still owned",
-                        String.join("\n", found.getFirst().examples()));
+                throw new RuleViolation(found.getFirst().count() + " breach(es) of single ownership: device lines written while "
+                        + "another party owned them, or claims taken twice", String.join("\n", found.getFirst().examples())
+                        + (result.ok() ? "" : "\nthe run itself: " + result.hang().map(h -> h.reason())
+                        .or(() -> result.rootFailure().map(Object::toString)).orElse("messages left unreceived")));
             }
+            result.requireOk("flood through a monitored device");
         }
     }
 

@@ -29,6 +29,16 @@ final class DeviceBreakages {
         }
     }
 
+    /**
+     * The gap of a non-atomic update between its read and its write: a driver that waits for the
+     * read's completion off the CPU. The yield gives another thread the core in that gap even when
+     * there are fewer cores than threads, so the race is real on a small, loaded machine too.
+     */
+    private static void readToWriteGap() {
+        window();
+        Thread.yield();
+    }
+
     /** Compare-and-set and get-and-add done as a read and a later write: updates race (two owners of one claim). */
     static final class NonAtomicUpdates {
         private final ExternalMemory real;
@@ -41,14 +51,14 @@ final class DeviceBreakages {
             if (real.getLongVolatile(offset) != expected) {
                 return false;
             }
-            window();
+            readToWriteGap();
             real.putLongVolatile(offset, value);
             return true;
         }
 
         public long getAndAddLong(long offset, long delta) {
             long v = real.getLongVolatile(offset);
-            window();
+            readToWriteGap();
             real.putLongVolatile(offset, v + delta);
             return v;
         }
