@@ -62,6 +62,11 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * committed checkpoint has consumed it. A new incarnation recovers in its constructor: cursors
  * from its checkpoint, unconsumed messages replayed from the log in sequence order, wildcard
  * receives forced to the logged matches, re-sends up to what its predecessor placed dropped.
+ * Until the program restores its checkpoint, though, it is setting itself up again (a program
+ * that duplicates the world at start does so before it restores), which is no re-execution of
+ * what followed the checkpoint: those messages go outside the log and the channel's sequence
+ * ({@link org.lockstep.pcie.layout.SlotDescriptor#FLAG_PREAMBLE}); numbered, they would take the
+ * sequence numbers of the predecessor's post-checkpoint messages and be dropped as their re-sends.
  * Without checkpoints none of this runs and the paths above are unchanged.
  */
 final class MailboxEndpoint implements ProgressEngine {
