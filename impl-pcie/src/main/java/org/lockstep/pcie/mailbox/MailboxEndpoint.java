@@ -1204,7 +1204,7 @@ final class MailboxEndpoint implements ProgressEngine {
             device.read(message.payloadAddress, copy, 0, message.length);
             statistics.bytesCopied += message.length;
         }
-        if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous() || message.isPreamble())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
         if (message.held) {
@@ -1269,7 +1269,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         if (message.spilled != null) {
             message.spilled = null;
-        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous() || message.isPreamble())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
     }

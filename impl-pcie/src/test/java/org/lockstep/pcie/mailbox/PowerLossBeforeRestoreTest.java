@@ -111,6 +111,11 @@ class PowerLossBeforeRestoreTest {
                 control.barrier(); // the duplicate works after the restore too
                 return control;
             });
+            for (int r = 0; r < 2; r++) {
+                MailboxEndpoint endpoint = CheckpointTesting.endpoint(resumed, r);
+                assertEquals(endpoint.statistics().retainedBytes, endpoint.heapBytesInUse(), when + ": rank " + r
+                        + "'s heap holds more than its log retains (the block of a set-up message never went back)");
+            }
             return -1;
         } finally {
             crash.disarm();
