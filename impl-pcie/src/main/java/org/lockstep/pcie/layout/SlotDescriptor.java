@@ -84,9 +84,17 @@ public final class SlotDescriptor {
      * straight into the receive buffer at the offset in the heap block offset field.
      */
     public static final int FLAG_DIRECT = 64;
+    /**
+     * Sent by a restarted incarnation before it restored its checkpoint (with the message log on):
+     * the program is setting itself up again (e.g. duplicating communicators), which is not part of
+     * the execution it resumes. Such a message has sequence number 0 and sits outside its channel's
+     * sequence: it is neither logged nor deduplicated, and the receiver delivers it in ring order.
+     * Always indirect, never fragmented, only in the pair mailbox.
+     */
+    public static final int FLAG_PREAMBLE = 128;
     /** Every flag a valid slot may carry. */
     public static final int KNOWN_FLAGS = FLAG_INDIRECT | FLAG_SYNCHRONOUS | FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT | FLAG_VOID
-            | FLAG_RENDEZVOUS | FLAG_DIRECT;
+            | FLAG_RENDEZVOUS | FLAG_DIRECT | FLAG_PREAMBLE;
 
     private SlotDescriptor() {
     }

@@ -46,6 +46,11 @@ final class IncomingMessage {
         return (flags & SlotDescriptor.FLAG_SYNCHRONOUS) != 0;
     }
 
+    /** Sent by a restarted rank before it restored its checkpoint: unlogged, so its block goes back on release. */
+    boolean isPreamble() {
+        return (flags & SlotDescriptor.FLAG_PREAMBLE) != 0;
+    }
+
     IncomingMessage(long slotAddress, long ticket, long sequence, int source, int tag, int context,
                     long length, long messageLength, int flags, long payloadAddress, long payloadLockAddress) {
         this.slotAddress = slotAddress;

@@ -55,6 +55,7 @@ final class MailboxCheckpoints implements Checkpoints {
 
     @Override
     public synchronized long restore() {
+        endpoint.restored();
         if (restoredState == null) {
             return 0;
         }

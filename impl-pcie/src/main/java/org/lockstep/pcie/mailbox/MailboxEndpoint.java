@@ -62,6 +62,11 @@ import org.lockstep.spi.messaging.ProgressEngine;
  * committed checkpoint has consumed it. A new incarnation recovers in its constructor: cursors
  * from its checkpoint, unconsumed messages replayed from the log in sequence order, wildcard
  * receives forced to the logged matches, re-sends up to what its predecessor placed dropped.
+ * Until the program restores its checkpoint, though, it is setting itself up again (a program
+ * that duplicates the world at start does so before it restores), which is no re-execution of
+ * what followed the checkpoint: those messages go outside the log and the channel's sequence
+ * ({@link org.lockstep.pcie.layout.SlotDescriptor#FLAG_PREAMBLE}); numbered, they would take the
+ * sequence numbers of the predecessor's post-checkpoint messages and be dropped as their re-sends.
  * Without checkpoints none of this runs and the paths above are unchanged.
  */
 final class MailboxEndpoint implements ProgressEngine {
@@ -151,6 +156,12 @@ final class MailboxEndpoint implements ProgressEngine {
     private final MailboxCheckpoints checkpoints;
     /** Per destination: logged messages a predecessor placed but never published, to publish before anything new. */
     private final ArrayDeque<MessageLog.Logged>[] republish;
+    /**
+     * A restarted incarnation that has a checkpoint to resume, until the program restores it: what
+     * it sends meanwhile sets the program up again and is no part of the resumed execution, so it
+     * goes outside the log ({@link org.lockstep.pcie.layout.SlotDescriptor#FLAG_PREAMBLE}).
+     */
+    private boolean preamble;
     /** When sends first found the log full; 0 while they do not. */
     private long logFullSince;
     private static final int RECLAIM_INTERVAL = 16;
@@ -235,6 +246,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         log = config.checkpoints() ? new MessageLog(device, layout, rank, incarnation, heap, statistics) : null;
         MessageLog.Recovery recovery = log == null ? null : recover();
+        preamble = recovery != null && recovery.epoch > 0;
         checkpoints = new MailboxCheckpoints(this, recovery, incarnation);
         long entry = layout.rankEntry(rank);
         device.putLong(entry + RankTableDescriptor.INCARNATION_OFFSET, incarnation);
@@ -243,6 +255,20 @@ final class MailboxEndpoint implements ProgressEngine {
         device.putLong(entry + RankTableDescriptor.HOST_OFFSET, HostIdentity.CURRENT);
         device.putLong(entry + RankTableDescriptor.DEVICE_BUFFER_BYTES_OFFSET, 0);
         device.putLongRelease(entry + RankTableDescriptor.STATE_OFFSET, RankTableDescriptor.STATE_RUNNING);
+    }
+
+    /**
+     * The program restored its checkpoint: from here on it re-executes what its predecessor did
+     * after that checkpoint, so its sends take the channel's sequence numbers again (and those its
+     * predecessor placed are dropped as re-sends).
+     */
+    void restored() {
+        lock.lock();
+        try {
+            preamble = false;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private static long[] filled(int n, long value) {
@@ -325,6 +351,14 @@ final class MailboxEndpoint implements ProgressEngine {
         lock.lock();
         try {
             checkOpen();
+            if (preamble) {
+                if (LayoutConstants.align(HeapBlockDescriptor.blockLength(bytes), LayoutConstants.CACHE_LINE) > heap.capacity()) {
+                    throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
+                            + " sent before the restarted rank restored its checkpoint must fit one heap block, but the heap "
+                            + "partition has only " + heap.capacity() + " bytes; restore the checkpoint before sending it");
+                }
+                request.preamble = true;
+            }
             failIfPeerGone(dest, null, "send to");
             if (pendingSends[dest].isEmpty() && republish[dest].isEmpty()) {
                 while (!request.fullyPlaced() && !request.abandoned && placeMessage(request)) {
@@ -374,13 +408,13 @@ final class MailboxEndpoint implements ProgressEngine {
         // A synchronous message always goes through a heap block: its released word is the match signal.
         // With checkpoints, every message does: the heap is the message log (and single copy is off).
         boolean indirect = send.length > inlineCapacity || send.synchronous || log != null;
-        boolean fragmented = indirect && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first || offer);
+        boolean fragmented = indirect && !send.preamble && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first || offer);
         long fragmentLength = offer ? 0 : direct ? remaining
                 : fragmented ? Math.min(remaining, fragmentLength(send.fragmentsPlaced)) : remaining;
         boolean last = fragmentLength == remaining;
         long heapOffset = HeapAllocator.FAILED;
         long blockLength = HeapBlockDescriptor.blockLength(fragmentLength);
-        if (log != null && nextSendSequence[send.dest] <= log.placedThrough(send.dest)) {
+        if (log != null && !send.preamble && nextSendSequence[send.dest] <= log.placedThrough(send.dest)) {
             // A restarted sender sends again what its predecessor placed after the checkpoint: the log has it.
             nextSendSequence[send.dest]++;
             send.placedBytes += fragmentLength;
@@ -395,7 +429,7 @@ final class MailboxEndpoint implements ProgressEngine {
         if (log != null && !republish[send.dest].isEmpty()) {
             return false; // what the predecessor placed goes first
         }
-        if (log != null && !log.hasDirectoryRoom()) {
+        if (log != null && !send.preamble && !log.hasDirectoryRoom()) {
             reclaimLog();
             if (!log.hasDirectoryRoom()) {
                 noteLogFull();
@@ -442,7 +476,7 @@ final class MailboxEndpoint implements ProgressEngine {
             slot = pairSlot;
             ticket = pairTicket;
             async = false;
-        } else if (asyncMailboxes && (ticket = claimAsyncSlot(send.dest)) > 0) {
+        } else if (asyncMailboxes && !send.preamble && (ticket = claimAsyncSlot(send.dest)) > 0) {
             slot = layout.slotAddress(layout.asyncSlotsBase(send.dest), ticket, config.asyncSlots());
             async = true;
         } else {
@@ -461,14 +495,18 @@ final class MailboxEndpoint implements ProgressEngine {
             }
             flags |= offer ? FLAG_RENDEZVOUS : direct ? FLAG_DIRECT : 0;
         }
+        if (send.preamble) {
+            flags |= FLAG_PREAMBLE;
+        }
+        long sequence = send.preamble ? 0 : nextSendSequence[send.dest];
         try {
-            if (log != null) {
+            if (log != null && !send.preamble) {
                 // Durable before visible: block and directory entry are persisted before the slot is published.
                 log.log(heapOffset, blockLength, send.dest, flags, nextSendSequence[send.dest], send.tag, send.context,
                         fragmentLength, send.length);
                 logFullSince = 0;
             }
-            publish(slot, ticket, nextSendSequence[send.dest], send.tag, send.context, fragmentLength, send.length, flags,
+            publish(slot, ticket, sequence, send.tag, send.context, fragmentLength, send.length, flags,
                     direct ? send.rendezvous.target : indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
             if (heapOffset != HeapAllocator.FAILED) {
@@ -480,7 +518,9 @@ final class MailboxEndpoint implements ProgressEngine {
             }
             throw e;
         }
-        nextSendSequence[send.dest]++;
+        if (!send.preamble) {
+            nextSendSequence[send.dest]++;
+        }
         if (async) {
             statistics.asyncMailboxSends++;
         } else {
@@ -505,7 +545,7 @@ final class MailboxEndpoint implements ProgressEngine {
         } else {
             statistics.bytesCopied += fragmentLength;
         }
-        if (log != null) {
+        if (log != null && !send.preamble) {
             // The log frees the block (after the receiver's checkpoint); the release word only completes a synchronous send.
             if (send.synchronous && first) {
                 awaitingRelease.add(new PlacedFragment(send.dest, heapOffset + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
@@ -749,10 +789,15 @@ final class MailboxEndpoint implements ProgressEngine {
             nextPairTicket[peer] = ticket;
             knownDrained[peer] = drained;
             long publishedThrough = 0;
-            if (ticket > 1) {
-                long last = layout.slotAddress(ring, ticket - 1, slots);
-                if (device.getLongAcquire(last + TICKET_OFFSET) == ticket - 1) {
+            // The last slot still in the ring that carries a logged message (a preamble one has no sequence number).
+            for (long t = ticket - 1; t >= 1 && ticket - t <= slots; t--) {
+                long last = layout.slotAddress(ring, t, slots);
+                if (device.getLongAcquire(last + TICKET_OFFSET) != t) {
+                    break;
+                }
+                if ((device.getInt(last + FLAGS_OFFSET) & FLAG_PREAMBLE) == 0) {
                     publishedThrough = device.getLong(last + SEQUENCE_OFFSET);
+                    break;
                 }
             }
             republish[peer].addAll(log.unpublished(peer, publishedThrough));
@@ -811,7 +856,7 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** A receive matched {@code message}: a wildcard match is logged (persisted) before the receive completes. */
     void matched(ReceiveRequest request, IncomingMessage message) {
-        if (log == null || !request.wildcard) {
+        if (log == null || !request.wildcard || (message.flags & FLAG_PREAMBLE) != 0) {
             return;
         }
         if (request.replayedSequence > 0) {
@@ -827,7 +872,7 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** The program has consumed a whole message, fragments {@code first..last}. */
     void consumed(int source, long first, long last) {
-        if (log != null) {
+        if (log != null && first > 0) { // a preamble message (sequence 0) is no part of the channel
             log.consumed(source, first, last);
         }
     }
@@ -857,7 +902,7 @@ final class MailboxEndpoint implements ProgressEngine {
             // Posted before the drain, so that a single-copy offer already in the ring meets it (and is
             // accepted) instead of arriving unexpected; the order of matches is the same either way.
             long replayed = 0;
-            if (log != null && source == Communicator.ANY_SOURCE) {
+            if (log != null && source == Communicator.ANY_SOURCE && !preamble) {
                 // A restarted rank's wildcard receive matches the sender its predecessor's matched, as logged.
                 long[] logged = log.nextReplayedWildcard();
                 if (logged != null) {
@@ -866,7 +911,8 @@ final class MailboxEndpoint implements ProgressEngine {
                 }
             }
             request = new ReceiveRequest(this, buffer, capacity, source, tag, context, group);
-            request.wildcard = log != null && (replayed > 0 || source == Communicator.ANY_SOURCE);
+            // Before its checkpoint is restored, a restarted rank's wildcard matches are not the resumed execution's.
+            request.wildcard = log != null && !preamble && (replayed > 0 || source == Communicator.ANY_SOURCE);
             request.replayedSequence = replayed;
             MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
             if (found != null) {
@@ -1008,8 +1054,13 @@ final class MailboxEndpoint implements ProgressEngine {
         if ((flags & ~KNOWN_FLAGS) != 0) {
             throw corrupt(slot, "unknown flags 0x" + Integer.toHexString(flags));
         }
-        if (tag < 0 || context < 0 || sequence < 1) {
+        boolean preambleSlot = (flags & FLAG_PREAMBLE) != 0;
+        if (tag < 0 || context < 0 || (preambleSlot ? sequence != 0 : sequence < 1)) {
             throw corrupt(slot, "tag " + tag + ", context " + context + ", sequence " + sequence);
+        }
+        if (preambleSlot && ((flags & FLAG_INDIRECT) == 0 || expectedSource < 0
+                || (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT | FLAG_RENDEZVOUS | FLAG_DIRECT)) != 0)) {
+            throw corrupt(slot, "preamble flags 0x" + Integer.toHexString(flags) + (expectedSource < 0 ? " in the asynchronous mailbox" : ""));
         }
         if ((flags & FLAG_INDIRECT) != 0) {
             long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
@@ -1054,6 +1105,10 @@ final class MailboxEndpoint implements ProgressEngine {
     /** Hands arrivals to matching in channel order; an arrival ahead of its channel waits for the gap to fill. */
     private void accept(IncomingMessage message) {
         int source = message.source;
+        if ((message.flags & FLAG_PREAMBLE) != 0) {
+            deliver(message); // outside the channel's sequence: in ring order
+            return;
+        }
         long expected = nextReceiveSequence[source];
         if (message.sequence == expected) {
             deliver(message);
@@ -1099,7 +1154,7 @@ final class MailboxEndpoint implements ProgressEngine {
             appendFragment(message);
             return;
         }
-        if (reassembly[source] != null) {
+        if (reassembly[source] != null && (message.flags & FLAG_PREAMBLE) == 0) {
             throw corrupt(message.slotAddress, "a new message from rank " + source + " before the last fragment of the previous one");
         }
         if ((message.flags & FLAG_FRAGMENT_FIRST) != 0) {
@@ -1149,7 +1204,7 @@ final class MailboxEndpoint implements ProgressEngine {
             device.read(message.payloadAddress, copy, 0, message.length);
             statistics.bytesCopied += message.length;
         }
-        if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
+        if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous() || message.isPreamble())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
         if (message.held) {
@@ -1214,7 +1269,7 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         if (message.spilled != null) {
             message.spilled = null;
-        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous())) {
+        } else if (message.payloadLockAddress != IncomingMessage.NO_LOCK && (log == null || message.isSynchronous() || message.isPreamble())) {
             device.putLongRelease(message.payloadLockAddress, message.ticket);
         }
     }

@@ -30,6 +30,8 @@ final class SendRequest extends AbstractRequest {
     SingleCopy.Rendezvous rendezvous;
     /** Failed before it was fully placed (a hostile single-copy answer): it leaves the send queue. */
     boolean abandoned;
+    /** Started by a restarted incarnation before it restored its checkpoint: sent outside the log (FLAG_PREAMBLE). */
+    boolean preamble;
 
     SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
                 int reportedDest) {
