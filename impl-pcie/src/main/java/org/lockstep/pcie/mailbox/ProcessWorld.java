@@ -106,8 +106,12 @@ public final class ProcessWorld implements AttachedRank {
 
     @Override
     public void failed(Throwable cause) {
-        leave(true);
-        endpoint.close();
+        // The endpoint first: closing it writes to the device (its buffers are given back), which leave() closes.
+        try {
+            endpoint.close();
+        } finally {
+            leave(true);
+        }
     }
 
     @Override

@@ -35,7 +35,11 @@ public abstract class AbstractMessagingProvider implements LockstepProvider {
         try {
             program.run(rank.communicator());
         } catch (Throwable t) {
-            rank.failed(t);
+            try {
+                rank.failed(t);
+            } catch (RuntimeException cleanup) {
+                t.addSuppressed(cleanup); // the program's own failure is the one to report
+            }
             if (t instanceof RuntimeException e) {
                 throw e;
             }
