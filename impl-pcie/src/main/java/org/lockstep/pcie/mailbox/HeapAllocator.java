@@ -52,14 +52,18 @@ final class HeapAllocator {
     long allocateFromTop(long size) {
         long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
         for (Map.Entry<Long, Long> extent : free.descendingMap().entrySet()) {
-            if (extent.getValue() >= rounded) {
-                long rest = extent.getValue() - rounded;
-                free.remove(extent.getKey());
+            // read before the map changes: TreeMap reuses a removed inner node for its successor,
+            // so the entry would then name the next higher extent (a block past this one's end)
+            long start = extent.getKey();
+            long rest = extent.getValue() - rounded;
+            if (rest >= 0) {
                 if (rest > 0) {
-                    free.put(extent.getKey(), rest);
+                    free.put(start, rest); // the extent keeps its start and loses its top
+                } else {
+                    free.remove(start);
                 }
                 bytesInUse += rounded;
-                return extent.getKey() + rest;
+                return start + rest;
             }
         }
         return FAILED;

@@ -75,6 +75,38 @@ class SingleCopyTest {
         });
     }
 
+    /**
+     * Buffers freed out of order leave a hole between live buffers and a small one above it; the
+     * next buffer that fits only the hole must come from the hole, not from past the partition's
+     * end (where it overlapped the next rank's partition and its free failed as "outside the heap
+     * partition", as in the sample sort on three ranks).
+     */
+    @Test
+    void aBufferTakenFromAHoleBetweenLiveBuffersStaysInTheRanksPartition() {
+        TestWorlds.run(options(), world -> {
+            MailboxEndpoint endpoint = endpoint(world);
+            MailboxLayout layout = endpoint.layout();
+            long whole = endpoint.deviceForTests().asSegment().address();
+            long partition = layout.heapPartition(world.rank());
+            MemorySegment topmost = world.allocate(64);
+            MemorySegment kept = world.allocate(64);
+            MemorySegment hole = world.allocate(80_000);
+            MemorySegment keptToo = world.allocate(64);
+            world.free(topmost);
+            world.free(hole);
+            MemorySegment next = world.allocate(20_480);
+            long offset = next.address() - whole;
+            assertTrue(offset >= partition && offset + next.byteSize() <= partition + layout.heapPartitionLength(),
+                    "buffer at " + offset + " is in the heap partition [" + partition + ", +" + layout.heapPartitionLength()
+                            + ") of rank " + world.rank());
+            assertEquals(hole.address() + hole.byteSize() - next.byteSize(), next.address(), "the top of the hole");
+            world.free(next);
+            world.free(kept);
+            world.free(keptToo);
+            assertEquals(0, endpoint.heapBytesInUse());
+        });
+    }
+
     @Test
     void aLargeMessageIntoADeviceBufferIsCopiedOnceAndIntoProcessMemoryTwice() {
         AtomicLong deviceCopies = new AtomicLong();
