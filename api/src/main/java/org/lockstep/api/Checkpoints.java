@@ -40,6 +40,9 @@ import java.util.Optional;
  * {@code probe}/{@code iprobe} with {@link Communicator#ANY_SOURCE} reported, results of
  * {@code test} polling and timing are not, so a program must not let them decide what it sends
  * (receive with {@code ANY_SOURCE} instead of probing for a source and then receiving from it).
+ * Traffic a restarted rank has before it calls {@link #restore()} (e.g. a {@code dup} while it sets
+ * up again) is not re-execution: it is neither logged nor matched against the log, and its peers
+ * must take part as at a first start.
  *
  * <p><b>When to call {@link #checkpoint()}.</b> At a quiet point of this rank: none of its own
  * non-blocking requests (point-to-point or collective) is pending — the program could not re-create

@@ -67,6 +67,12 @@ final class DeviceBuffers {
                 throw noMemory(byteSize, heap.capacity() - heap.bytesInUse());
             }
         }
+        long partition = layout.heapPartition(rank);
+        if (offset < partition || offset - partition > layout.heapPartitionLength() - rounded) {
+            // never hand out another rank's memory, whatever the allocator says
+            throw new LockstepException(ErrorClass.INTERN, "rank " + rank + ": heap allocator gave [" + offset + ", +" + rounded
+                    + ") outside its partition [" + partition + ", +" + layout.heapPartitionLength() + ")");
+        }
         live.put(offset, rounded);
         bytesHeld += rounded;
         announce();
