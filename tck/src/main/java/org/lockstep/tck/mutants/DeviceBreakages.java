@@ -31,13 +31,16 @@ final class DeviceBreakages {
 
     /**
      * The gap of a non-atomic update between its read and its write: a driver that waits for the
-     * read's completion off the CPU. The yield gives another thread the core in that gap even when
-     * there are fewer cores than threads, so the race is real on a small, loaded machine too.
+     * read's completion off the CPU (tens of microseconds, a PCIe round trip under load). Waiting
+     * parked rather than yielding keeps the window open on an idle machine too, where a yield
+     * returns at once and the race was seen to close (the mutant survived MBX.01 in 22 ms).
      */
     private static void readToWriteGap() {
         window();
-        Thread.yield();
+        java.util.concurrent.locks.LockSupport.parkNanos(READ_COMPLETION_NANOS);
     }
+
+    private static final long READ_COMPLETION_NANOS = 50_000;
 
     /** Compare-and-set and get-and-add done as a read and a later write: updates race (two owners of one claim). */
     static final class NonAtomicUpdates {
