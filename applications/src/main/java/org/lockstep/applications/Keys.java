@@ -53,7 +53,7 @@ public final class Keys {
         for (int pass = 0; pass < PASSES; pass++) {
             long[] start = histograms[pass];
             if (start[(int) (from.getAtIndex(LONG, 0) >>> (pass * DIGIT_BITS)) & DIGIT_MASK] == count) {
-                // every key has the same digit here: the pass would copy; swap roles cheaply instead
+                // every key has the same digit: a straight copy replaces the scatter (the pass count stays even, so the result ends in keys)
                 MemorySegment.copy(from, 0, to, 0, count * Long.BYTES);
             } else {
                 long at = 0;

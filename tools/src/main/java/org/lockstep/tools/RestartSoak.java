@@ -126,7 +126,7 @@ final class RestartSoak {
         AtomicReference<Kill> done = new AtomicReference<>();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
                 .name("lockstep-soak-timer").unstarted(r));
-        boolean[] timedOut = new boolean[1];
+        java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
         long start = System.nanoTime();
         ProcessLauncher.Outcome outcome;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -141,7 +141,7 @@ final class RestartSoak {
                 }
             }, k.afterMillis(), TimeUnit.MILLISECONDS));
             timer.schedule(() -> {
-                timedOut[0] = true;
+                timedOut.set(true);
                 launcher.cancel();
             }, deadline.toMillis(), TimeUnit.MILLISECONDS);
             outcome = launcher.run(job, (rank, incarnation, process) -> {
@@ -154,7 +154,7 @@ final class RestartSoak {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         String output = bytes.toString(StandardCharsets.UTF_8);
         return new Launch(outcome, CheckpointWorkload.Result.parseAll(output, settings.processes()), output, elapsed,
-                kill.map(k -> done.get() == null ? new Kill(k.rank(), 0, k.afterMillis()) : done.get()), timedOut[0]);
+                kill.map(k -> done.get() == null ? new Kill(k.rank(), 0, k.afterMillis()) : done.get()), timedOut.get());
     }
 
     static String tail(String output) {

@@ -34,7 +34,6 @@ import org.lockstep.conformance.PayloadPattern;
 import org.lockstep.conformance.Rule;
 import org.lockstep.conformance.RuleViolation;
 import org.lockstep.conformance.device.PowerCycledDevice;
-import org.lockstep.conformance.run.RankBody;
 import org.lockstep.conformance.run.RankContext;
 import org.lockstep.conformance.run.RunResult;
 import org.lockstep.spi.device.CrashInjectable;
@@ -70,7 +69,7 @@ final class CheckpointRules {
         return List.of(
                 messaging(CKPT, 1, REQUIRED, "checkpointCallsArePortable",
                         "A program that checkpoints runs under every provider: checkpoints are durable exactly when PERSISTENCE is "
-                                + "declared, epochs count up, names are checked, and a checkpoint with a pending request fails with PENDING.",
+                                + "declared, epochs count up, names are checked, and, where checkpoints are durable, a checkpoint with a pending request fails with PENDING.",
                         List.of(seed("asynchronous checkpoint"), Origin.standard("§9.3 error classes (MPI_ERR_PENDING)")),
                         CheckpointRules::checkpointCallsArePortable),
                 restartRule(2, "retainedUntilCheckpointed",

@@ -31,7 +31,7 @@ final class DeviceBreakages {
 
     /**
      * The gap of a non-atomic update between its read and its write: a driver that waits for the
-     * read's completion off the CPU (tens of microseconds, a PCIe round trip under load). Waiting
+     * read's completion off the CPU (50 µs here: long enough for a second claim to land). Waiting
      * parked rather than yielding keeps the window open on an idle machine too, where a yield
      * returns at once and the race was seen to close (the mutant survived MBX.01 in 22 ms).
      */
