@@ -77,24 +77,41 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     @Mixin
     JobSettings settings;
 
-    /** The rows to measure: the standard ones, or those of --row. */
+    /** The rows to measure, parsed once before any rank runs (a bad --row is a usage error, not a rank's). */
+    private List<Row> rows = ROWS;
+
     List<Row> rows() {
+        return rows;
+    }
+
+    private List<Row> parseRows() {
         if (customRows.isEmpty()) {
             return ROWS;
         }
-        List<Row> rows = new ArrayList<>();
+        List<String> ops = ROWS.stream().map(Row::op).distinct().toList();
+        List<Row> parsed = new ArrayList<>();
         for (String given : customRows) {
             String[] parts = given.split(":");
-            if (parts.length != 2 || !List.of("barrier", "bcast", "allreduce", "alltoall").contains(parts[0])) {
-                throw new ParameterException(spec.commandLine(), "--row " + given + ": expected OP:BYTES with OP one of barrier, bcast, allreduce, alltoall");
+            long bytes = -1;
+            if (parts.length == 2 && ops.contains(parts[0])) {
+                try {
+                    bytes = new SizeList.SingleSize().convert(parts[1]);
+                } catch (RuntimeException e) {
+                    bytes = -1;
+                }
             }
-            rows.add(new Row(parts[0], Integer.parseInt(parts[1])));
+            if (bytes < 0 || bytes > Integer.MAX_VALUE) {
+                throw new ParameterException(spec.commandLine(), "--row " + given + ": expected OP:BYTES with OP one of "
+                        + String.join(", ", ops) + " and BYTES a size such as 65536 or 64k");
+            }
+            parsed.add(new Row(parts[0], (int) bytes));
         }
-        return rows;
+        return parsed;
     }
 
     @Override
     public Integer call() {
+        rows = parseRows();
         if (processes != null) {
             if (processes < 2) {
                 throw new ParameterException(spec.commandLine(), "--processes must be at least 2");

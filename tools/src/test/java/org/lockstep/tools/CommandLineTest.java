@@ -30,6 +30,15 @@ class CommandLineTest {
     }
 
     @Test
+    void aBadCollectiveRowIsAUsageErrorBeforeAnyRankRuns() {
+        for (String row : new String[] {"foo:8", "allreduce:lots", "bcast"}) {
+            Run r = run("bench", "collectives", "--row", row);
+            assertEquals(LockstepCommand.USAGE, r.exitCode(), row + ": " + r.err());
+            assertTrue(r.err().contains("--row " + row), r.err());
+        }
+    }
+
+    @Test
     void unknownSubcommandIsAUsageError() {
         assertEquals(LockstepCommand.USAGE, run("frobnicate").exitCode());
     }
