@@ -12,6 +12,9 @@ package org.lockstep.pcie.layout;
  *  |  release cursor of sender 0 (8) | ... | of sender n-1 (8)      | 64
  *  |  ... padding to a cache line ...                              |     RELEASE_CURSORS
  *  +===============================================================+
+ *  |  log ring tail to dest 0 (8) | ... | to dest n-1 (8)          |     this rank's log rings
+ *  |  ... padding to a cache line ...                              |     {@link LogRingDescriptor}
+ *  +===============================================================+
  *  |  match log: matchLogEntries entries of 32 bytes               |     wildcard matches, a ring
  *  |  +-----------------+-----------------+----------+----------+  |
  *  |  | position (8)    | source (8)      | seq (8)  | check (8)|  |
@@ -44,9 +47,10 @@ package org.lockstep.pcie.layout;
  * position, which truncates the log: entries before it are never read again.
  *
  * <p><b>Log directory.</b> With checkpoints every message is logged: its payload and a self-
- * describing header go into the sender's heap ({@link LoggedBlockDescriptor}) and are persisted,
- * then the block's offset is stored into a free directory word and persisted, then the slot is
- * published. The word is cleared (and persisted) before the block is reused. A restarted rank
+ * describing header go into the sender's heap ({@link LoggedBlockDescriptor}) and are persisted.
+ * Most go into the sender's log ring to their destination ({@link LogRingDescriptor}), which needs
+ * no directory; a block too large for its ring is allocated from the heap instead, and its offset
+ * is stored into a free directory word and persisted before the slot is published. The word is cleared (and persisted) before the block is reused. A restarted rank
  * finds every message that may still matter — the ones it sent, to rebuild its heap and to drop
  * re-sends, and the ones sent to it, to replay them — by reading directories.
  */

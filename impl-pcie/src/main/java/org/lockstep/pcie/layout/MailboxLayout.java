@@ -48,6 +48,8 @@ public final class MailboxLayout {
     private final long heapBase;
     private final long heapPartitionLength;
     private final long checkpointBase;
+    private final long logRingTailsOffset;
+    private final long logRingLength;
     private final long matchLogOffset;
     private final long directoryOffset;
     private final long checkpointSlotOffset;
@@ -71,7 +73,11 @@ public final class MailboxLayout {
             heapBase = LayoutConstants.align(Math.addExact(collectiveBase, CollectiveAreaDescriptor.areaLength(config.worldSize())), blockSize);
             heapPartitionLength = LayoutConstants.align(config.heapBytesPerRank(), blockSize);
             checkpointBase = Math.addExact(heapBase, Math.multiplyExact(n, heapPartitionLength));
-            matchLogOffset = LayoutConstants.align(CheckpointAreaDescriptor.RELEASE_CURSORS_OFFSET + n * Long.BYTES, LayoutConstants.CACHE_LINE);
+            logRingTailsOffset = LayoutConstants.align(CheckpointAreaDescriptor.RELEASE_CURSORS_OFFSET + n * Long.BYTES, LayoutConstants.CACHE_LINE);
+            matchLogOffset = LayoutConstants.align(logRingTailsOffset + n * Long.BYTES, LayoutConstants.CACHE_LINE);
+            // Half of each heap partition (the top) is the sender's log rings, one per destination.
+            long ring = config.checkpoints() ? heapPartitionLength / 2 / n : 0;
+            logRingLength = ring - ring % LayoutConstants.CACHE_LINE;
             directoryOffset = Math.addExact(matchLogOffset,
                     Math.multiplyExact(config.matchLogEntriesPerRank(), CheckpointAreaDescriptor.MATCH_ENTRY_LENGTH));
             checkpointSlotOffset = LayoutConstants.align(Math.addExact(directoryOffset,
@@ -160,6 +166,29 @@ public final class MailboxLayout {
 
     public long heapPartitionLength() {
         return heapPartitionLength;
+    }
+
+    /**
+     * Bytes at the start of each heap partition that its sender's allocator manages: all of it
+     * without checkpoints; the lower half with them, the upper half holding its log rings.
+     */
+    public long heapAllocatorLength() {
+        return config.checkpoints() ? heapPartitionLength - logRingLength * config.worldSize() : heapPartitionLength;
+    }
+
+    /** Start of {@code sender}'s log ring for messages to {@code dest} ({@link LogRingDescriptor}); only with checkpoints. */
+    public long logRing(int sender, int dest) {
+        return heapPartition(sender) + heapAllocatorLength() + dest * logRingLength;
+    }
+
+    /** Bytes of one log ring (a multiple of the cache line; 0 without checkpoints). */
+    public long logRingLength() {
+        return logRingLength;
+    }
+
+    /** The word where {@code sender} keeps the persisted tail of its log ring to {@code dest}. */
+    public long logRingTailAddress(int sender, int dest) {
+        return checkpointArea(sender) + logRingTailsOffset + (long) dest * Long.BYTES;
     }
 
     /**

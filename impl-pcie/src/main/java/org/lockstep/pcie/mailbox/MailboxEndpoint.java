@@ -208,7 +208,7 @@ final class MailboxEndpoint implements ProgressEngine {
         this.asyncMailboxes = config.asyncSlots() > 0;
         this.matching = new MatchingEngine<>(size);
         this.idlePolicy = IdleStrategy.Policy.forRanksOnThisHost(size);
-        this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapPartitionLength());
+        this.heap = new HeapAllocator(layout.heapPartition(rank), layout.heapAllocatorLength());
         // Fragments small enough that the receiver copies one while the sender writes the next,
         // and at most a quarter of the heap so that several are in flight.
         this.maxFragment = Math.max(inlineCapacity + 1,
@@ -436,8 +436,13 @@ final class MailboxEndpoint implements ProgressEngine {
                 return false;
             }
         }
+        boolean logged = log != null && !send.preamble;
         if (indirect && !direct) {
-            heapOffset = heap.allocate(blockLength);
+            // A logged message goes to the log ring to its destination if it has room, else to the heap.
+            heapOffset = logged ? log.reserveInRing(send.dest, blockLength) : HeapAllocator.FAILED;
+            if (heapOffset == HeapAllocator.FAILED) {
+                heapOffset = heap.allocate(blockLength);
+            }
             if (heapOffset == HeapAllocator.FAILED) {
                 reclaim();
                 if (log != null) {
@@ -462,7 +467,7 @@ final class MailboxEndpoint implements ProgressEngine {
                     device.write(heapOffset + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, fragmentLength);
                 }
             } catch (RuntimeException e) {
-                heap.release(heapOffset, blockLength);
+                releaseUnpublished(send.dest, heapOffset, blockLength);
                 throw e;
             }
         }
@@ -481,7 +486,7 @@ final class MailboxEndpoint implements ProgressEngine {
             async = true;
         } else {
             if (heapOffset != HeapAllocator.FAILED) {
-                heap.release(heapOffset, blockLength);
+                releaseUnpublished(send.dest, heapOffset, blockLength);
             }
             statistics.mailboxFullWaits++;
             return false;
@@ -499,18 +504,20 @@ final class MailboxEndpoint implements ProgressEngine {
             flags |= FLAG_PREAMBLE;
         }
         long sequence = send.preamble ? 0 : nextSendSequence[send.dest];
+        boolean inLog = false;
         try {
-            if (log != null && !send.preamble) {
-                // Durable before visible: block and directory entry are persisted before the slot is published.
+            if (logged) {
+                // Durable before visible: the logged block (and a heap block's directory entry) is persisted before the slot is published.
                 log.log(heapOffset, blockLength, send.dest, flags, nextSendSequence[send.dest], send.tag, send.context,
                         fragmentLength, send.length);
+                inLog = true;
                 logFullSince = 0;
             }
             publish(slot, ticket, sequence, send.tag, send.context, fragmentLength, send.length, flags,
                     direct ? send.rendezvous.target : indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
-            if (heapOffset != HeapAllocator.FAILED) {
-                heap.release(heapOffset, blockLength);
+            if (heapOffset != HeapAllocator.FAILED && !inLog) { // a logged block stays: the log reclaims it
+                releaseUnpublished(send.dest, heapOffset, blockLength);
             }
             if (async) {
                 // A claimed asynchronous ticket must be published, or the receiver's ring stops there.
@@ -578,6 +585,13 @@ final class MailboxEndpoint implements ProgressEngine {
      * device transactions as it fits in, then publishes the ticket. A payload that fits in the
      * header's cache line travels with the header, as one line.
      */
+    /** Gives back a block that was never published: a pending log ring reservation, or a heap block. */
+    private void releaseUnpublished(int dest, long block, long blockLength) {
+        if (log == null || !log.rollback(dest, block)) {
+            heap.release(block, blockLength);
+        }
+    }
+
     private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
                          int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
         MemorySegment h = headerScratch;
@@ -1635,12 +1649,12 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
-    /** Bytes of this rank's heap partition held by payloads not yet released by their receivers. */
+    /** Bytes of this rank's heap partition (log rings included) held by payloads not yet released by their receivers. */
     long heapBytesInUse() {
         lock.lock();
         try {
             reclaim();
-            return heap.bytesInUse();
+            return heap.bytesInUse() + (log == null ? 0 : log.ringBytesInUse());
         } finally {
             lock.unlock();
         }

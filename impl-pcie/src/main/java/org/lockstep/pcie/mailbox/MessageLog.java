@@ -18,6 +18,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.CheckpointSlotDescriptor;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
+import org.lockstep.pcie.layout.LogRingDescriptor;
 import org.lockstep.pcie.layout.LoggedBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.DeviceException;
@@ -69,6 +70,9 @@ final class MessageLog {
     private final MemorySegment header = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
 
     // sender side
+    /** Per destination: the log ring most logged blocks go to ({@link LogRingDescriptor}). */
+    private final LogRing[] rings;
+    /** Per destination: logged messages in sequence order, ring blocks (directory index -1) and heap blocks alike. */
     private final ArrayDeque<Logged>[] retained;
     private final long[] freeDirectory;
     private int freeDirectoryCount;
@@ -107,6 +111,10 @@ final class MessageLog {
             consumedAbove[i] = new TreeSet<>();
         }
         freeDirectory = new long[(int) directoryEntries];
+        rings = new LogRing[size];
+        for (int d = 0; d < size; d++) {
+            rings[d] = new LogRing(layout.logRing(rank, d), layout.logRingLength());
+        }
         placedThrough = new long[size];
         consumedPrefix = new long[size];
     }
@@ -124,13 +132,70 @@ final class MessageLog {
     }
 
     /**
-     * Writes a logged block's header (the payload is written already), persists the block, then
-     * names it in the directory and persists that: after this returns, the message survives a crash
-     * of this process and (on a persistent device) power loss, and may be published.
+     * Reserves a block for the next logged message to {@code dest} in its log ring, or returns
+     * {@link LogRing#FAILED} when the ring has no room (the caller then allocates from the heap).
+     * The reservation is {@linkplain #log logged} or {@linkplain #rollback rolled back} before the
+     * next one.
+     */
+    long reserveInRing(int dest, long blockLength) {
+        return rings[dest].reserve(blockLength);
+    }
+
+    /** Undoes a ring reservation that was not logged; false if {@code block} is no ring block (a heap block). */
+    boolean rollback(int dest, long block) {
+        return rings[dest].rollback(block);
+    }
+
+    /**
+     * Writes a logged block's header (the payload is written already) and makes the block durable:
+     * in a log ring, block then check word, each persisted; a heap block is then also named in the
+     * directory, persisted. After this returns, the message survives a crash of this process and
+     * (on a persistent device) power loss, and may be published.
      */
     Logged log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
-        long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
-        long w2 = ((long) context << 32) | (tag & 0xffffffffL);
+        LogRing ring = rings[dest];
+        boolean inRing = ring.contains(block);
+        long index = -1;
+        if (inRing) {
+            if (ring.tailMoved()) {
+                persistTail(dest);
+            }
+            long marker = ring.wrapMarker();
+            if (marker >= 0) {
+                long w0 = LogRingDescriptor.WRAP_DESTINATION & 0xffffffffL;
+                long markerLength = ring.end() - marker;
+                writeHeader(marker, w0, sequence, 0, 0, 0, markerLength, true);
+                device.persist(marker, LayoutConstants.CACHE_LINE);
+            }
+            long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
+            long w2 = ((long) context << 32) | (tag & 0xffffffffL);
+            long check = writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, false);
+            device.persist(block, HeapBlockDescriptor.blockLength(length));
+            device.putLong(block + LoggedBlockDescriptor.CHECK_OFFSET, check);
+            device.persist(block + LoggedBlockDescriptor.CHECK_OFFSET, Long.BYTES);
+            ring.commit();
+        } else {
+            long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
+            long w2 = ((long) context << 32) | (tag & 0xffffffffL);
+            writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, true);
+            device.persist(block, HeapBlockDescriptor.blockLength(length));
+            index = freeDirectory[--freeDirectoryCount];
+            long entry = layout.directoryEntry(rank, index);
+            device.putLongRelease(entry, block);
+            device.persist(entry, DIRECTORY_ENTRY_LENGTH);
+        }
+        Logged logged = new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags);
+        retained[dest].addLast(logged);
+        placedThrough[dest] = Math.max(placedThrough[dest], sequence);
+        statistics.messagesLogged++;
+        statistics.retainedBytes += LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
+        return logged;
+    }
+
+    /** Writes a logged block's header words at {@code block}, the check word too if {@code withCheck}; returns the check. */
+    private long writeHeader(long block, long w0, long sequence, long w2, long length, long messageLength, long blockLength,
+                             boolean withCheck) {
+        long check = LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength);
         MemorySegment h = header;
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET, w0);
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET, sequence);
@@ -138,21 +203,16 @@ final class MessageLog {
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET, length);
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET, messageLength);
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET, blockLength);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET,
-                LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength));
+        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET, check);
         device.write(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
-                LoggedBlockDescriptor.HEADER_LENGTH);
-        device.persist(block, HeapBlockDescriptor.blockLength(length));
-        long index = freeDirectory[--freeDirectoryCount];
-        long entry = layout.directoryEntry(rank, index);
-        device.putLongRelease(entry, block);
-        device.persist(entry, DIRECTORY_ENTRY_LENGTH);
-        Logged logged = new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags);
-        retained[dest].addLast(logged);
-        placedThrough[dest] = Math.max(placedThrough[dest], sequence);
-        statistics.messagesLogged++;
-        statistics.retainedBytes += LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
-        return logged;
+                withCheck ? LoggedBlockDescriptor.HEADER_LENGTH : LoggedBlockDescriptor.CHECK_OFFSET - LoggedBlockDescriptor.DESTINATION_OFFSET);
+        return check;
+    }
+
+    private void persistTail(int dest) {
+        long word = layout.logRingTailAddress(rank, dest);
+        device.putLongRelease(word, rings[dest].tail());
+        device.persist(word, Long.BYTES);
     }
 
     /**
@@ -181,22 +241,47 @@ final class MessageLog {
         }
         long lowest = Long.MAX_VALUE;
         long highest = -1;
+        long ringsReleased = 0; // bit d: the ring to d moved its tail (worlds above 64 persist every tail)
         for (Logged logged : freed) {
+            if (logged.directoryIndex() < 0) {
+                rings[logged.dest()].release(logged.block(), logged.blockLength());
+                ringsReleased |= 1L << Math.min(logged.dest(), 63);
+                continue;
+            }
             device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
             lowest = Math.min(lowest, logged.directoryIndex());
             highest = Math.max(highest, logged.directoryIndex());
         }
-        // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
-        device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
+        // Tails are persisted before the space behind them is written again (the next reservation).
+        for (int dest = 0; dest < size && ringsReleased != 0; dest++) {
+            if ((ringsReleased & (1L << Math.min(dest, 63))) != 0) {
+                persistTail(dest);
+            }
+        }
+        if (highest >= 0) {
+            // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
+            device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
+        }
         for (Logged logged : freed) {
-            heap.release(logged.block(), logged.blockLength());
-            freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
+            if (logged.directoryIndex() >= 0) {
+                heap.release(logged.block(), logged.blockLength());
+                freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
+            }
             long bytes = LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
             statistics.retainedBytes -= bytes;
             statistics.bytesReclaimed += bytes;
             statistics.messagesReclaimed++;
         }
         return true;
+    }
+
+    /** Bytes the log rings hold (retained ring blocks). */
+    long ringBytesInUse() {
+        long bytes = 0;
+        for (LogRing ring : rings) {
+            bytes += ring.bytesInUse();
+        }
+        return bytes;
     }
 
     /** Whether anything is retained (reclamation has work). */
@@ -445,10 +530,31 @@ final class MessageLog {
                     used[(int) index] = true;
                 }
                 if (logged.dest() == rank && !isConsumed(source, logged.sequence())) {
-                    // Ticket "infinity": a synchronous sender waits for its release word to reach its slot's ticket.
-                    toReplay.add(new IncomingMessage(logged.block(), Long.MAX_VALUE, logged.sequence(), source, logged.tag(), logged.context(),
-                            logged.length(), logged.messageLength(), logged.flags(),
-                            logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET));
+                    toReplay.add(replayed(source, logged));
+                }
+            }
+            if (source != rank) {
+                for (Logged logged : walkRing(source, rank).blocks()) {
+                    if (!isConsumed(source, logged.sequence())) {
+                        toReplay.add(replayed(source, logged));
+                    }
+                }
+            } else {
+                for (int dest = 0; dest < size; dest++) {
+                    RingWalk walk = walkRing(rank, dest);
+                    long bytes = 0;
+                    for (Logged logged : walk.blocks()) {
+                        bytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
+                    }
+                    rings[dest].restore(walk.tail(), walk.head(), walk.blocks().size(), bytes);
+                    mine.addAll(walk.blocks());
+                    if (dest == rank) {
+                        for (Logged logged : walk.blocks()) {
+                            if (!isConsumed(rank, logged.sequence())) {
+                                toReplay.add(replayed(rank, logged));
+                            }
+                        }
+                    }
                 }
             }
             toReplay.sort(Comparator.comparingLong(m -> m.sequence));
@@ -457,7 +563,7 @@ final class MessageLog {
         }
         mine.sort(Comparator.comparingLong(Logged::sequence));
         for (Logged logged : mine) {
-            if (!heap.reserve(logged.block(), logged.blockLength())) {
+            if (logged.directoryIndex() >= 0 && !heap.reserve(logged.block(), logged.blockLength())) {
                 throw corrupt("log directory entries of rank " + rank + " overlap at heap block " + logged.block());
             }
             retained[logged.dest()].addLast(logged);
@@ -472,6 +578,84 @@ final class MessageLog {
         for (long index = directoryEntries - 1; index >= 0; index--) {
             if (!used[(int) index]) {
                 freeDirectory[freeDirectoryCount++] = index;
+            }
+        }
+    }
+
+    /** A logged message to replay. Ticket "infinity": a synchronous sender waits for its release word to reach its slot's ticket. */
+    private static IncomingMessage replayed(int source, Logged logged) {
+        return new IncomingMessage(logged.block(), Long.MAX_VALUE, logged.sequence(), source, logged.tag(), logged.context(),
+                logged.length(), logged.messageLength(), logged.flags(),
+                logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
+    }
+
+    /** What a walk of a log ring found: its tail and head, and the blocks between, in order. */
+    record RingWalk(long tail, long head, List<Logged> blocks) {
+    }
+
+    /**
+     * Walks {@code sender}'s log ring to {@code dest} from its persisted tail
+     * ({@link LogRingDescriptor}). A live sender may move the tail meanwhile (only over blocks its
+     * receiver's checkpoint released): the walk is repeated until the tail stood still.
+     */
+    RingWalk walkRing(int sender, int dest) {
+        long start = layout.logRing(sender, dest);
+        long end = start + layout.logRingLength();
+        long tailWord = layout.logRingTailAddress(sender, dest);
+        for (int attempt = 0; ; attempt++) {
+            long tailRead = device.getLongAcquire(tailWord);
+            long tail = tailRead;
+            if (tail == 0) {
+                tail = start; // never written: the ring is as formatted
+            }
+            if (tail < start || tail > end || (tail & (LayoutConstants.CACHE_LINE - 1)) != 0) {
+                throw corrupt("log ring tail " + tail + " to rank " + dest + " outside its ring [" + start + ", " + end + ")");
+            }
+            List<Logged> blocks = new ArrayList<>();
+            long position = tail;
+            long previous = 0;
+            long wrappedTo = -1; // after a wrap marker: the sequence number the block at the start must have
+            long walked = 0;
+            while (walked < end - start) {
+                if (position == end) {
+                    position = start;
+                }
+                MemorySegment h = header;
+                device.read(position + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
+                        LoggedBlockDescriptor.HEADER_LENGTH);
+                long w0 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET);
+                long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET);
+                long w2 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET);
+                long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET);
+                long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET);
+                long blockLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
+                if (h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET)
+                        != LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength)
+                        || sequence <= previous || wrappedTo > 0 && sequence < wrappedTo) {
+                    break; // the head: a block being written, or an older lap's
+                }
+                if ((int) w0 == LogRingDescriptor.WRAP_DESTINATION) {
+                    if (position == start || blockLength != end - position) {
+                        break;
+                    }
+                    wrappedTo = sequence;
+                    walked += blockLength;
+                    position = start;
+                    continue;
+                }
+                long rounded = LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
+                if ((int) w0 != dest || length < 0 || blockLength != HeapBlockDescriptor.blockLength(length) || rounded > end - position) {
+                    break;
+                }
+                blocks.add(new Logged(dest, sequence, position, blockLength, -1, (int) w2, (int) (w2 >>> 32), length, messageLength,
+                        (int) (w0 >>> 32)));
+                previous = sequence;
+                wrappedTo = -1;
+                walked += rounded;
+                position += rounded;
+            }
+            if (device.getLongAcquire(tailWord) == tailRead || attempt >= 3) {
+                return new RingWalk(tail, blocks.isEmpty() ? tail : position, blocks);
             }
         }
     }

@@ -28,7 +28,12 @@ class PowerLossTrialsTest {
     private static final int MAX_RECOVERIES = 4;
 
     private static JobOptions options(int ranks) {
-        return CheckpointTesting.options(ranks).with(MailboxOptions.HEAP_PER_RANK, "64k");
+        return options(ranks, "64k");
+    }
+
+    /** A 4 KiB heap leaves 1 KiB log rings: 8 blocks of the workload's messages, so the rings wrap several times a run. */
+    private static JobOptions options(int ranks, String heap) {
+        return CheckpointTesting.options(ranks).with(MailboxOptions.HEAP_PER_RANK, heap);
     }
 
     @Test
@@ -86,18 +91,36 @@ class PowerLossTrialsTest {
 
     @Test
     void afterPowerLossAtGeneratedCrashPointsNothingAcknowledgedIsLostNothingIsDeliveredTwiceAndRecoveryRecoversAgain() {
-        long accesses = faultFreeAccesses();
-        qt().withExamples(100).forAll(
+        trials("64k", 100);
+    }
+
+    @Test
+    void theSameHoldsWhileTheLogRingsWrapAround() {
+        try (MailboxThreadWorld world = MailboxThreadWorld.open(options(2, "4k"))) {
+            PowerLossWorkload workload = new PowerLossWorkload();
+            workload.attach(world.communicator(0), world.communicator(1));
+            workload.runToEnd();
+            long ring = world.layout().logRingLength();
+            long logged = CheckpointTesting.endpoint(world, 0).statistics().messagesLogged;
+            assertTrue(logged * 2 * org.lockstep.pcie.layout.LayoutConstants.CACHE_LINE > 2 * ring,
+                    logged + " logged messages must fill the " + ring + "-byte ring twice over");
+        }
+        trials("4k", 60);
+    }
+
+    private static void trials(String heap, int examples) {
+        long accesses = faultFreeAccesses(heap);
+        qt().withExamples(examples).forAll(
                         integers().between(1, (int) accesses),
                         booleans().all(),
                         integers().between(0, 400),
                         longs().all())
-                .checkAssert((crashAt, torn, recoveryCrashAt, seed) -> trial(crashAt, torn, recoveryCrashAt, seed));
+                .checkAssert((crashAt, torn, recoveryCrashAt, seed) -> trial(heap, crashAt, torn, recoveryCrashAt, seed));
     }
 
     /** Mutating accesses of a fault-free run, the range the crash points are drawn from. */
-    private static long faultFreeAccesses() {
-        try (MailboxThreadWorld world = MailboxThreadWorld.open(options(2))) {
+    private static long faultFreeAccesses(String heap) {
+        try (MailboxThreadWorld world = MailboxThreadWorld.open(options(2, heap))) {
             CrashInjectable crash = (CrashInjectable) world.device();
             long before = crash.mutatingAccesses();
             PowerLossWorkload workload = new PowerLossWorkload();
@@ -113,8 +136,8 @@ class PowerLossTrialsTest {
      * at its {@code recoveryCrashAt}-th access if that is not 0), run to the end; the result must
      * equal the fault-free run's.
      */
-    private static void trial(int crashAt, boolean torn, int recoveryCrashAt, long seed) {
-        MailboxThreadWorld world = MailboxThreadWorld.open(options(2));
+    private static void trial(String heap, int crashAt, boolean torn, int recoveryCrashAt, long seed) {
+        MailboxThreadWorld world = MailboxThreadWorld.open(options(2, heap));
         CrashInjectable crash = (CrashInjectable) world.device();
         PowerLossWorkload workload = new PowerLossWorkload();
         PowerLoss loss = torn ? PowerLoss.torn(seed) : PowerLoss.WHOLE_LINES;
@@ -130,7 +153,7 @@ class PowerLossTrialsTest {
                     crash.armPowerLoss(recoveryCrashAt, loss); // a crash during recovery itself
                 }
                 try {
-                    current = MailboxThreadWorld.afterPowerLoss(world.device(), options(2));
+                    current = MailboxThreadWorld.afterPowerLoss(world.device(), options(2, heap));
                     workload.attach(current.recovered(0), current.recovered(1));
                 } catch (DeviceException e) {
                     assertTrue(crash.poweredOff(), "recovery failed without a crash: " + e);
@@ -141,7 +164,7 @@ class PowerLossTrialsTest {
             crash.disarm();
             assertEquals(PowerLossWorkload.MESSAGES, workload.received());
             assertEquals(PowerLossWorkload.expectedHash(), workload.receivedHash(),
-                    "crash at " + crashAt + (torn ? " (torn, seed " + seed + ")" : "") + ", recovery crash at " + recoveryCrashAt);
+                    "heap " + heap + ": crash at " + crashAt + (torn ? " (torn, seed " + seed + ")" : "") + ", recovery crash at " + recoveryCrashAt);
         } finally {
             crash.disarm();
             crash.powerOn();

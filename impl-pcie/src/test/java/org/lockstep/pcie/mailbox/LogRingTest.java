@@ -1,0 +1,87 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.lockstep.pcie.layout.LayoutConstants;
+
+/** The log ring's cursors against a model: retained blocks never overlap, never leave the ring, and free in order. */
+class LogRingTest {
+    private static final long START = 4096;
+    private static final long LENGTH = 16 * LayoutConstants.CACHE_LINE;
+
+    @Test
+    void reservationsNeverOverlapRetainedBlocksAndEveryReleaseFreesTheOldest() {
+        // each operation: 0..5 reserve (1..6 lines) and commit, 6 reserve and roll back, 7..9 release the oldest
+        qt().withExamples(300).forAll(lists().of(integers().between(0, 9)).ofSizeBetween(1, 200)).checkAssert(this::run);
+    }
+
+    private void run(List<Integer> operations) {
+        LogRing ring = new LogRing(START, LENGTH);
+        ArrayDeque<long[]> retained = new ArrayDeque<>();
+        for (int op : operations) {
+            if (op <= 6) {
+                long size = (op % 6 + 1) * LayoutConstants.CACHE_LINE - 8;
+                long offset = ring.reserve(size);
+                if (offset == LogRing.FAILED) {
+                    continue;
+                }
+                long rounded = LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
+                assertTrue(offset >= START && offset + rounded <= START + LENGTH, "block " + offset + " leaves the ring");
+                for (long[] block : retained) {
+                    assertTrue(offset + rounded <= block[0] || block[0] + block[1] <= offset,
+                            "block [" + offset + ", +" + rounded + ") overlaps retained [" + block[0] + ", +" + block[1] + ")");
+                }
+                long marker = ring.wrapMarker();
+                if (marker >= 0) {
+                    for (long[] block : retained) {
+                        assertTrue(block[0] + block[1] <= marker, "the wrap marker at " + marker + " overwrites a retained block");
+                    }
+                }
+                if (op == 6) {
+                    assertTrue(ring.rollback(offset));
+                } else {
+                    ring.commit();
+                    retained.addLast(new long[] {offset, rounded});
+                }
+            } else if (!retained.isEmpty()) {
+                long[] oldest = retained.pollFirst();
+                ring.release(oldest[0], oldest[1]);
+            }
+            assertEquals(retained.size(), ring.blocks());
+            assertEquals(retained.stream().mapToLong(b -> b[1]).sum(), ring.bytesInUse());
+            if (!retained.isEmpty()) {
+                long oldest = retained.peekFirst()[0];
+                // or, when the oldest block wrapped to the start, the wrap point the walk starts from
+                assertTrue(ring.tail() == oldest || oldest == START && ring.tail() > ring.head(),
+                        "the tail " + ring.tail() + " is neither the oldest retained block " + oldest + " nor a wrap point");
+            }
+        }
+    }
+
+    @Test
+    void aFullRingRefusesAndMakesRoomOnlyByReleasingItsOldestBlock() {
+        LogRing ring = new LogRing(START, LENGTH);
+        long[] offsets = new long[3];
+        for (int i = 0; i < 3; i++) {
+            offsets[i] = ring.reserve(5 * LayoutConstants.CACHE_LINE);
+            ring.commit();
+        }
+        assertEquals(LogRing.FAILED, ring.reserve(2 * LayoutConstants.CACHE_LINE), "15 of 16 lines are retained");
+        ring.release(offsets[0], 5 * LayoutConstants.CACHE_LINE);
+        long wrapped = ring.reserve(2 * LayoutConstants.CACHE_LINE);
+        assertEquals(START, wrapped, "the next block wraps to the ring's start");
+        assertEquals(START + 15 * LayoutConstants.CACHE_LINE, ring.wrapMarker(), "a wrap marker fills the line left at the end");
+        assertFalse(ring.rollback(START + LENGTH), "an offset outside the ring is a heap block");
+        assertTrue(ring.rollback(wrapped));
+        assertEquals(LogRing.FAILED, ring.reserve(LENGTH), "a block as large as the ring never fits");
+    }
+}
