@@ -106,6 +106,7 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (logThroughputMessages != null) {
+            processLogThroughput(out, logThroughputMessages);
             transportBenchmark(out, logThroughputMessages);
         }
         out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, emulated device), %d steps of %d B, %d in flight per channel, "
@@ -137,6 +138,77 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Message log on/off with two launched processes over /dev/shm: one job per run (fresh JVMs, so
+     * JIT luck is part of the spread), the kinds interleaved; the medians and the paired ratio.
+     */
+    private void processLogThroughput(PrintWriter out, int messages) {
+        int rounds = Math.max(3, repeat);
+        out.printf(Locale.ROOT, "# message log on/off, 2 processes over /dev/shm: %d messages of %d B per run, %d in flight, receiver "
+                + "checkpoints every %d with the log on; %d runs of each kind, interleaved. 'off, indirect': log off with the "
+                + "inline threshold below %d B, so that the messages travel through the heap as they do with the log%n", messages,
+                LOG_MESSAGE_BYTES, window, LOG_CHECKPOINT_EVERY, rounds, LOG_MESSAGE_BYTES);
+        for (boolean preposted : new boolean[] {true, false}) {
+            String receives = preposted ? "receives posted ahead (expected)" : "one receive at a time (mostly unexpected)";
+            double[] off = new double[rounds];
+            double[] offIndirect = new double[rounds];
+            double[] on = new double[rounds];
+            double[] paired = new double[rounds];
+            double[] pairedIndirect = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                off[r] = launchLogThroughput(messages, false, false, preposted);
+                offIndirect[r] = launchLogThroughput(messages, false, true, preposted);
+                on[r] = launchLogThroughput(messages, true, false, preposted);
+                paired[r] = on[r] / off[r];
+                pairedIndirect[r] = on[r] / offIndirect[r];
+                out.printf(Locale.ROOT, "%s, run %d: log off %.0f msg/s, off indirect %.0f msg/s, log on %.0f msg/s; on/off %.3f, "
+                        + "on/off-indirect %.3f%n", receives, r + 1, off[r], offIndirect[r], on[r], paired[r], pairedIndirect[r]);
+                out.flush();
+            }
+            out.printf(Locale.ROOT, "processes, %s (medians): log off %.0f msg/s, off indirect %.0f msg/s, log on %.0f msg/s; "
+                            + "on/off = %.3f, on/off-indirect = %.3f (paired medians %.3f, %.3f)%n", receives, medianOf(off),
+                    medianOf(offIndirect), medianOf(on), medianOf(on) / medianOf(off), medianOf(on) / medianOf(offIndirect),
+                    medianOf(paired), medianOf(pairedIndirect));
+            out.flush();
+        }
+    }
+
+    static final int LOG_MESSAGE_BYTES = 64;
+    static final int LOG_CHECKPOINT_EVERY = 1000;
+
+    private double launchLogThroughput(int messages, boolean log, boolean indirect, boolean preposted) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (log) {
+            properties.put(Checkpoints.ENABLED_PROPERTY, "true");
+        }
+        if (indirect) {
+            properties.put("lockstep.mailbox.inlineThreshold", Integer.toString(LOG_MESSAGE_BYTES / 2));
+        }
+        properties.put("lockstep.mailbox.asyncSlots", "0"); // the log uses pair mailboxes only: the same rings either way
+        ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LogThroughputProgram.class.getName(),
+                List.of(Integer.toString(messages), Integer.toString(LOG_MESSAGE_BYTES), Integer.toString(window),
+                        Integer.toString(LOG_CHECKPOINT_EVERY), Boolean.toString(log), Boolean.toString(preposted)), Optional.empty(), properties,
+                List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"), List.of(), false, Duration.ofSeconds(10), false, 0);
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        ProcessLauncher.Outcome outcome;
+        try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            outcome = new ProcessLauncher(ps, ps).run(job, (rank, incarnation, process) -> { });
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile(Pattern.quote(LogThroughputProgram.RESULT) + "(\\d+)").matcher(output);
+        if (outcome.exitCode() != 0 || !m.find()) {
+            throw new LockstepException(ErrorClass.OTHER, "log throughput job (log " + (log ? "on" : "off") + ") failed:\n"
+                    + RestartSoak.tail(output));
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    private static double medianOf(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /** The transport's benchmark lives in a provider module that exports nothing: it runs as its own main. */

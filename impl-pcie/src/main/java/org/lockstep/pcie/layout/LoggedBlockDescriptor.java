@@ -50,11 +50,12 @@ public final class LoggedBlockDescriptor {
 
     /** The check of header words {@code w[0..5]} (bytes 8..55). */
     public static long check(long w0, long w1, long w2, long w3, long w4, long w5) {
-        long h = 0x2545F4914F6CDD1DL;
-        for (long w : new long[] {w0, w1, w2, w3, w4, w5}) {
-            h = (h ^ w) * 0x9E3779B97F4A7C15L;
-            h ^= h >>> 29;
-        }
+        long h = mix(mix(mix(mix(mix(mix(0x2545F4914F6CDD1DL, w0), w1), w2), w3), w4), w5);
         return h | 1;
+    }
+
+    private static long mix(long h, long w) {
+        long m = (h ^ w) * 0x9E3779B97F4A7C15L;
+        return m ^ m >>> 29;
     }
 }

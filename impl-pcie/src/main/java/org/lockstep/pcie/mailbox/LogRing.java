@@ -6,39 +6,50 @@ import org.lockstep.pcie.layout.LayoutConstants;
  * The sender's cursors of one log ring ({@link org.lockstep.pcie.layout.LogRingDescriptor}):
  * where the next block goes and where the oldest retained block starts. Blocks are reserved one at
  * a time, then either committed (logged) or rolled back before anything else is reserved, and
- * released in the order they were committed. Used under the endpoint's progress lock only.
+ * released oldest first. Used under the endpoint's progress lock only.
+ *
+ * <p>The head wraps to the ring's start as soon as it is {@link #WARM_BYTES} in and the start is
+ * free again, not only at the ring's end: while receivers checkpoint often enough the ring keeps
+ * reusing the same cache-warm lines instead of streaming through cold memory.
  */
 final class LogRing {
     static final long FAILED = HeapAllocator.FAILED;
+    /** Bytes after which the head goes back to a free ring start. */
+    static final long WARM_BYTES = 256 << 10;
 
     private final long start;
     private final long end;
     /** Next free byte. */
     private long head;
-    /** Start of the oldest retained block; equal to {@code head} when none is retained. */
+    /** Where the oldest retained block starts, or the wrap point before it; equal to {@code head} when none is retained. */
     private long tail;
+    /** The head's position when it last wrapped while blocks before it were retained (the tail goes to the start there); -1 if none. */
+    private long wrappedAt = -1;
     private int blocks;
     /** Bytes of the retained blocks (cache-line rounded), wrap markers not counted. */
     private long bytesInUse;
+    // the pending reservation
     private long reservedBytes;
-    /** Cursor state before the pending reservation, for a roll-back. */
     private long headBeforeReservation = -1;
-    /** Where the wrap marker of the pending reservation goes, or -1 when it does not wrap (or needs no marker). */
+    private long wrappedAtBeforeReservation;
     private long wrapMarker = -1;
-    /** The tail moved to the ring's start for the pending reservation: persist it before the block commits. */
-    private boolean tailMoved;
+    /** The tail as last persisted in the device: a block may only commit once the tail word says where the walk starts. */
+    private long persistedTail;
 
     LogRing(long start, long length) {
         this.start = start;
         this.end = start + length;
         this.head = start;
         this.tail = start;
+        this.persistedTail = start;
     }
 
-    /** Restores the cursors found by a walk of the ring ({@link MessageLog#recover}). */
-    void restore(long tail, long head, int blocks, long bytesInUse) {
+    /** Restores the cursors found by a walk of the ring ({@link MessageLog#walkRing}). */
+    void restore(long tail, long head, long wrappedAt, int blocks, long bytesInUse) {
         this.tail = tail;
+        this.persistedTail = tail;
         this.head = head;
+        this.wrappedAt = blocks == 0 ? -1 : wrappedAt;
         this.blocks = blocks;
         this.bytesInUse = bytesInUse;
     }
@@ -50,22 +61,23 @@ final class LogRing {
     long reserve(long size) {
         long rounded = LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
         headBeforeReservation = head;
+        wrappedAtBeforeReservation = wrappedAt;
         wrapMarker = -1;
-        tailMoved = false;
         if (rounded >= end - start) {
             return FAILED;
         }
-        if (blocks == 0 && head + rounded > end) {
-            head = start; // nothing retained: start over at the ring's start instead of wrapping
+        if (blocks == 0 && (head + rounded > end || head - start >= WARM_BYTES)) {
+            head = start; // nothing retained: start over (the tail word follows before the block commits)
             tail = start;
-            tailMoved = true;
         }
         long offset;
-        if (head >= tail) {
-            if (head + rounded <= end) {
+        if (head >= tail && wrappedAt < 0) {
+            boolean startIsFree = start + rounded < tail;
+            if (head + rounded <= end && !(startIsFree && head - start >= WARM_BYTES)) {
                 offset = head;
-            } else if (start + rounded < tail) {
+            } else if (startIsFree) {
                 wrapMarker = head < end ? head : -1;
+                wrappedAt = head;
                 offset = start;
             } else {
                 return FAILED;
@@ -85,9 +97,14 @@ final class LogRing {
         return wrapMarker;
     }
 
-    /** Whether the pending reservation moved the tail to the ring's start (the tail word must be persisted first). */
-    boolean tailMoved() {
-        return tailMoved;
+    /** Whether the tail moved since it was last persisted (then the tail word must be persisted before a block commits). */
+    boolean tailUnpersisted() {
+        return tail != persistedTail;
+    }
+
+    /** The tail word now holds {@link #tail}. */
+    void tailPersisted() {
+        persistedTail = tail;
     }
 
     /** The pending reservation was logged. */
@@ -96,7 +113,6 @@ final class LogRing {
         bytesInUse += reservedBytes;
         headBeforeReservation = -1;
         wrapMarker = -1;
-        tailMoved = false;
     }
 
     /** Undoes the pending reservation at {@code offset}; false if {@code offset} is not it (a heap block). */
@@ -105,6 +121,7 @@ final class LogRing {
             return false;
         }
         head = headBeforeReservation;
+        wrappedAt = wrappedAtBeforeReservation;
         headBeforeReservation = -1;
         wrapMarker = -1;
         return true;
@@ -115,15 +132,27 @@ final class LogRing {
         return offset >= start && offset < end;
     }
 
-    /** Releases the oldest retained block, {@code size} bytes at {@code offset}. */
-    void release(long offset, long size) {
-        if (blocks == 0 || !contains(offset)) {
-            throw new IllegalStateException("release of log ring block " + offset + " with " + blocks + " blocks retained in ["
-                    + start + ", " + end + ")");
+    /** Where the oldest retained block starts (only while {@link #blocks} is not 0). */
+    long oldest() {
+        return tail == wrappedAt || tail == end ? start : tail;
+    }
+
+    /** Releases the oldest retained block, of {@code size} bytes. */
+    void release(long size) {
+        if (blocks == 0) {
+            throw new IllegalStateException("release of a log ring block with none retained in [" + start + ", " + end + ")");
+        }
+        long offset = oldest();
+        if (offset == start && tail != start) {
+            wrappedAt = -1; // the tail follows the head's wrap
         }
         blocks--;
         bytesInUse -= LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
-        tail = blocks == 0 ? head : offset + LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
+        tail = offset + LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
+        if (blocks == 0) {
+            tail = head;
+            wrappedAt = -1;
+        }
     }
 
     long bytesInUse() {

@@ -164,7 +164,9 @@ final class MailboxEndpoint implements ProgressEngine {
     private boolean preamble;
     /** When sends first found the log full; 0 while they do not. */
     private long logFullSince;
-    private static final int RECLAIM_INTERVAL = 16;
+    /** Logged messages between two looks at the receivers' release cursors. */
+    private static final int RECLAIM_INTERVAL = 64;
+    private int loggedSinceReclaim;
     /** Per peer: the incarnation last seen in the rank table, and since when it has been dead (0: alive). */
     private final long[] peerIncarnation;
     private final long[] peerDeadSince;
@@ -440,6 +442,9 @@ final class MailboxEndpoint implements ProgressEngine {
         if (indirect && !direct) {
             // A logged message goes to the log ring to its destination if it has room, else to the heap.
             heapOffset = logged ? log.reserveInRing(send.dest, blockLength) : HeapAllocator.FAILED;
+            if (heapOffset == HeapAllocator.FAILED && logged && reclaimLog()) {
+                heapOffset = log.reserveInRing(send.dest, blockLength);
+            }
             if (heapOffset == HeapAllocator.FAILED) {
                 heapOffset = heap.allocate(blockLength);
             }
@@ -512,6 +517,11 @@ final class MailboxEndpoint implements ProgressEngine {
                         fragmentLength, send.length);
                 inLog = true;
                 logFullSince = 0;
+                if (++loggedSinceReclaim == RECLAIM_INTERVAL) {
+                    // Keeps the rings' working set small: a checkpoint of the receiver frees its blocks soon after.
+                    loggedSinceReclaim = 0;
+                    reclaimLog();
+                }
             }
             publish(slot, ticket, sequence, send.tag, send.context, fragmentLength, send.length, flags,
                     direct ? send.rendezvous.target : indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
@@ -594,6 +604,18 @@ final class MailboxEndpoint implements ProgressEngine {
 
     private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
                          int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
+        if (inlineSource == null) {
+            // An indirect slot is header and descriptor only: word stores, no bulk copy through a scratch segment.
+            device.putLong(slot + SEQUENCE_OFFSET, sequence);
+            device.putLong(slot + LENGTH_OFFSET, length);
+            device.putLong(slot + TAG_OFFSET, intPair(tag, context));
+            device.putLong(slot + FLAGS_OFFSET, intPair(flags, rank));
+            device.putLong(slot + HEAP_OFFSET_OFFSET, heapOffset);
+            device.putLong(slot + MESSAGE_LENGTH_OFFSET, messageLength);
+            device.putLong(slot + SENDER_INCARNATION_OFFSET, incarnation);
+            device.putLongRelease(slot + TICKET_OFFSET, ticket);
+            return;
+        }
         MemorySegment h = headerScratch;
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET, sequence);
         h.set(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET, length);
@@ -602,12 +624,7 @@ final class MailboxEndpoint implements ProgressEngine {
         h.set(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET, flags);
         h.set(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET, rank);
         long burst = HEADER_BURST_LENGTH;
-        if (inlineSource == null) {
-            h.set(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET, heapOffset);
-            h.set(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET, messageLength);
-            h.set(ValueLayout.JAVA_LONG_UNALIGNED, SENDER_INCARNATION_OFFSET, incarnation);
-            burst += INDIRECT_DESCRIPTOR_LENGTH;
-        } else if (length <= INDIRECT_DESCRIPTOR_LENGTH) {
+        if (length <= INDIRECT_DESCRIPTOR_LENGTH) {
             MemorySegment.copy(inlineSource, sourceOffset, h, PAYLOAD_OFFSET, length);
             burst += length;
         } else {
@@ -1050,15 +1067,15 @@ final class MailboxEndpoint implements ProgressEngine {
      * is touched. A void asynchronous slot is released at once and gives null.
      */
     private IncomingMessage readSlot(long slot, long ticket, int expectedSource) {
-        // The ticket was read with acquire, so this plain burst sees what the sender wrote before it.
-        MemorySegment h = headerScratch;
-        device.read(slot + SEQUENCE_OFFSET, h, SEQUENCE_OFFSET, LayoutConstants.CACHE_LINE - SEQUENCE_OFFSET);
-        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, SEQUENCE_OFFSET);
-        long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LENGTH_OFFSET);
-        int tag = h.get(ValueLayout.JAVA_INT_UNALIGNED, TAG_OFFSET);
-        int context = h.get(ValueLayout.JAVA_INT_UNALIGNED, CONTEXT_OFFSET);
-        int flags = h.get(ValueLayout.JAVA_INT_UNALIGNED, FLAGS_OFFSET);
-        int source = h.get(ValueLayout.JAVA_INT_UNALIGNED, SOURCE_OFFSET);
+        // The ticket was read with acquire, so these plain loads see what the sender wrote before it.
+        long sequence = device.getLong(slot + SEQUENCE_OFFSET);
+        long length = device.getLong(slot + LENGTH_OFFSET);
+        long tagWord = device.getLong(slot + TAG_OFFSET);
+        long flagsWord = device.getLong(slot + FLAGS_OFFSET);
+        int tag = lowInt(tagWord);
+        int context = highInt(tagWord);
+        int flags = lowInt(flagsWord);
+        int source = highInt(flagsWord);
         if (flags == FLAG_VOID && expectedSource < 0) {
             return null;
         }
@@ -1077,8 +1094,8 @@ final class MailboxEndpoint implements ProgressEngine {
             throw corrupt(slot, "preamble flags 0x" + Integer.toHexString(flags) + (expectedSource < 0 ? " in the asynchronous mailbox" : ""));
         }
         if ((flags & FLAG_INDIRECT) != 0) {
-            long block = h.get(ValueLayout.JAVA_LONG_UNALIGNED, HEAP_OFFSET_OFFSET);
-            long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, MESSAGE_LENGTH_OFFSET);
+            long block = device.getLong(slot + HEAP_OFFSET_OFFSET);
+            long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
             boolean fragment = (flags & (FLAG_FRAGMENT_FIRST | FLAG_FRAGMENT_NEXT)) != 0;
             if (messageLength < 0 || messageLength > MAX_MESSAGE_LENGTH
                     // a later fragment may carry all of it, after a first fragment with no payload (a declined single-copy offer)
@@ -1109,6 +1126,23 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
                 slot + PAYLOAD_OFFSET, IncomingMessage.NO_LOCK);
+    }
+
+    private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+
+    /** The 8-byte word holding int {@code first} at its offset and int {@code second} 4 bytes after (device byte order is native). */
+    static long intPair(int first, int second) {
+        return LITTLE_ENDIAN ? ((long) second << 32) | (first & 0xffffffffL) : ((long) first << 32) | (second & 0xffffffffL);
+    }
+
+    /** The int at a word's offset ({@link #intPair}'s first). */
+    static int lowInt(long word) {
+        return LITTLE_ENDIAN ? (int) word : (int) (word >>> 32);
+    }
+
+    /** The int 4 bytes after a word's offset ({@link #intPair}'s second). */
+    static int highInt(long word) {
+        return LITTLE_ENDIAN ? (int) (word >>> 32) : (int) word;
     }
 
     private DeviceException corrupt(long slot, String what) {

@@ -72,8 +72,8 @@ final class MessageLog {
     // sender side
     /** Per destination: the log ring most logged blocks go to ({@link LogRingDescriptor}). */
     private final LogRing[] rings;
-    /** Per destination: logged messages in sequence order, ring blocks (directory index -1) and heap blocks alike. */
-    private final ArrayDeque<Logged>[] retained;
+    /** Per destination: logged messages in heap blocks (too large for the ring), in sequence order. */
+    private final ArrayDeque<Logged>[] heapBlocks;
     private final long[] freeDirectory;
     private int freeDirectoryCount;
     /** Per destination: the highest sequence number any incarnation of this rank has placed (re-sends up to it are dropped). */
@@ -104,10 +104,10 @@ final class MessageLog {
         if (directoryEntries > Integer.MAX_VALUE) {
             throw new LockstepException(ErrorClass.ARG, "a log directory of " + directoryEntries + " entries is too large");
         }
-        retained = new ArrayDeque[size];
+        heapBlocks = new ArrayDeque[size];
         consumedAbove = new TreeSet[size];
         for (int i = 0; i < size; i++) {
-            retained[i] = new ArrayDeque<>();
+            heapBlocks[i] = new ArrayDeque<>();
             consumedAbove[i] = new TreeSet<>();
         }
         freeDirectory = new long[(int) directoryEntries];
@@ -152,12 +152,12 @@ final class MessageLog {
      * directory, persisted. After this returns, the message survives a crash of this process and
      * (on a persistent device) power loss, and may be published.
      */
-    Logged log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
+    void log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
         LogRing ring = rings[dest];
         boolean inRing = ring.contains(block);
         long index = -1;
         if (inRing) {
-            if (ring.tailMoved()) {
+            if (ring.tailUnpersisted()) {
                 persistTail(dest);
             }
             long marker = ring.wrapMarker();
@@ -183,29 +183,28 @@ final class MessageLog {
             long entry = layout.directoryEntry(rank, index);
             device.putLongRelease(entry, block);
             device.persist(entry, DIRECTORY_ENTRY_LENGTH);
+            // A ring block needs no record here: the ring's own headers say what it retains.
+            heapBlocks[dest].addLast(new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags));
         }
-        Logged logged = new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags);
-        retained[dest].addLast(logged);
         placedThrough[dest] = Math.max(placedThrough[dest], sequence);
         statistics.messagesLogged++;
         statistics.retainedBytes += LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
-        return logged;
     }
 
     /** Writes a logged block's header words at {@code block}, the check word too if {@code withCheck}; returns the check. */
     private long writeHeader(long block, long w0, long sequence, long w2, long length, long messageLength, long blockLength,
                              boolean withCheck) {
+        // Word stores: for one header line they cost less than a bulk copy through a scratch segment.
         long check = LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength);
-        MemorySegment h = header;
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET, w0);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET, sequence);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET, w2);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET, length);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET, messageLength);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET, blockLength);
-        h.set(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET, check);
-        device.write(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
-                withCheck ? LoggedBlockDescriptor.HEADER_LENGTH : LoggedBlockDescriptor.CHECK_OFFSET - LoggedBlockDescriptor.DESTINATION_OFFSET);
+        device.putLong(block + LoggedBlockDescriptor.DESTINATION_OFFSET, w0);
+        device.putLong(block + LoggedBlockDescriptor.SEQUENCE_OFFSET, sequence);
+        device.putLong(block + LoggedBlockDescriptor.TAG_OFFSET, w2);
+        device.putLong(block + LoggedBlockDescriptor.LENGTH_OFFSET, length);
+        device.putLong(block + LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET, messageLength);
+        device.putLong(block + LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET, blockLength);
+        if (withCheck) {
+            device.putLong(block + LoggedBlockDescriptor.CHECK_OFFSET, check);
+        }
         return check;
     }
 
@@ -213,6 +212,7 @@ final class MessageLog {
         long word = layout.logRingTailAddress(rank, dest);
         device.putLongRelease(word, rings[dest].tail());
         device.persist(word, Long.BYTES);
+        rings[dest].tailPersisted();
     }
 
     /**
@@ -223,9 +223,11 @@ final class MessageLog {
      */
     boolean reclaim(IntPredicate gone) {
         List<Logged> freed = null;
+        boolean any = false;
         for (int dest = 0; dest < size; dest++) {
-            ArrayDeque<Logged> queue = retained[dest];
-            if (queue.isEmpty()) {
+            ArrayDeque<Logged> queue = heapBlocks[dest];
+            LogRing ring = rings[dest];
+            if (queue.isEmpty() && ring.blocks() == 0) {
                 continue;
             }
             long cursor = gone.test(dest) ? Long.MAX_VALUE : device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
@@ -235,44 +237,47 @@ final class MessageLog {
                 }
                 freed.add(queue.pollFirst());
             }
+            boolean ringReleased = false;
+            while (ring.blocks() > 0) {
+                long block = ring.oldest();
+                if (device.getLong(block + LoggedBlockDescriptor.SEQUENCE_OFFSET) > cursor) {
+                    break;
+                }
+                long blockLength = device.getLong(block + LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
+                ring.release(blockLength);
+                released(blockLength);
+                ringReleased = true;
+            }
+            if (ringReleased) {
+                persistTail(dest); // before the space behind it is written again (the next reservation)
+                any = true;
+            }
         }
         if (freed == null) {
-            return false;
+            return any;
         }
         long lowest = Long.MAX_VALUE;
         long highest = -1;
-        long ringsReleased = 0; // bit d: the ring to d moved its tail (worlds above 64 persist every tail)
         for (Logged logged : freed) {
-            if (logged.directoryIndex() < 0) {
-                rings[logged.dest()].release(logged.block(), logged.blockLength());
-                ringsReleased |= 1L << Math.min(logged.dest(), 63);
-                continue;
-            }
             device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
             lowest = Math.min(lowest, logged.directoryIndex());
             highest = Math.max(highest, logged.directoryIndex());
         }
-        // Tails are persisted before the space behind them is written again (the next reservation).
-        for (int dest = 0; dest < size && ringsReleased != 0; dest++) {
-            if ((ringsReleased & (1L << Math.min(dest, 63))) != 0) {
-                persistTail(dest);
-            }
-        }
-        if (highest >= 0) {
-            // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
-            device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
-        }
+        // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
+        device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
         for (Logged logged : freed) {
-            if (logged.directoryIndex() >= 0) {
-                heap.release(logged.block(), logged.blockLength());
-                freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
-            }
-            long bytes = LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
-            statistics.retainedBytes -= bytes;
-            statistics.bytesReclaimed += bytes;
-            statistics.messagesReclaimed++;
+            heap.release(logged.block(), logged.blockLength());
+            freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
+            released(logged.blockLength());
         }
         return true;
+    }
+
+    private void released(long blockLength) {
+        long bytes = LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
+        statistics.retainedBytes -= bytes;
+        statistics.bytesReclaimed += bytes;
+        statistics.messagesReclaimed++;
     }
 
     /** Bytes the log rings hold (retained ring blocks). */
@@ -291,7 +296,14 @@ final class MessageLog {
 
     /** Logged messages retained for {@code dest}, in sequence order (tests). */
     List<Logged> retainedFor(int dest) {
-        return List.copyOf(retained[dest]);
+        return merged(ringBlocks(dest), heapBlocks[dest]);
+    }
+
+    private static List<Logged> merged(List<Logged> inRing, java.util.Collection<Logged> inHeap) {
+        List<Logged> all = new ArrayList<>(inRing);
+        all.addAll(inHeap);
+        all.sort(Comparator.comparingLong(Logged::sequence));
+        return all;
     }
 
     // ------------------------------------------------------------------ receiver
@@ -545,9 +557,10 @@ final class MessageLog {
                     long bytes = 0;
                     for (Logged logged : walk.blocks()) {
                         bytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
+                        placedThrough[dest] = Math.max(placedThrough[dest], logged.sequence());
                     }
-                    rings[dest].restore(walk.tail(), walk.head(), walk.blocks().size(), bytes);
-                    mine.addAll(walk.blocks());
+                    rings[dest].restore(walk.tail(), walk.head(), walk.wrappedAt(), walk.blocks().size(), bytes);
+                    statistics.retainedBytes += bytes;
                     if (dest == rank) {
                         for (Logged logged : walk.blocks()) {
                             if (!isConsumed(rank, logged.sequence())) {
@@ -563,10 +576,10 @@ final class MessageLog {
         }
         mine.sort(Comparator.comparingLong(Logged::sequence));
         for (Logged logged : mine) {
-            if (logged.directoryIndex() >= 0 && !heap.reserve(logged.block(), logged.blockLength())) {
+            if (!heap.reserve(logged.block(), logged.blockLength())) {
                 throw corrupt("log directory entries of rank " + rank + " overlap at heap block " + logged.block());
             }
-            retained[logged.dest()].addLast(logged);
+            heapBlocks[logged.dest()].addLast(logged);
             placedThrough[logged.dest()] = Math.max(placedThrough[logged.dest()], logged.sequence());
             statistics.retainedBytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
         }
@@ -589,8 +602,8 @@ final class MessageLog {
                 logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
     }
 
-    /** What a walk of a log ring found: its tail and head, and the blocks between, in order. */
-    record RingWalk(long tail, long head, List<Logged> blocks) {
+    /** What a walk of a log ring found: its tail and head, where it wrapped (-1: nowhere), and the blocks between, in order. */
+    record RingWalk(long tail, long head, long wrappedAt, List<Logged> blocks) {
     }
 
     /**
@@ -599,6 +612,16 @@ final class MessageLog {
      * receiver's checkpoint released): the walk is repeated until the tail stood still.
      */
     RingWalk walkRing(int sender, int dest) {
+        return walkRing(sender, dest, Integer.MAX_VALUE);
+    }
+
+    /** This rank's retained blocks in its ring to {@code dest}: a walk of as many blocks as the ring holds. */
+    private List<Logged> ringBlocks(int dest) {
+        return walkRing(rank, dest, rings[dest].blocks()).blocks();
+    }
+
+    /** Like {@link #walkRing(int, int)}, at most {@code limit} blocks. */
+    private RingWalk walkRing(int sender, int dest, int limit) {
         long start = layout.logRing(sender, dest);
         long end = start + layout.logRingLength();
         long tailWord = layout.logRingTailAddress(sender, dest);
@@ -615,9 +638,11 @@ final class MessageLog {
             long position = tail;
             long previous = 0;
             long wrappedTo = -1; // after a wrap marker: the sequence number the block at the start must have
+            long wrappedAt = -1;
             long walked = 0;
-            while (walked < end - start) {
+            while (walked < end - start && blocks.size() < limit) {
                 if (position == end) {
+                    wrappedAt = end;
                     position = start;
                 }
                 MemorySegment h = header;
@@ -639,6 +664,7 @@ final class MessageLog {
                         break;
                     }
                     wrappedTo = sequence;
+                    wrappedAt = position;
                     walked += blockLength;
                     position = start;
                     continue;
@@ -655,7 +681,7 @@ final class MessageLog {
                 position += rounded;
             }
             if (device.getLongAcquire(tailWord) == tailRead || attempt >= 3) {
-                return new RingWalk(tail, blocks.isEmpty() ? tail : position, blocks);
+                return new RingWalk(tail, blocks.isEmpty() ? tail : position, wrappedAt, blocks);
             }
         }
     }
@@ -688,7 +714,7 @@ final class MessageLog {
     /** Logged messages of this rank, per destination, with a sequence number above {@code publishedThrough[dest]}, in order. */
     List<Logged> unpublished(int dest, long publishedThrough) {
         List<Logged> result = new ArrayList<>();
-        for (Logged logged : retained[dest]) {
+        for (Logged logged : merged(ringBlocks(dest), heapBlocks[dest])) {
             if (logged.sequence() > publishedThrough) {
                 result.add(logged);
             }

@@ -54,12 +54,14 @@ class LogRingTest {
                 }
             } else if (!retained.isEmpty()) {
                 long[] oldest = retained.pollFirst();
-                ring.release(oldest[0], oldest[1]);
+                assertEquals(oldest[0], ring.oldest(), "the ring's oldest block");
+                ring.release(oldest[1]);
             }
             assertEquals(retained.size(), ring.blocks());
             assertEquals(retained.stream().mapToLong(b -> b[1]).sum(), ring.bytesInUse());
             if (!retained.isEmpty()) {
                 long oldest = retained.peekFirst()[0];
+                assertEquals(oldest, ring.oldest());
                 // or, when the oldest block wrapped to the start, the wrap point the walk starts from
                 assertTrue(ring.tail() == oldest || oldest == START && ring.tail() > ring.head(),
                         "the tail " + ring.tail() + " is neither the oldest retained block " + oldest + " nor a wrap point");
@@ -76,12 +78,30 @@ class LogRingTest {
             ring.commit();
         }
         assertEquals(LogRing.FAILED, ring.reserve(2 * LayoutConstants.CACHE_LINE), "15 of 16 lines are retained");
-        ring.release(offsets[0], 5 * LayoutConstants.CACHE_LINE);
+        ring.release(5 * LayoutConstants.CACHE_LINE);
         long wrapped = ring.reserve(2 * LayoutConstants.CACHE_LINE);
         assertEquals(START, wrapped, "the next block wraps to the ring's start");
         assertEquals(START + 15 * LayoutConstants.CACHE_LINE, ring.wrapMarker(), "a wrap marker fills the line left at the end");
         assertFalse(ring.rollback(START + LENGTH), "an offset outside the ring is a heap block");
         assertTrue(ring.rollback(wrapped));
         assertEquals(LogRing.FAILED, ring.reserve(LENGTH), "a block as large as the ring never fits");
+    }
+
+    @Test
+    void theHeadReturnsToAFreeStartOnceItIsTheWarmSetIn() {
+        long line = LayoutConstants.CACHE_LINE;
+        LogRing ring = new LogRing(START, 4 * LogRing.WARM_BYTES);
+        long blockLength = 2 * line;
+        long blocks = LogRing.WARM_BYTES / blockLength;
+        for (long i = 0; i < blocks; i++) {
+            ring.reserve(blockLength);
+            ring.commit();
+        }
+        ring.release(blockLength); // the first block: the start is free again
+        ring.release(blockLength);
+        assertEquals(START, ring.reserve(blockLength), "at the warm size the head goes back to the free start, not on into cold memory");
+        assertEquals(START + LogRing.WARM_BYTES, ring.wrapMarker(), "and marks where it wrapped");
+        ring.commit();
+        assertEquals(START + 2 * blockLength, ring.oldest(), "the oldest block is still the third one");
     }
 }
