@@ -31,9 +31,16 @@ final class TransportFaults {
     static final TransportFaults NONE = new TransportFaults(EnumSet.noneOf(Fault.class));
 
     private final Set<Fault> faults;
+    // Read on every consumed message: plain fields, not a set lookup.
+    private final boolean freesOnReceipt;
+    private final boolean replaysOutOfOrder;
+    private final boolean forgetsWildcardOrder;
 
     private TransportFaults(Set<Fault> faults) {
         this.faults = Set.copyOf(faults);
+        this.freesOnReceipt = faults.contains(Fault.FREES_ON_RECEIPT);
+        this.replaysOutOfOrder = faults.contains(Fault.REPLAYS_OUT_OF_ORDER);
+        this.forgetsWildcardOrder = faults.contains(Fault.FORGETS_WILDCARD_ORDER);
     }
 
     /** The faults a comma-separated list of {@link Fault} names asks for (blank: none). */
@@ -63,7 +70,7 @@ final class TransportFaults {
      * {@code last}, and publishes (persisted) its release cursor for them without a checkpoint.
      */
     void consumed(ExternalMemory device, MailboxLayout layout, int receiver, int source, long last) {
-        if (!has(Fault.FREES_ON_RECEIPT)) {
+        if (!freesOnReceipt) {
             return;
         }
         long cursor = layout.releaseCursorAddress(receiver, source);
@@ -79,7 +86,7 @@ final class TransportFaults {
      * delivered first.
      */
     void replaying(List<List<IncomingMessage>> replayPerSource) {
-        if (!has(Fault.REPLAYS_OUT_OF_ORDER)) {
+        if (!replaysOutOfOrder) {
             return;
         }
         for (List<IncomingMessage> replay : replayPerSource) {
@@ -95,7 +102,7 @@ final class TransportFaults {
 
     /** {@link Fault#FORGETS_WILDCARD_ORDER}: whether a restarted rank's wildcard receives skip the logged matches. */
     boolean forgetsWildcardOrder() {
-        return has(Fault.FORGETS_WILDCARD_ORDER);
+        return forgetsWildcardOrder;
     }
 
     private static boolean whole(IncomingMessage m) {
