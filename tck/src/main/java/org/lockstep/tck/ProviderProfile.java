@@ -28,6 +28,8 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
     public static final String MAILBOX_SLOTS = "lockstep.mailbox.slots";
     public static final String MAILBOX_ASYNC_SLOTS = "lockstep.mailbox.asyncSlots";
     public static final String MAILBOX_HEAP = "lockstep.mailbox.heapPerRank";
+    /** The mailbox transport's fault-injection hook, for the self-test only (the mutants that break its message log). */
+    public static final String MAILBOX_FAULTS = "lockstep.mailbox.faults";
     public static final String DEVICE = "lockstep.device";
     public static final String DEVICE_PATH = "lockstep.device.path";
     /** The device provider that maps device paths (files, /dev/shm, DAX, PCIe resource files). */

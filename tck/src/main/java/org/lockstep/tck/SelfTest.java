@@ -28,7 +28,8 @@ import org.lockstep.tck.mutants.Mutants;
 
 /**
  * The self-test: runs rules against deliberately broken versions of a real provider and device
- * (made with Byte Buddy from the real objects), and requires each rule to catch the breakage it is
+ * (made with Byte Buddy from the real objects, or, for a provider that offers fault-injection hooks,
+ * switched on inside it by a job property), and requires each rule to catch the breakage it is
  * meant to catch. A required rule that is no mutant's designated killer is a defect of the kit.
  */
 public final class SelfTest {

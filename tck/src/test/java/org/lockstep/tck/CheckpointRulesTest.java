@@ -1,12 +1,15 @@
 package org.lockstep.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.lockstep.api.Lockstep;
 import org.lockstep.conformance.Group;
@@ -16,6 +19,7 @@ import org.lockstep.conformance.Rule;
 import org.lockstep.conformance.RuleCatalog;
 import org.lockstep.conformance.RuleExecutor;
 import org.lockstep.conformance.RuleOutcome;
+import org.lockstep.conformance.RuleSkipped;
 import org.lockstep.tck.mutants.BrokenTargets;
 import org.lockstep.tck.mutants.Mutant;
 import org.lockstep.tck.mutants.Mutants;
@@ -23,7 +27,8 @@ import org.lockstep.tck.mutants.Mutants;
 /**
  * The checkpoint rule group on its own: every CKPT rule passes against the mailbox transport (with
  * its device as the message log), the required one also against the EM-BSP provider (no
- * persistence: the calls are declared no-ops), and each CKPT mutant is caught by its designated rule.
+ * persistence: the calls are declared no-ops), and each CKPT mutant is caught by its designated rule
+ * (three of them are the mailbox transport's own fault-injection hooks, not applicable to others).
  */
 class CheckpointRulesTest {
     private static final long SEED = 2026;
@@ -65,5 +70,18 @@ class CheckpointRulesTest {
                 }
             }
         }));
+    }
+
+    @Test
+    void theMailboxTransportsOwnFaultsAreRealAndNotApplicableToAnotherProvider() {
+        List<Mutant> faults = Mutants.all().stream().filter(m -> m.where() == Mutant.Where.PROVIDER_FAULT).toList();
+        assertEquals(List.of("FREES_ON_RECEIPT", "REPLAYS_OUT_OF_ORDER", "FORGETS_WILDCARD_ORDER"), faults.stream().map(Mutant::id).toList());
+        MessagingTarget embsp = MessagingTarget.of(Lockstep.find("embsp").orElseThrow(), org.lockstep.conformance.Capabilities.of(4));
+        for (Mutant m : faults) {
+            assertFalse(m.simulated(), m.id());
+            assertEquals(ProviderProfile.MAILBOX_FAULTS, m.fault().property());
+            RuleSkipped skipped = assertThrows(RuleSkipped.class, () -> BrokenTargets.of(m, embsp).close());
+            assertTrue(skipped.getMessage().contains("embsp"), skipped.getMessage());
+        }
     }
 }

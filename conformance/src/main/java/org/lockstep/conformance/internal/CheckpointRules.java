@@ -57,6 +57,9 @@ final class CheckpointRules {
     /** State word 0: how far the rank got (its own phase counter). */
     private static final long PROGRESS = 0;
     private static final int TAG = 11;
+    /** Tag and key index of the message each sender sends after a restart in CKPT.02 and CKPT.03. */
+    private static final int MARKER_TAG = 12;
+    private static final int MARKER = 999;
     private static final Datatype BYTE = Datatype.BYTE;
     /** Crash points tried by the sweep at most (evenly spread when a send phase has more accesses). */
     private static final int MAX_CRASH_POINTS = 48;
@@ -217,8 +220,10 @@ final class CheckpointRules {
 
     /**
      * Rank 0 checkpoints at once, then receives every sender's messages; the senders checkpoint
-     * after sending (so that they will not send again). Power is lost; after the restart rank 0
-     * must receive every message again from the device.
+     * once rank 0 has received them all (so that they will not send again, and so that a transport
+     * that reclaims when a sender checkpoints meets messages consumed after the receiver's
+     * checkpoint). Power is lost; after the restart rank 0 must receive every message again from
+     * the device, then each sender's first new message, and nothing more.
      */
     private static void replayAfterRestart(MessagingRuleContext c, boolean checkOrder) {
         int n = c.largestRanks(2, 3);
@@ -230,12 +235,14 @@ final class CheckpointRules {
                 if (w.rank() == 0) {
                     checkEquals(1L, cp.checkpoint().epoch(), "the receiver's first checkpoint");
                     receiveAll(w, perSender, t, true, "before the power loss");
+                    rank.signalWithoutProvider("received all");
                 } else {
                     for (int i = 0; i < perSender; i++) {
                         int size = sizeOf(i, t);
                         w.send(PayloadPattern.of(key(w.rank(), i), size), size, BYTE, 0, i % 3);
                     }
                     state.set(ValueLayout.JAVA_LONG, PROGRESS, 1);
+                    rank.awaitSignalWithoutProvider("received all");
                     checkEquals(1L, cp.checkpoint().epoch(), "sender " + w.rank() + "'s first checkpoint");
                 }
             }, (rank, cp, state, epoch) -> {
@@ -243,8 +250,10 @@ final class CheckpointRules {
                 checkEquals(1L, epoch, "the checkpoint rank " + w.rank() + " restarted from");
                 if (w.rank() == 0) {
                     receiveAll(w, perSender, t, checkOrder, "after the restart");
+                    receiveMarkers(w, "after the restart and its " + perSender + " replayed messages per sender");
                 } else {
                     checkEquals(1L, state.get(ValueLayout.JAVA_LONG, PROGRESS), "sender " + w.rank() + "'s restored state");
+                    w.send(PayloadPattern.of(key(w.rank(), MARKER), Long.BYTES), Long.BYTES, BYTE, 0, MARKER_TAG);
                 }
             });
         }
@@ -265,6 +274,24 @@ final class CheckpointRules {
                     checkEquals(k, i, when + ": position on the channel from rank " + source + " of message " + i);
                 }
             }
+        }
+    }
+
+    /**
+     * Receives from every sender the message it sent after the restart: the next on its channel
+     * (a message delivered twice would come first) and the last (nothing follows it).
+     */
+    private static void receiveMarkers(Communicator w, String when) {
+        MemorySegment b = MemorySegment.ofArray(new byte[64]);
+        for (int source = 1; source < w.size(); source++) {
+            Status s = w.recv(b, b.byteSize(), BYTE, source, Communicator.ANY_TAG);
+            check(s.tag() == MARKER_TAG && s.byteCount() == Long.BYTES && PayloadPattern.matches(b, key(source, MARKER), Long.BYTES),
+                    when + ": the next message from rank " + source + " (" + s.byteCount() + " bytes, tag " + s.tag()
+                            + ") is not the one it sent after its restart (a replayed message delivered twice?)");
+        }
+        for (int source = 1; source < w.size(); source++) {
+            Optional<Status> more = w.iprobe(source, Communicator.ANY_TAG);
+            check(more.isEmpty(), when + ": one message more from rank " + source + " than it sent: " + more);
         }
     }
 
@@ -389,7 +416,16 @@ final class CheckpointRules {
                     if (w.rank() == 1) {
                         rank.awaitSignalWithoutProvider("checkpointed 0");
                         device.crash().armPowerLoss(at, CrashInjectable.PowerLoss.WHOLE_LINES);
-                        sendNumbered(w, messages, t);
+                        try {
+                            sendNumbered(w, messages, t);
+                        } catch (RuntimeException e) {
+                            if (!device.crash().poweredOff()) {
+                                throw e;
+                            }
+                        }
+                        // Otherwise this crash point tested nothing: the sends made fewer accesses than counted, or the device ignored the arming.
+                        check(device.crash().poweredOff(), "the power loss armed at access " + at + " of the " + accesses
+                                + " that the fault-free send phase made did not strike during the send phase");
                     }
                 }, (rank, cp, state, epoch) -> {
                     Communicator w = rank.comm();

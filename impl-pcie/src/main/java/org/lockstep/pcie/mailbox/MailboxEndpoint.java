@@ -808,6 +808,7 @@ final class MailboxEndpoint implements ProgressEngine {
      */
     private MessageLog.Recovery recover() {
         MessageLog.Recovery recovery = log.recover();
+        restartPolicy.faults().replaying(recovery.replay); // kit self-test fault hook, off by default
         for (int peer = 0; peer < size; peer++) {
             // send side: resume each ring after its last published ticket
             long mailbox = layout.mailboxAddress(rank, peer);
@@ -905,6 +906,7 @@ final class MailboxEndpoint implements ProgressEngine {
     void consumed(int source, long first, long last) {
         if (log != null && first > 0) { // a preamble message (sequence 0) is no part of the channel
             log.consumed(source, first, last);
+            restartPolicy.faults().consumed(device, layout, rank, source, last); // kit self-test fault hook, off by default
         }
     }
 
@@ -935,7 +937,7 @@ final class MailboxEndpoint implements ProgressEngine {
             long replayed = 0;
             if (log != null && source == Communicator.ANY_SOURCE && !preamble) {
                 // A restarted rank's wildcard receive matches the sender its predecessor's matched, as logged.
-                long[] logged = log.nextReplayedWildcard();
+                long[] logged = restartPolicy.faults().forgetsWildcardOrder() ? null : log.nextReplayedWildcard(); // kit self-test fault hook
                 if (logged != null) {
                     source = (int) logged[0];
                     replayed = logged[1];

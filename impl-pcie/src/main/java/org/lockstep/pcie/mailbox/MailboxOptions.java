@@ -42,6 +42,13 @@ public final class MailboxOptions {
     public static final String SINGLE_COPY_THRESHOLD = "lockstep.mailbox.singleCopyThreshold";
     /** {@code true}: a process rank prints its transport counters (copies, single-copy messages) to stderr when it leaves. */
     public static final String PRINT_STATISTICS = "lockstep.mailbox.printStatistics";
+    /**
+     * Fault-injection hook for the compatibility kit's self-test, never for production: a
+     * comma-separated list of deliberate breakages of the message log ({@code FREES_ON_RECEIPT},
+     * {@code REPLAYS_OUT_OF_ORDER}, {@code FORGETS_WILDCARD_ORDER}), so that the kit can check its
+     * checkpoint rules catch a transport that really has those bugs. Unset or blank: none.
+     */
+    public static final String FAULTS = "lockstep.mailbox.faults";
 
     /**
      * Whether communicators use the device-native collectives of the collective area ({@code true},
@@ -107,6 +114,11 @@ public final class MailboxOptions {
                     + " is negative (0 turns single copy off)");
         }
         return value;
+    }
+
+    /** The deliberate breakages {@link #FAULTS} asks for (none by default). */
+    static TransportFaults faults(JobOptions options) {
+        return options.property(FAULTS).map(TransportFaults::parse).orElse(TransportFaults.NONE);
     }
 
     /** Whether the job asks for the device-native collectives (the default) or only point-to-point ones. */

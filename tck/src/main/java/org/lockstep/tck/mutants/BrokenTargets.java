@@ -11,6 +11,7 @@ import org.lockstep.api.LockstepProvider;
 import org.lockstep.api.RankProgram;
 import org.lockstep.conformance.DeviceTarget;
 import org.lockstep.conformance.MessagingTarget;
+import org.lockstep.conformance.RuleSkipped;
 import org.lockstep.conformance.device.DeviceInterposer;
 import org.lockstep.spi.device.ExternalMemory;
 
@@ -45,7 +46,11 @@ public final class BrokenTargets implements AutoCloseable {
         }
     }
 
-    /** {@code real} broken by {@code mutant} (a communicator or device-under-provider mutant). */
+    /**
+     * {@code real} broken by {@code mutant} (a communicator, device-under-provider or provider-fault mutant).
+     *
+     * @throws RuleSkipped if {@code mutant} is a fault of another provider than {@code real}'s
+     */
     public static BrokenTargets of(Mutant mutant, MessagingTarget real) {
         String name = real.name() + "+" + mutant.id();
         return switch (mutant.where()) {
@@ -57,6 +62,15 @@ public final class BrokenTargets implements AutoCloseable {
             case DEVICE_UNDER_PROVIDER -> {
                 DeviceInterposer.Session s = DeviceInterposer.open(d -> mutant.device().apply(d, real.capabilities()));
                 yield new BrokenTargets(Optional.of(s), s.route(real).withProvider(name, real.provider()));
+            }
+            case PROVIDER_FAULT -> {
+                Mutant.ProviderFault fault = mutant.fault();
+                if (!fault.provider().equals(real.provider().name())) {
+                    throw new RuleSkipped(mutant.id() + " is a fault the " + fault.provider() + " provider injects into itself; "
+                            + real.provider().name() + " is under test");
+                }
+                yield new BrokenTargets(Optional.empty(), real.withOptions(o -> o.with(fault.property(), fault.value()))
+                        .withProvider(name, real.provider()));
             }
             case DEVICE -> throw new IllegalArgumentException(mutant.id() + " breaks a device, not a provider");
         };

@@ -3,6 +3,7 @@ package org.lockstep.tck.mutants;
 import java.util.List;
 
 import org.lockstep.conformance.Capabilities;
+import org.lockstep.tck.ProviderProfile;
 
 /**
  * The self-test's mutants: every required rule of the catalog is the designated killer of at
@@ -18,6 +19,12 @@ public final class Mutants {
 
     private static long threshold(Capabilities c) {
         return c.indirectionThreshold().orElse(ASSUMED_THRESHOLD);
+    }
+
+    /** A breakage of the mailbox transport's message log, switched on by its fault-injection property (the fault is named like the mutant). */
+    private static Mutant mailboxFault(String fault, String breakage, List<String> killers) {
+        return Mutant.providerFault(fault, breakage, killers,
+                new Mutant.ProviderFault(ProviderProfile.MAILBOX, ProviderProfile.MAILBOX_FAULTS, fault));
     }
 
     public static List<Mutant> all() {
@@ -98,14 +105,13 @@ public final class Mutants {
                         List.of("COLL.06"), CommunicatorBreakages.AlltoallBlocksSwapped::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
-                Mutant.communicator("FREES_ON_RECEIPT", "after a restart, messages received before the crash are gone (freed on receipt "
-                        + "despite checkpointing): a receive gets the next message or waits for ever", true,
-                        List.of("CKPT.02"), (real, caps) -> new CheckpointBreakages.FreesOnReceipt(real)),
-                Mutant.communicator("REPLAYS_OUT_OF_ORDER", "after a restart, the first two messages replayed on each channel are swapped",
-                        true, List.of("CKPT.03"), (real, caps) -> new CheckpointBreakages.ReplaysOutOfOrder(real)),
-                Mutant.communicator("FORGETS_WILDCARD_ORDER", "after a restart, ANY_SOURCE receives take the lowest-ranked sender with a "
-                        + "message instead of the logged matching order", true,
-                        List.of("CKPT.04"), (real, caps) -> new CheckpointBreakages.ForgetsWildcardOrder(real)),
+                mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
+                        + "despite checkpointing (as if the receiver's checkpoint covered it), so a restarted receiver cannot get again "
+                        + "what it consumed after its checkpoint", List.of("CKPT.02")),
+                mailboxFault("REPLAYS_OUT_OF_ORDER", "at recovery, the first two messages of each channel's replay from the log take "
+                        + "each other's place", List.of("CKPT.03")),
+                mailboxFault("FORGETS_WILDCARD_ORDER", "a restarted rank's ANY_SOURCE receives ignore the matching order logged in the "
+                        + "device and match whatever is there first", List.of("CKPT.04")),
                 Mutant.deviceUnderProvider("PERSISTS_AFTER_PUBLISHING", "a persist makes the first line of its range durable at once "
                         + "and the rest only after the next persist, so a message is named (published) before its payload is durable",
                         List.of("CKPT.05"), (real, caps) -> new CheckpointBreakages.PersistsAfterPublishing(real)),
