@@ -30,7 +30,13 @@ final class DeviceMapper {
         /** {@code msync(MS_SYNC)} of the page-aligned range: the kernel writes the dirty pages back and waits. */
         MSYNC,
         /** A full fence: orders the writes; durable only where the device says stores in the CPU are. */
-        FENCE
+        FENCE,
+        /**
+         * A store-store fence: orders the writes and nothing more. For a file in RAM, where nothing
+         * survives power loss and a store that was made survives the death of the process that
+         * made it (a killed CPU's store buffer drains), ordering is all persisting can mean.
+         */
+        ORDER
     }
 
     /**
@@ -104,7 +110,7 @@ final class DeviceMapper {
                 ? " (in RAM: persist only orders writes, nothing survives power loss)"
                 : " (persist: msync of the page-aligned range)");
         return new Mapping(DeviceKind.REGULAR_FILE, arena, pages, size, capabilities,
-                volatileMemory ? PersistMethod.FENCE : PersistMethod.MSYNC, false, description);
+                volatileMemory ? PersistMethod.ORDER : PersistMethod.MSYNC, false, description);
     }
 
     /**

@@ -35,7 +35,8 @@ import org.lockstep.spi.device.ExternalMemory;
  * are fully allocated, so a full file system cannot cause that.
  *
  * <p>Persistence: {@link #persist} is {@code msync(MS_SYNC)} of the page-aligned range for a file
- * on a real file system; a full fence on RAM-backed files, DAX devices and BARs. Only where that
+ * on a real file system; a store-store fence on RAM-backed files; a full fence on DAX devices and
+ * BARs. Only where that
  * makes the bytes durable does the device declare {@link DeviceCapability#PERSISTENT}.
  */
 public final class MappedDevice implements ExternalMemory {
@@ -282,8 +283,9 @@ public final class MappedDevice implements ExternalMemory {
     /**
      * On a file on a real file system: {@code msync(MS_SYNC)} of the pages that hold
      * {@code [offset, offset + length)}, after which they are on the storage (the file system's
-     * durability, e.g. what {@code fsync} gives). Elsewhere a full fence: it orders the writes, and
-     * on a synchronous DAX mapping whose persistence domain includes the CPU caches that is all
+     * durability, e.g. what {@code fsync} gives). On a file in RAM a store-store fence: ordering is
+     * all persisting can mean there. Elsewhere a full fence: it orders the writes, and on a
+     * synchronous DAX mapping whose persistence domain includes the CPU caches that is all
      * durability needs. A failed write-back (e.g. {@code EIO}) is a {@link DeviceException}: the
      * bytes may not be durable.
      */
@@ -291,6 +293,10 @@ public final class MappedDevice implements ExternalMemory {
     public void persist(long offset, long length) {
         check("persist", offset, length);
         counters.persisted(length);
+        if (persistMethod == DeviceMapper.PersistMethod.ORDER) {
+            VarHandle.storeStoreFence();
+            return;
+        }
         if (persistMethod == DeviceMapper.PersistMethod.FENCE || length == 0) {
             VarHandle.fullFence();
             return;
