@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
  * {@code lockstep bench checkpoint}: the cost of independent checkpoints beside the coordinated
  * alternative seed 001 argues against, in one run, as ratios.
  *
- * <p>Part 1, ranks as threads over the emulated device: a pipelined ring (each rank keeps
+ * <p>Part 1, ranks as threads over a /dev/shm device: a pipelined ring (each rank keeps
  * {@code window} messages in flight to its right neighbour) of a fixed number of steps, run three
  * ways: without checkpoints (message log off); with independent checkpoints (log on, rank r
  * checkpoints every {@code every} steps at its own offset, nobody waits for anybody); and
@@ -109,7 +109,7 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             processLogThroughput(out, logThroughputMessages);
             transportBenchmark(out, logThroughputMessages);
         }
-        out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, emulated device), %d steps of %d B, %d in flight per channel, "
+        out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, /dev/shm device), %d steps of %d B, %d in flight per channel, "
                 + "a checkpoint every %d steps%n", ranks, steps, MESSAGE_BYTES, window, every);
         out.println("# medians of " + Math.max(1, repeat) + " interleaved runs each");
         out.println("# state      none ms   independent ms   coordinated ms   indep/none   coord/none   stop/ckpt indep us   "
@@ -275,8 +275,14 @@ final class CheckpointBenchCommand implements Callable<Integer> {
     record Timing(double millis, double stopMicros) {
     }
 
+    private static final AtomicLong PIPELINE_RUNS = new AtomicLong();
+
     private Timing pipeline(Mode mode, long stateBytes) {
-        JobOptions options = JobOptions.ofRanks(ranks);
+        // Both schemes over /dev/shm files, as launched processes would share them (the emulated device would
+        // charge its power-loss bookkeeping to every persist of the log).
+        String file = "/dev/shm/lockstep-checkpoint-bench-" + ProcessHandle.current().pid() + "-" + PIPELINE_RUNS.incrementAndGet();
+        JobOptions options = JobOptions.ofRanks(ranks).with("lockstep.device", "mapped").with("lockstep.device.path", file)
+                .with("lockstep.device.option.deleteOnClose", "true");
         if (mode == Mode.INDEPENDENT) {
             options = options.with(Checkpoints.ENABLED_PROPERTY, "true")
                     .with(Checkpoints.STATE_BYTES_PROPERTY, Long.toString(stateBytes + (1L << 20)));
@@ -287,7 +293,8 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         long start = System.nanoTime();
         Lockstep.provider("mailbox").runInThreads(options, world -> {
             ExternalMemory dump = mode == Mode.COORDINATED
-                    ? DeviceProviders.open(DeviceSpec.of("emulated", stateBytes + (long) window * MESSAGE_BYTES + (1L << 16))) : null;
+                    ? DeviceProviders.open(new DeviceSpec("mapped", stateBytes + (long) window * MESSAGE_BYTES + (1L << 16),
+                    DeviceSpec.DEFAULT_BLOCK_SIZE, Optional.of(file + "-dump-" + world.rank()), Map.of("deleteOnClose", "true"))) : null;
             try {
                 if (dump != null) {
                     dumps.put(world.rank(), dump);
