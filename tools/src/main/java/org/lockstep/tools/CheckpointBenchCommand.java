@@ -95,6 +95,10 @@ final class CheckpointBenchCommand implements Callable<Integer> {
                     + "message log on/off throughput with MESSAGES per round, checkpoint time by state size, restart with replay.")
     Integer logThroughputMessages;
 
+    @Option(names = "--log-sizes", paramLabel = "SIZES", defaultValue = "64,4k", converter = SizeList.Converter.class,
+            description = "Message sizes of the processes' log on/off runs of --log-throughput (default: ${DEFAULT-VALUE}).")
+    SizeList logSizes;
+
     @Option(names = "--restart-trials", paramLabel = "N", defaultValue = "2",
             description = "Kills of each kind in part 2 (0 skips it; default: ${DEFAULT-VALUE}).")
     int restartTrials;
@@ -106,7 +110,9 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (logThroughputMessages != null) {
-            processLogThroughput(out, logThroughputMessages);
+            for (long bytes : logSizes.sizes()) {
+                processLogThroughput(out, logThroughputMessages, Math.toIntExact(bytes));
+            }
             transportBenchmark(out, logThroughputMessages);
         }
         out.printf(Locale.ROOT, "# checkpoint bench: %d ranks (threads, /dev/shm device), %d steps of %d B, %d in flight per channel, "
@@ -144,12 +150,12 @@ final class CheckpointBenchCommand implements Callable<Integer> {
      * Message log on/off with two launched processes over /dev/shm: one job per run (fresh JVMs, so
      * JIT luck is part of the spread), the kinds interleaved; the medians and the paired ratio.
      */
-    private void processLogThroughput(PrintWriter out, int messages) {
+    private void processLogThroughput(PrintWriter out, int messages, int bytes) {
         int rounds = Math.max(3, repeat);
         out.printf(Locale.ROOT, "# message log on/off, 2 processes over /dev/shm: %d messages of %d B per run, %d in flight, receiver "
                 + "checkpoints every %d with the log on; %d runs of each kind, interleaved. 'off, indirect': log off with the "
                 + "inline threshold below %d B, so that the messages travel through the heap as they do with the log%n", messages,
-                LOG_MESSAGE_BYTES, window, LOG_CHECKPOINT_EVERY, rounds, LOG_MESSAGE_BYTES);
+                bytes, window, LOG_CHECKPOINT_EVERY, rounds, bytes);
         for (boolean preposted : new boolean[] {true, false}) {
             String receives = preposted ? "receives posted ahead (expected)" : "one receive at a time (mostly unexpected)";
             double[] off = new double[rounds];
@@ -158,37 +164,36 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             double[] paired = new double[rounds];
             double[] pairedIndirect = new double[rounds];
             for (int r = 0; r < rounds; r++) {
-                off[r] = launchLogThroughput(messages, false, false, preposted);
-                offIndirect[r] = launchLogThroughput(messages, false, true, preposted);
-                on[r] = launchLogThroughput(messages, true, false, preposted);
+                off[r] = launchLogThroughput(messages, bytes, false, false, preposted);
+                offIndirect[r] = launchLogThroughput(messages, bytes, false, true, preposted);
+                on[r] = launchLogThroughput(messages, bytes, true, false, preposted);
                 paired[r] = on[r] / off[r];
                 pairedIndirect[r] = on[r] / offIndirect[r];
                 out.printf(Locale.ROOT, "%s, run %d: log off %.0f msg/s, off indirect %.0f msg/s, log on %.0f msg/s; on/off %.3f, "
                         + "on/off-indirect %.3f%n", receives, r + 1, off[r], offIndirect[r], on[r], paired[r], pairedIndirect[r]);
                 out.flush();
             }
-            out.printf(Locale.ROOT, "processes, %s (medians): log off %.0f msg/s, off indirect %.0f msg/s, log on %.0f msg/s; "
-                            + "on/off = %.3f, on/off-indirect = %.3f (paired medians %.3f, %.3f)%n", receives, medianOf(off),
+            out.printf(Locale.ROOT, "processes, %d B, %s (medians): log off %.0f msg/s, off indirect %.0f msg/s, log on %.0f msg/s; "
+                            + "on/off = %.3f, on/off-indirect = %.3f (paired medians %.3f, %.3f)%n", bytes, receives, medianOf(off),
                     medianOf(offIndirect), medianOf(on), medianOf(on) / medianOf(off), medianOf(on) / medianOf(offIndirect),
                     medianOf(paired), medianOf(pairedIndirect));
             out.flush();
         }
     }
 
-    static final int LOG_MESSAGE_BYTES = 64;
     static final int LOG_CHECKPOINT_EVERY = 1000;
 
-    private double launchLogThroughput(int messages, boolean log, boolean indirect, boolean preposted) {
+    private double launchLogThroughput(int messages, int bytes, boolean log, boolean indirect, boolean preposted) {
         Map<String, String> properties = new LinkedHashMap<>();
         if (log) {
             properties.put(Checkpoints.ENABLED_PROPERTY, "true");
         }
         if (indirect) {
-            properties.put("lockstep.mailbox.inlineThreshold", Integer.toString(LOG_MESSAGE_BYTES / 2));
+            properties.put("lockstep.mailbox.inlineThreshold", Integer.toString(bytes / 2));
         }
         properties.put("lockstep.mailbox.asyncSlots", "0"); // the log uses pair mailboxes only: the same rings either way
         ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.tools/" + LogThroughputProgram.class.getName(),
-                List.of(Integer.toString(messages), Integer.toString(LOG_MESSAGE_BYTES), Integer.toString(window),
+                List.of(Integer.toString(messages), Integer.toString(bytes), Integer.toString(window),
                         Integer.toString(LOG_CHECKPOINT_EVERY), Boolean.toString(log), Boolean.toString(preposted)), Optional.empty(), properties,
                 List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"), List.of(), false, Duration.ofSeconds(10), false, 0);
         ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -311,6 +311,10 @@ final class MessageLog {
     /** The program consumed the message (all its fragments) with sequence numbers {@code first..last} from {@code source}. */
     void consumed(int source, long first, long last) {
         TreeSet<Long> above = consumedAbove[source];
+        if (first == consumedPrefix[source] + 1 && above.isEmpty()) {
+            consumedPrefix[source] = last; // in order, nothing consumed ahead: the common case
+            return;
+        }
         for (long seq = first; seq <= last; seq++) {
             if (seq == consumedPrefix[source] + 1) {
                 consumedPrefix[source] = seq;
