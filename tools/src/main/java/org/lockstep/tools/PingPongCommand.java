@@ -103,7 +103,7 @@ final class PingPongCommand implements Callable<Integer> {
             return launchProcesses();
         }
         PrintWriter out = spec.commandLine().getOut();
-        JobOptions options = settings.jobOptions(2, Map.of());
+        JobOptions options = settings.jobOptions(2, sizedHeap());
         boolean launched = LaunchEnvironment.current().isPresent();
         if (!launched || LaunchEnvironment.current().get().rank() == PING) {
             out.printf("lockstep bench pingpong: 2 ranks (%s), provider %s, device %s%n", launched ? "processes" : "threads",
@@ -138,6 +138,22 @@ final class PingPongCommand implements Callable<Integer> {
     }
 
     /** Runs this same command as two launched processes over a mapped device file. */
+    /**
+     * A heap partition that holds the largest size's buffer (allocated from the device, for
+     * single copy) beside the sending space, unless the user chose one.
+     */
+    private Map<String, String> sizedHeap() {
+        String key = "lockstep.mailbox.heapPerRank";
+        long needed = 2 * sizes.max() + (2L << 20);
+        if (settings.properties.containsKey(key) || needed <= DEFAULT_HEAP_BYTES) {
+            return Map.of();
+        }
+        return Map.of(key, Long.toString(needed));
+    }
+
+    /** The mailbox transport's default heap partition (MailboxOptions.DEFAULT_HEAP_PER_RANK, which this module cannot see). */
+    private static final long DEFAULT_HEAP_BYTES = 16L << 20;
+
     private int launchProcesses() {
         return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), 2,
                 List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), bindToCore);

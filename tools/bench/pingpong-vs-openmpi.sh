@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Lockstep's two-process ping-pong beside Open MPI's C ping-pong (../shared/peers/mpi/pingpong.c, with and
+# without vader's CMA single copy), interleaved, each run bracketed by the peers' cache-line probe
+# (the host places the two vCPUs near or far; compare near with near). Needs the peers built
+# (bash ../shared/peers/setup.sh) and the tools module (mvn -q -DskipTests package).
+# Usage: REPS=3 OUT=/tmp/pp bash tools/bench/pingpong-vs-openmpi.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+peers=${PEERS_BUILD:-/tmp/peers-build}
+reps=${REPS:-3}
+out=${OUT:-/tmp/pingpong-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+probe() { "$peers/c2c_pingpong" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+run() { # name command...
+    local name=$1; shift
+    local before after
+    before=$(probe)
+    "$@" > "$out/$name.$rep.log" 2>&1
+    after=$(probe)
+    echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
+}
+for rep in $(seq 1 "$reps"); do
+    run openmpi mpirun.openmpi -np 2 --bind-to core --mca pml ob1 --mca btl self,vader "$peers/pingpong.openmpi"
+    run lockstep "$root/lockstep" bench pingpong --processes=2 --sizes=0,8,64,512,4k,32k,256k,1m,4m,16m --iterations=20000
+    run openmpi-nocma mpirun.openmpi -np 2 --bind-to core --mca pml ob1 --mca btl self,vader \
+        --mca btl_vader_single_copy_mechanism none "$peers/pingpong.openmpi"
+done
+echo "$out"
