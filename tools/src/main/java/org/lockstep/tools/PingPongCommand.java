@@ -47,6 +47,8 @@ final class PingPongCommand implements Callable<Integer> {
     private static final int PONG = 1;
     private static final int MEASURED = 1;
     private static final int WARM_UP = 2;
+    private static final int SIZE_WARM_UP_ROUND_TRIPS = 20_000;
+    private static final double SIZE_WARM_UP_SECONDS = 0.5;
     private static final int STOP = 3;
     private static final int HISTOGRAM_DIGITS = 3;
     private static final double MEDIAN = 50;
@@ -168,6 +170,11 @@ final class PingPongCommand implements Callable<Integer> {
         }
         List<PingPongResult> results = new ArrayList<>();
         for (long size : list) {
+            // Each size warms up on its own too: after the large sizes, a small one's path needs a moment again.
+            long sizeWarmUpEnd = System.nanoTime() + seconds(Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds));
+            for (int i = 0; i < SIZE_WARM_UP_ROUND_TRIPS && System.nanoTime() < sizeWarmUpEnd; i++) {
+                roundTrip(world, buffer, size, WARM_UP);
+            }
             Histogram oneWayNanos = new Histogram(HISTOGRAM_DIGITS);
             long deadline = System.nanoTime() + seconds(maxSecondsPerSize);
             long done = 0;
