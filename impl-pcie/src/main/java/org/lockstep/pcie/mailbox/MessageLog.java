@@ -649,20 +649,14 @@ final class MessageLog {
                     wrappedAt = end;
                     position = start;
                 }
-                MemorySegment h = header;
-                device.read(position + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
-                        LoggedBlockDescriptor.HEADER_LENGTH);
-                long w0 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET);
-                long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET);
-                long w2 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET);
-                long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET);
-                long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET);
-                long blockLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
-                if (h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET)
-                        != LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength)
-                        || sequence <= previous || wrappedTo > 0 && sequence < wrappedTo) {
+                BlockHeader h = readHeader(position);
+                if (h == null || h.sequence() <= previous || wrappedTo > 0 && h.sequence() < wrappedTo) {
                     break; // the head: a block being written, or an older lap's
                 }
+                long w0 = h.w0();
+                long sequence = h.sequence();
+                long length = h.length();
+                long blockLength = h.blockLength();
                 if ((int) w0 == LogRingDescriptor.WRAP_DESTINATION) {
                     if (position == start || blockLength != end - position) {
                         break;
@@ -677,8 +671,8 @@ final class MessageLog {
                 if ((int) w0 != dest || length < 0 || blockLength != HeapBlockDescriptor.blockLength(length) || rounded > end - position) {
                     break;
                 }
-                blocks.add(new Logged(dest, sequence, position, blockLength, -1, (int) w2, (int) (w2 >>> 32), length, messageLength,
-                        (int) (w0 >>> 32)));
+                blocks.add(new Logged(dest, sequence, position, blockLength, -1, (int) h.w2(), (int) (h.w2() >>> 32), length,
+                        h.messageLength(), (int) (w0 >>> 32)));
                 previous = sequence;
                 wrappedTo = -1;
                 walked += rounded;
@@ -690,21 +684,38 @@ final class MessageLog {
         }
     }
 
-    /** A logged block's header, checked; null if the check fails (a block named by a torn or stale entry). */
-    private Logged readBlock(int source, long block, long index) {
+    /** The header words of a logged block (or wrap marker), {@link LoggedBlockDescriptor}. */
+    private record BlockHeader(long w0, long sequence, long w2, long length, long messageLength, long blockLength) {
+    }
+
+    /** The header at {@code block} if its check word holds, else null (torn, stale, or never written). */
+    private BlockHeader readHeader(long block) {
         MemorySegment h = header;
         device.read(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
                 LoggedBlockDescriptor.HEADER_LENGTH);
-        long w0 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET);
-        long sequence = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET);
-        long w2 = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET);
-        long length = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET);
-        long messageLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET);
-        long blockLength = h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
-        if (h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET)
-                != LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength)) {
+        BlockHeader read = new BlockHeader(h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET),
+                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET),
+                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET),
+                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET),
+                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET),
+                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET));
+        long check = LoggedBlockDescriptor.check(read.w0(), read.sequence(), read.w2(), read.length(), read.messageLength(),
+                read.blockLength());
+        return h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET) == check ? read : null;
+    }
+
+    /** A logged block's header, checked; null if the check fails (a block named by a torn or stale entry). */
+    private Logged readBlock(int source, long block, long index) {
+        BlockHeader h = readHeader(block);
+        if (h == null) {
             return null;
         }
+        long w0 = h.w0();
+        long sequence = h.sequence();
+        long w2 = h.w2();
+        long length = h.length();
+        long messageLength = h.messageLength();
+        long blockLength = h.blockLength();
         int dest = (int) w0;
         int flags = (int) (w0 >>> 32);
         if (dest < 0 || dest >= size || sequence < 1 || blockLength != HeapBlockDescriptor.blockLength(length)) {
