@@ -390,13 +390,15 @@ final class MessageLog {
         for (TreeSet<Long> above : consumedAbove) {
             transportWords += above.size();
         }
-        long bodyLength = transportWords * Long.BYTES + state.byteSize();
+        long transportLength = transportWords * Long.BYTES;
+        long bodyLength = transportLength + state.byteSize();
         if (bodyLength > layout.checkpointBodyCapacity()) {
             throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": a checkpoint of " + bodyLength
                     + " bytes does not fit the checkpoint slot of " + layout.checkpointBodyCapacity() + " bytes; raise "
                     + Checkpoints.STATE_BYTES_PROPERTY);
         }
-        MemorySegment body = MemorySegment.ofArray(new long[(int) ((bodyLength + 7) / 8)]);
+        // The transport section is built here; the registered state goes to the device straight from its own memory.
+        MemorySegment body = MemorySegment.ofArray(new long[(int) transportWords]);
         long at = 0;
         body.set(ValueLayout.JAVA_LONG, at, size);
         at += 8;
@@ -414,13 +416,17 @@ final class MessageLog {
             at += 8;
         }
         body.set(ValueLayout.JAVA_LONG, at, matchCursor);
-        at += 8;
-        MemorySegment.copy(state, 0, body, at, state.byteSize());
         long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
-        device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, bodyLength);
+        device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, transportLength);
+        if (state.byteSize() > 0) {
+            device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET + transportLength, state, 0, state.byteSize());
+        }
+        long stateWords = state.byteSize() / Long.BYTES;
+        long h = foldWords(foldWords(checksumSeed(epoch, bodyLength), body, 0, transportWords), state, 0, stateWords);
+        long check = checksumEnd(foldTail(h, state, stateWords * Long.BYTES, state.byteSize()));
         device.putLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET, epoch);
         device.putLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET, bodyLength);
-        device.putLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET, checksum(epoch, body, bodyLength));
+        device.putLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET, check);
         device.putLong(slot + CheckpointSlotDescriptor.INCARNATION_OFFSET, incarnation);
         device.persist(slot, CheckpointSlotDescriptor.BODY_OFFSET + bodyLength);
         device.putLongRelease(layout.committedEpochAddress(rank), epoch);
@@ -439,14 +445,30 @@ final class MessageLog {
 
     /** Checksum of a checkpoint slot: epoch, length and body, 8 bytes at a time. */
     static long checksum(long epoch, MemorySegment body, long length) {
-        long h = 0x6A09E667F3BCC909L ^ epoch * 0x9E3779B97F4A7C15L ^ length;
-        long words = length / 8;
+        long words = length / Long.BYTES;
+        return checksumEnd(foldTail(foldWords(checksumSeed(epoch, length), body, 0, words), body, words * Long.BYTES, length));
+    }
+
+    // The checksum in pieces, so that a commit folds the transport section and the state where each lies.
+    private static long checksumSeed(long epoch, long length) {
+        return 0x6A09E667F3BCC909L ^ epoch * 0x9E3779B97F4A7C15L ^ length;
+    }
+
+    private static long foldWords(long h, MemorySegment segment, long from, long words) {
         for (long i = 0; i < words; i++) {
-            h = Long.rotateLeft((h ^ body.get(ValueLayout.JAVA_LONG_UNALIGNED, i * 8)) * 0xBF58476D1CE4E5B9L, 27);
+            h = Long.rotateLeft((h ^ segment.get(ValueLayout.JAVA_LONG_UNALIGNED, from + i * Long.BYTES)) * 0xBF58476D1CE4E5B9L, 27);
         }
-        for (long i = words * 8; i < length; i++) {
-            h = (h ^ body.get(ValueLayout.JAVA_BYTE, i)) * 0x94D049BB133111EBL;
+        return h;
+    }
+
+    private static long foldTail(long h, MemorySegment segment, long from, long to) {
+        for (long i = from; i < to; i++) {
+            h = (h ^ segment.get(ValueLayout.JAVA_BYTE, i)) * 0x94D049BB133111EBL;
         }
+        return h;
+    }
+
+    private static long checksumEnd(long h) {
         return h ^ (h >>> 31);
     }
 
