@@ -50,9 +50,10 @@ package org.lockstep.pcie.layout;
  * describing header go into the sender's heap ({@link LoggedBlockDescriptor}) and are persisted.
  * Most go into the sender's log ring to their destination ({@link LogRingDescriptor}), which needs
  * no directory; a block too large for its ring is allocated from the heap instead, and its offset
- * is stored into a free directory word and persisted before the slot is published. The word is cleared (and persisted) before the block is reused. A restarted rank
- * finds every message that may still matter — the ones it sent, to rebuild its heap and to drop
- * re-sends, and the ones sent to it, to replay them — by reading directories.
+ * is stored into a free directory word and persisted before the slot is published. The word is
+ * cleared (and persisted) before the block is reused. A restarted rank finds every message that
+ * may still matter — the ones it sent, to rebuild its rings and heap and to drop re-sends, and the
+ * ones sent to it, to replay them — by walking log rings and reading directories.
  */
 public final class CheckpointAreaDescriptor {
     public static final int COMMITTED_EPOCH_OFFSET = 0;

@@ -23,7 +23,8 @@ package org.lockstep.pcie.layout;
  *
  * <p><b>Commit.</b> A block's payload and header are written and persisted, then its check word,
  * which is persisted last: a valid check names a complete block. The tail word is persisted before
- * the space it frees is written again.
+ * a block behind its old value is committed (a payload may be written there earlier: until its
+ * check word is, no walk takes it for a block).
  *
  * <p><b>Walk.</b> A restarted rank finds the blocks of a ring by walking from the persisted tail:
  * each block must check, name the ring's destination, lie inside the ring and carry a higher

@@ -68,10 +68,10 @@ final class DeviceBuffers {
             }
         }
         long partition = layout.heapPartition(rank);
-        if (offset < partition || offset - partition > layout.heapPartitionLength() - rounded) {
+        if (offset < partition || offset - partition > layout.heapAllocatorLength() - rounded) {
             // never hand out another rank's memory, whatever the allocator says
             throw new LockstepException(ErrorClass.INTERN, "rank " + rank + ": heap allocator gave [" + offset + ", +" + rounded
-                    + ") outside its partition [" + partition + ", +" + layout.heapPartitionLength() + ")");
+                    + ") outside its allocator's part of the partition [" + partition + ", +" + layout.heapAllocatorLength() + ")");
         }
         live.put(offset, rounded);
         bytesHeld += rounded;

@@ -31,6 +31,7 @@ final class LogRing {
     // the pending reservation
     private long reservedBytes;
     private long headBeforeReservation = -1;
+    private long tailBeforeReservation;
     private long wrappedAtBeforeReservation;
     private long wrapMarker = -1;
     /** The tail as last persisted in the device: a block may only commit once the tail word says where the walk starts. */
@@ -44,10 +45,13 @@ final class LogRing {
         this.persistedTail = start;
     }
 
-    /** Restores the cursors found by a walk of the ring ({@link MessageLog#walkRing}). */
-    void restore(long tail, long head, long wrappedAt, int blocks, long bytesInUse) {
+    /**
+     * Restores the cursors found by a walk of the ring ({@link MessageLog#walkRing}); the tail word
+     * holds {@code persistedTail} (behind {@code tail} when the walk dropped released blocks).
+     */
+    void restore(long tail, long head, long wrappedAt, int blocks, long bytesInUse, long persistedTail) {
         this.tail = tail;
-        this.persistedTail = tail;
+        this.persistedTail = persistedTail;
         this.head = head;
         this.wrappedAt = blocks == 0 ? -1 : wrappedAt;
         this.blocks = blocks;
@@ -61,6 +65,7 @@ final class LogRing {
     long reserve(long size) {
         long rounded = LayoutConstants.align(size, LayoutConstants.CACHE_LINE);
         headBeforeReservation = head;
+        tailBeforeReservation = tail;
         wrappedAtBeforeReservation = wrappedAt;
         wrapMarker = -1;
         if (rounded >= end - start) {
@@ -121,6 +126,7 @@ final class LogRing {
             return false;
         }
         head = headBeforeReservation;
+        tail = tailBeforeReservation; // an empty ring's reservation may have moved it to the start
         wrappedAt = wrappedAtBeforeReservation;
         headBeforeReservation = -1;
         wrapMarker = -1;

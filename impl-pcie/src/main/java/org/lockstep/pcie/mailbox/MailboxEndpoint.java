@@ -431,19 +431,20 @@ final class MailboxEndpoint implements ProgressEngine {
         if (log != null && !republish[send.dest].isEmpty()) {
             return false; // what the predecessor placed goes first
         }
-        if (log != null && !send.preamble && !log.hasDirectoryRoom()) {
-            reclaimLog();
-            if (!log.hasDirectoryRoom()) {
-                noteLogFull();
-                return false;
-            }
-        }
         boolean logged = log != null && !send.preamble;
         if (indirect && !direct) {
             // A logged message goes to the log ring to its destination if it has room, else to the heap.
             heapOffset = logged ? log.reserveInRing(send.dest, blockLength) : HeapAllocator.FAILED;
             if (heapOffset == HeapAllocator.FAILED && logged && reclaimLog()) {
                 heapOffset = log.reserveInRing(send.dest, blockLength);
+            }
+            if (heapOffset == HeapAllocator.FAILED && logged && !log.hasDirectoryRoom()) {
+                // a logged heap block needs a directory entry too
+                reclaimLog();
+                if (!log.hasDirectoryRoom()) {
+                    noteLogFull();
+                    return false;
+                }
             }
             if (heapOffset == HeapAllocator.FAILED) {
                 heapOffset = heap.allocate(blockLength);
@@ -517,11 +518,6 @@ final class MailboxEndpoint implements ProgressEngine {
                         fragmentLength, send.length);
                 inLog = true;
                 logFullSince = 0;
-                if (++loggedSinceReclaim == RECLAIM_INTERVAL) {
-                    // Keeps the rings' working set small: a checkpoint of the receiver frees its blocks soon after.
-                    loggedSinceReclaim = 0;
-                    reclaimLog();
-                }
             }
             publish(slot, ticket, sequence, send.tag, send.context, fragmentLength, send.length, flags,
                     direct ? send.rendezvous.target : indirect ? heapOffset : 0, indirect ? null : send.buffer, send.placedBytes);
@@ -537,6 +533,11 @@ final class MailboxEndpoint implements ProgressEngine {
         }
         if (!send.preamble) {
             nextSendSequence[send.dest]++;
+        }
+        if (inLog && ++loggedSinceReclaim == RECLAIM_INTERVAL) {
+            // Keeps the rings' working set small: a checkpoint of the receiver frees its blocks soon after.
+            loggedSinceReclaim = 0;
+            reclaimLog();
         }
         if (async) {
             statistics.asyncMailboxSends++;
@@ -590,11 +591,6 @@ final class MailboxEndpoint implements ProgressEngine {
         return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
     }
 
-    /**
-     * Writes a slot — header and in-place payload, or header and indirect descriptor — in as few
-     * device transactions as it fits in, then publishes the ticket. A payload that fits in the
-     * header's cache line travels with the header, as one line.
-     */
     /** Gives back a block that was never published: a pending log ring reservation, or a heap block. */
     private void releaseUnpublished(int dest, long block, long blockLength) {
         if (log == null || !log.rollback(dest, block)) {
@@ -602,6 +598,11 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
+    /**
+     * Writes a slot — header and in-place payload, or header and indirect descriptor — in as few
+     * device transactions as it fits in, then publishes the ticket. A payload that fits in the
+     * header's cache line travels with the header, as one line.
+     */
     private void publish(long slot, long ticket, long sequence, int tag, int context, long length, long messageLength,
                          int flags, long heapOffset, MemorySegment inlineSource, long sourceOffset) {
         if (inlineSource == null) {
@@ -768,7 +769,8 @@ final class MailboxEndpoint implements ProgressEngine {
     private LockstepException logFullError(SendRequest send) {
         return new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": send of " + send.length + " bytes to rank "
                 + send.reportedDest + " waited " + restartPolicy.logFullWait().toMillis() + " ms for room in the message log: "
-                + statistics.retainedBytes + " bytes of " + heap.capacity() + " in this rank's heap are retained for receivers that "
+                + statistics.retainedBytes + " bytes of " + layout.heapPartitionLength() + " in this rank's heap partition (log rings "
+                + "included) are retained for receivers that "
                 + "have not checkpointed past them; checkpoint more often or enlarge the device (" + MailboxOptions.HEAP_PER_RANK + ")");
     }
 

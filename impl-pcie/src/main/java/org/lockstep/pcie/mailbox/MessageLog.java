@@ -28,11 +28,13 @@ import org.lockstep.spi.device.ExternalMemory;
  * One rank's share of the message log, when the job checkpoints: the device is the log and holds
  * no message twice (seed 001). Layout: {@link org.lockstep.pcie.layout.CheckpointAreaDescriptor}.
  *
- * <p>Sender side: every message is a heap block in the sender's partition with a self-describing
- * header ({@link LoggedBlockDescriptor}); the block is persisted, then named in the sender's log
- * directory (persisted), and only then published to the receiver — a message is durable before it
- * becomes visible. It is reclaimed when its receiver's release cursor, which the receiver advances
- * only after a committed checkpoint, has passed its sequence number.
+ * <p>Sender side: every message is a block with a self-describing header
+ * ({@link LoggedBlockDescriptor}) in the sender's log ring to its receiver
+ * ({@link LogRingDescriptor}; block, then check word, each persisted), or, when too large for the
+ * ring, a heap block named in the sender's log directory (block, then directory entry, each
+ * persisted); only then is it published to the receiver — a message is durable before it becomes
+ * visible. It is reclaimed when its receiver's release cursor, which the receiver advances only
+ * after a committed checkpoint, has passed its sequence number.
  *
  * <p>Receiver side: which messages of each channel its program has consumed (a prefix, plus those
  * consumed out of order above it, as tags allow), and the order its wildcard receives matched.
@@ -580,12 +582,25 @@ final class MessageLog {
             } else {
                 for (int dest = 0; dest < size; dest++) {
                     RingWalk walk = walkRing(rank, dest);
+                    // Leading blocks the receiver's checkpoint has released are gone already (an empty ring's
+                    // walk reads an earlier lap): the ring restarts at the first block still retained.
+                    long released = device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
+                    List<Logged> kept = walk.blocks();
+                    int drop = 0;
+                    while (drop < kept.size() && kept.get(drop).sequence() <= released) {
+                        placedThrough[dest] = Math.max(placedThrough[dest], kept.get(drop).sequence());
+                        drop++;
+                    }
+                    kept = kept.subList(drop, kept.size());
                     long bytes = 0;
-                    for (Logged logged : walk.blocks()) {
+                    for (Logged logged : kept) {
                         bytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
                         placedThrough[dest] = Math.max(placedThrough[dest], logged.sequence());
                     }
-                    rings[dest].restore(walk.tail(), walk.head(), walk.wrappedAt(), walk.blocks().size(), bytes);
+                    long tail = kept.isEmpty() ? walk.head() : kept.get(0).block();
+                    // a first block before the walk's tail lies after the wrap: the wrap is behind the ring then
+                    long wrappedAt = kept.isEmpty() || tail < walk.tail() ? -1 : walk.wrappedAt();
+                    rings[dest].restore(tail, walk.head(), wrappedAt, kept.size(), bytes, walk.tail());
                     statistics.retainedBytes += bytes;
                     if (dest == rank) {
                         for (Logged logged : walk.blocks()) {

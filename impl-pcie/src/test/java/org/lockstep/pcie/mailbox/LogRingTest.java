@@ -20,15 +20,15 @@ class LogRingTest {
 
     @Test
     void reservationsNeverOverlapRetainedBlocksAndEveryReleaseFreesTheOldest() {
-        // each operation: 0..5 reserve (1..6 lines) and commit, 6 reserve and roll back, 7..9 release the oldest
-        qt().withExamples(300).forAll(lists().of(integers().between(0, 9)).ofSizeBetween(1, 200)).checkAssert(this::run);
+        // each operation: 0..5 reserve (1..6 lines) and commit, 6..11 reserve (1..6 lines) and roll back, 12..15 release the oldest
+        qt().withExamples(300).forAll(lists().of(integers().between(0, 15)).ofSizeBetween(1, 200)).checkAssert(this::run);
     }
 
     private void run(List<Integer> operations) {
         LogRing ring = new LogRing(START, LENGTH);
         ArrayDeque<long[]> retained = new ArrayDeque<>();
         for (int op : operations) {
-            if (op <= 6) {
+            if (op <= 11) {
                 long size = (op % 6 + 1) * LayoutConstants.CACHE_LINE - 8;
                 long offset = ring.reserve(size);
                 if (offset == LogRing.FAILED) {
@@ -46,8 +46,10 @@ class LogRingTest {
                         assertTrue(block[0] + block[1] <= marker, "the wrap marker at " + marker + " overwrites a retained block");
                     }
                 }
-                if (op == 6) {
+                if (op >= 6) {
+                    long head = ring.head();
                     assertTrue(ring.rollback(offset));
+                    assertTrue(ring.head() <= head || ring.head() >= offset + rounded, "a roll-back gives the block back");
                 } else {
                     ring.commit();
                     retained.addLast(new long[] {offset, rounded});
@@ -85,6 +87,23 @@ class LogRingTest {
         assertFalse(ring.rollback(START + LENGTH), "an offset outside the ring is a heap block");
         assertTrue(ring.rollback(wrapped));
         assertEquals(LogRing.FAILED, ring.reserve(LENGTH), "a block as large as the ring never fits");
+    }
+
+    @Test
+    void aRolledBackReservationThatRestartedAnEmptyRingLeavesItWhereItWas() {
+        long line = LayoutConstants.CACHE_LINE;
+        LogRing ring = new LogRing(START, LENGTH);
+        long first = ring.reserve(10 * line);
+        ring.commit();
+        ring.release(10 * line); // empty, head and tail 10 lines in
+        long restarted = ring.reserve(8 * line);
+        assertEquals(START, restarted, "an empty ring starts over when the block does not fit before its end");
+        assertTrue(ring.rollback(restarted));
+        assertEquals(first + 10 * line, ring.tail(), "the roll-back puts the tail back too");
+        long next = ring.reserve(2 * line);
+        assertEquals(first + 10 * line, next);
+        ring.commit();
+        assertEquals(next, ring.oldest(), "the one retained block is the oldest");
     }
 
     @Test
