@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         description = "Times barrier, bcast 8 B and 1 MiB, allreduce 8 B and 1 MiB (double sum) and alltoall 8 B and "
                 + "64 KiB per rank; reports, per row, the maximum over ranks of each rank's median, p99 and mean.")
 final class CollectivesBenchCommand implements Callable<Integer> {
-    private static final int CALIBRATION_CALLS = 10;
+    private static final int CALIBRATION_CALLS = 21;
     private static final int MIN_CALLS = 20;
     private static final int MAX_CALLS = 20_000;
     /** Calls of each row per warm-up batch: short rows, and rows of 64 KiB and more. */
@@ -197,11 +197,16 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     /** One row, as the peers' collectives.c times it: calibrate, warm up, then time each call. */
     private String measure(Communicator world, Row row, MemorySegment a, MemorySegment b) {
         world.barrier();
-        long start = System.nanoTime();
+        // The median call of the calibration: one stalled call (a JIT deoptimisation, a time slice) must not
+        // shrink the number of measured calls to a handful.
+        double[] calibration = new double[CALIBRATION_CALLS];
         for (int i = 0; i < CALIBRATION_CALLS; i++) {
+            long start = System.nanoTime();
             call(world, row, a, b);
+            calibration[i] = (System.nanoTime() - start) / 1e3;
         }
-        double[] perCall = {(System.nanoTime() - start) / 1e3 / CALIBRATION_CALLS};
+        Arrays.sort(calibration);
+        double[] perCall = {calibration[CALIBRATION_CALLS / 2]};
         double[] slowest = new double[1];
         world.allreduce(MemorySegment.ofArray(perCall), MemorySegment.ofArray(slowest), 1, Datatype.DOUBLE, Op.MAX);
         int calls = (int) Math.max(MIN_CALLS, Math.min(MAX_CALLS, budget * 1e6 / Math.max(0.01, slowest[0])));
