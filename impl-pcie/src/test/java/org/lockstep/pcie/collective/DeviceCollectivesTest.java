@@ -122,6 +122,49 @@ class DeviceCollectivesTest {
         }
     }
 
+    /**
+     * Blocks around the native limit (to just past it), repeated so that both halves of the data
+     * area are reused, in place and not: every rank gets block r of every sender, and nothing past
+     * its own blocks is written.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 7})
+    void alltoallDeliversEverySendersBlockForThisRank(int ranks) {
+        long limit = DeviceCollectives.ALLTOALL_NATIVE_MAX_BYTES / ranks;
+        long[] blocks = {1, 8, 24, limit, limit + 8};
+        run(options(ranks, true), comm -> {
+            for (int round = 0; round < 3; round++) {
+                for (long block : blocks) {
+                    for (boolean inPlace : new boolean[] {false, true}) {
+                        long salt = block * 7 + round + (inPlace ? 1000 : 0);
+                        MemorySegment send = CollectiveTesting.bytes(block * ranks);
+                        for (int to = 0; to < ranks; to++) {
+                            for (long i = 0; i < block; i++) {
+                                send.set(ValueLayout.JAVA_BYTE, to * block + i, CollectiveTesting.dataByte(comm.rank() * 64 + to, i, salt));
+                            }
+                        }
+                        MemorySegment recv = CollectiveTesting.bytes(block * ranks + 16);
+                        if (inPlace) {
+                            MemorySegment.copy(send, 0, recv, 0, block * ranks);
+                        }
+                        comm.alltoall(inPlace ? org.lockstep.api.Communicator.IN_PLACE : send, block, Datatype.BYTE, recv);
+                        for (int from = 0; from < ranks; from++) {
+                            for (long i = 0; i < block; i++) {
+                                if (recv.get(ValueLayout.JAVA_BYTE, from * block + i) != CollectiveTesting.dataByte(from * 64 + comm.rank(), i, salt)) {
+                                    throw new AssertionError("rank " + comm.rank() + ", block of " + block + " bytes from rank " + from
+                                            + (inPlace ? " (in place)" : "") + ": byte " + i + " differs");
+                                }
+                            }
+                        }
+                        for (long i = block * ranks; i < recv.byteSize(); i++) {
+                            assertEquals(0, recv.get(ValueLayout.JAVA_BYTE, i), "a byte past the blocks was written");
+                        }
+                    }
+                }
+            }
+        });
+    }
+
     private static double[] contribution(int rank, int count) {
         double[] d = new double[count];
         for (int i = 0; i < count; i++) {
@@ -210,9 +253,9 @@ class DeviceCollectivesTest {
         });
     }
 
-    /** A member that fails before it arrives fails the others' barrier, bcast and allreduce with PROC_FAILED. */
+    /** A member that fails before it arrives fails the others' barrier, bcast, allreduce and alltoall with PROC_FAILED. */
     @ParameterizedTest
-    @ValueSource(strings = {"barrier", "bcast", "allreduce", "counter-barrier"})
+    @ValueSource(strings = {"barrier", "bcast", "allreduce", "alltoall", "counter-barrier"})
     void aFailedMemberFailsTheCollectiveInsteadOfHangingIt(String collective) {
         int ranks = collective.equals("counter-barrier") ? 9 : 3;
         int victim = 1;
@@ -230,6 +273,8 @@ class DeviceCollectivesTest {
                                 case "bcast" -> comm.bcast(MemorySegment.ofArray(new long[4]), 4, Datatype.LONG, victim);
                                 case "allreduce" -> comm.allreduce(MemorySegment.ofArray(new long[4]),
                                         MemorySegment.ofArray(new long[4]), 4, Datatype.LONG, Op.SUM);
+                                case "alltoall" -> comm.alltoall(MemorySegment.ofArray(new long[ranks]), 1, Datatype.LONG,
+                                        MemorySegment.ofArray(new long[ranks]));
                                 default -> comm.barrier();
                             }
                         }
