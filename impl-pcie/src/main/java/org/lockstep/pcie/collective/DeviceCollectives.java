@@ -160,6 +160,11 @@ public class DeviceCollectives extends PointToPointCollectives {
         return enabled && count * type.size() <= ALLREDUCE_NATIVE_MAX_BYTES && chunkBytes >= type.size();
     }
 
+    /** Whether an alltoall of blocks of {@code blockBytes} runs device-native. */
+    public boolean alltoallNative(long blockBytes) {
+        return enabled && blockBytes > 0 && blockBytes * size <= Math.min(ALLTOALL_NATIVE_MAX_BYTES, chunkBytes);
+    }
+
     // ================================================================ barrier
 
     @Override
@@ -272,11 +277,6 @@ public class DeviceCollectives extends PointToPointCollectives {
     }
 
     // ================================================================ alltoall
-
-    /** Whether an alltoall of blocks of {@code blockBytes} runs device-native. */
-    public boolean alltoallNative(long blockBytes) {
-        return enabled && blockBytes > 0 && blockBytes * size <= Math.min(ALLTOALL_NATIVE_MAX_BYTES, chunkBytes);
-    }
 
     @Override
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {

@@ -164,7 +164,7 @@ final class MailboxEndpoint implements ProgressEngine {
     private boolean preamble;
     /** When sends first found the log full; 0 while they do not. */
     private long logFullSince;
-    /** Logged messages between two looks at the receivers' release cursors. */
+    /** Logged messages, or idle progress rounds, between two looks at the receivers' release cursors. */
     private static final int RECLAIM_INTERVAL = 64;
     private int loggedSinceReclaim;
     /** Per peer: the incarnation last seen in the rank table, and since when it has been dead (0: alive). */

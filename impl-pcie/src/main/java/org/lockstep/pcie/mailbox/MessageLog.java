@@ -156,29 +156,24 @@ final class MessageLog {
      */
     void log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
         LogRing ring = rings[dest];
-        boolean inRing = ring.contains(block);
+        long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
+        long w2 = ((long) context << 32) | (tag & 0xffffffffL);
         long index = -1;
-        if (inRing) {
+        if (ring.contains(block)) {
             if (ring.tailUnpersisted()) {
                 persistTail(dest);
             }
             long marker = ring.wrapMarker();
             if (marker >= 0) {
-                long w0 = LogRingDescriptor.WRAP_DESTINATION & 0xffffffffL;
-                long markerLength = ring.end() - marker;
-                writeHeader(marker, w0, sequence, 0, 0, 0, markerLength, true);
+                writeHeader(marker, LogRingDescriptor.WRAP_DESTINATION & 0xffffffffL, sequence, 0, 0, 0, ring.end() - marker, true);
                 device.persist(marker, LayoutConstants.CACHE_LINE);
             }
-            long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
-            long w2 = ((long) context << 32) | (tag & 0xffffffffL);
             long check = writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, false);
             device.persist(block, HeapBlockDescriptor.blockLength(length));
             device.putLong(block + LoggedBlockDescriptor.CHECK_OFFSET, check);
             device.persist(block + LoggedBlockDescriptor.CHECK_OFFSET, Long.BYTES);
             ring.commit();
         } else {
-            long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
-            long w2 = ((long) context << 32) | (tag & 0xffffffffL);
             writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, true);
             device.persist(block, HeapBlockDescriptor.blockLength(length));
             index = freeDirectory[--freeDirectoryCount];

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.lockstep.pcie.PeerJvm;
 
 /**
  * Single-copy delivery between two JVM processes over a /dev/shm device: each rank is a
@@ -62,7 +63,8 @@ class SingleCopyProcessTest {
             for (int rank = 0; rank < 2; rank++) {
                 Path log = Files.createTempFile("lockstep-single-copy-" + rank, ".log");
                 logs.add(log);
-                ranks.add(new ProcessBuilder(command(device, rank, jobKey, scenario)).redirectErrorStream(true)
+                ranks.add(new ProcessBuilder(PeerJvm.command("128m", SingleCopyPeer.class, device.toString(), Integer.toString(rank),
+                        jobKey, scenario)).redirectErrorStream(true)
                         .redirectOutput(log.toFile()).start());
             }
             List<String> out = new ArrayList<>();
@@ -85,32 +87,6 @@ class SingleCopyProcessTest {
             Files.deleteIfExists(device);
             assertFalse(Files.exists(device));
         }
-    }
-
-    private static List<String> command(Path device, int rank, String jobKey, String scenario) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx128m");
-        command.add("--enable-native-access=org.lockstep.pcie");
-        command.add("--module-path");
-        command.add(System.getProperty("jdk.module.path"));
-        command.add("--patch-module");
-        command.add("org.lockstep.pcie=" + testClasses());
-        command.add("--module");
-        command.add("org.lockstep.pcie/" + SingleCopyPeer.class.getName());
-        command.add(device.toString());
-        command.add(Integer.toString(rank));
-        command.add(jobKey);
-        command.add(scenario);
-        return command;
-    }
-
-    private static String testClasses() {
-        String patch = System.getProperty("jdk.module.patch.0");
-        if (patch != null && patch.startsWith("org.lockstep.pcie=")) {
-            return patch.substring("org.lockstep.pcie=".length());
-        }
-        return Path.of(System.getProperty("user.dir"), "target", "test-classes").toString();
     }
 
     private static long value(String output, String key) {

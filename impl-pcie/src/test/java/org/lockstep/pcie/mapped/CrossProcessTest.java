@@ -20,11 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.lockstep.pcie.PeerJvm;
 
 /**
  * Two JVM processes map the same /dev/shm file: release/acquire publication and compare-and-set
@@ -49,7 +48,8 @@ class CrossProcessTest {
             device.write(PAYLOAD, payload, 0, PAYLOAD_BYTES);
             device.putLongRelease(FLAG, CrossProcessPeer.PUBLISHED);
 
-            peer = new ProcessBuilder(peerCommand(path)).redirectErrorStream(true)
+            peer = new ProcessBuilder(PeerJvm.command("64m", CrossProcessPeer.class, path.toString(), Long.toString(CAPACITY),
+                    Integer.toString(INCREMENTS))).redirectErrorStream(true)
                     .redirectOutput(output.toFile()).start();
             Process started = peer;
             await().atMost(Duration.ofSeconds(60)).until(() -> device.getLongAcquire(READY) == 1 || !started.isAlive());
@@ -74,32 +74,6 @@ class CrossProcessTest {
             Files.deleteIfExists(output);
         }
         assertFalse(Files.exists(path), "deleteOnClose removed the device file");
-    }
-
-    /** This JVM's java, module path and test-classes patch, running the peer in module org.lockstep.pcie. */
-    private static List<String> peerCommand(Path path) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx64m");
-        command.add("--enable-native-access=org.lockstep.pcie");
-        command.add("--module-path");
-        command.add(System.getProperty("jdk.module.path"));
-        command.add("--patch-module");
-        command.add("org.lockstep.pcie=" + testClasses());
-        command.add("--module");
-        command.add("org.lockstep.pcie/" + CrossProcessPeer.class.getName());
-        command.add(path.toString());
-        command.add(Long.toString(CAPACITY));
-        command.add(Integer.toString(INCREMENTS));
-        return command;
-    }
-
-    private static String testClasses() {
-        String patch = System.getProperty("jdk.module.patch.0");
-        if (patch != null && patch.startsWith("org.lockstep.pcie=")) {
-            return patch.substring("org.lockstep.pcie=".length());
-        }
-        return Path.of(System.getProperty("user.dir"), "target", "test-classes").toString();
     }
 
     private static String log(Path output) {
