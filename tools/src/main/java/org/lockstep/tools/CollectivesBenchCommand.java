@@ -63,8 +63,13 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     double budget;
 
     @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
-            description = "JIT warm-up (all rows, by time) before the rows are calibrated and measured (default: ${DEFAULT-VALUE}).")
+            description = "JIT warm-up (all rows, by time) before the rows are calibrated and measured; longer by the factor"
+                    + " of ranks to cores when they share cores (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
+
+    @Option(names = "--row-warmup-seconds", paramLabel = "S", defaultValue = "0.3",
+            description = "Each row runs this long before it is calibrated (default: ${DEFAULT-VALUE}).")
+    double rowWarmupSeconds;
 
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
@@ -160,8 +165,12 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         MemorySegment a = world.allocate(largest);
         MemorySegment b = world.allocate(largest);
         a.fill((byte) 1);
-        warmUp(world, a, b);
+        // Ranks sharing cores share the JIT's compiler threads' time too.
+        double oversubscription = Math.max(1.0, (double) world.size() / Runtime.getRuntime().availableProcessors());
+        warmUp(world, rows(), warmupSeconds * oversubscription, a, b);
         for (Row row : rows()) {
+            // The row alone first: its first calls after another row's run slow (the JIT recompiles for it).
+            warmUp(world, List.of(row), rowWarmupSeconds, a, b);
             String line = measure(world, row, a, b);
             if (world.rank() == 0) {
                 lines.add(line);
@@ -177,11 +186,11 @@ final class CollectivesBenchCommand implements Callable<Integer> {
      * row is timed, so a row would time the interpreter. Every rank runs the same batches of
      * every row until rank 0 says the warm-up time is over.
      */
-    private void warmUp(Communicator world, MemorySegment a, MemorySegment b) {
-        long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
+    private static void warmUp(Communicator world, List<Row> rows, double seconds, MemorySegment a, MemorySegment b) {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
         MemorySegment more = MemorySegment.ofArray(new int[1]);
         do {
-            for (Row row : rows()) {
+            for (Row row : rows) {
                 int batch = row.bytes() >= 1 << 16 ? WARM_UP_BATCH_LONG : WARM_UP_BATCH_SHORT;
                 for (int i = 0; i < batch; i++) {
                     call(world, row, a, b);
