@@ -1,5 +1,7 @@
 package org.lockstep.pcie.collective;
 
+import java.lang.foreign.MemorySegment;
+
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.ExternalMemory;
@@ -38,4 +40,16 @@ public interface CollectiveSite {
 
     /** The back-off of the transport's own waits. */
     IdleStrategy newIdleStrategy();
+
+    /**
+     * The device offset of the first {@code bytes} bytes of {@code buffer} if they lie in one of
+     * this rank's device buffers (memory its program allocated from the communicator), else -1.
+     */
+    long deviceOffset(MemorySegment buffer, long bytes);
+
+    /** A device buffer of {@code bytes} bytes in this rank's heap partition, or null if there is no room. */
+    MemorySegment allocateStaging(long bytes);
+
+    /** Frees a buffer {@link #allocateStaging} returned. */
+    void freeStaging(MemorySegment staging);
 }

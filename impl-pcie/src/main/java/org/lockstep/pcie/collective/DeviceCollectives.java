@@ -6,8 +6,11 @@ import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
+import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.ExternalMemory;
@@ -87,7 +90,11 @@ public class DeviceCollectives extends PointToPointCollectives {
      */
     public static final long ALLTOALL_NATIVE_MAX_BYTES = 4 << 10;
     /**
-     * Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag
+     * Broadcasts of at least this many bytes from a root whose buffer is a device buffer run direct:
+     * every rank copies straight from the root's buffer, which the root does not copy at all.
+     */
+    public static final long BCAST_DIRECT_MIN_BYTES = 64 << 10;
+    /** Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag
      * barrier. Not measured: this 2-core machine cannot run 9 ranks without oversubscription; the
      * flag barrier reads p − 1 lines per rank, the counter barrier one contended line.
      */
@@ -160,6 +167,19 @@ public class DeviceCollectives extends PointToPointCollectives {
         return enabled && count * type.size() <= ALLREDUCE_NATIVE_MAX_BYTES && chunkBytes >= type.size();
     }
 
+    /**
+     * Whether an allreduce of {@code count} elements of {@code type} runs direct (too large for the
+     * contribution algorithm, and at least one element for every rank).
+     */
+    public boolean allreduceDirect(long count, Datatype type) {
+        return enabled && count * type.size() > ALLREDUCE_NATIVE_MAX_BYTES && count >= size;
+    }
+
+    /** Whether an alltoall of blocks of {@code blockBytes} runs direct (too large for the data area). */
+    public boolean alltoallDirect(long blockBytes) {
+        return enabled && blockBytes > 0 && !alltoallNative(blockBytes);
+    }
+
     /** Whether an alltoall of blocks of {@code blockBytes} runs device-native. */
     public boolean alltoallNative(long blockBytes) {
         return enabled && blockBytes > 0 && blockBytes * size <= Math.min(ALLTOALL_NATIVE_MAX_BYTES, chunkBytes);
@@ -217,6 +237,9 @@ public class DeviceCollectives extends PointToPointCollectives {
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         long n = count * type.size();
+        if (enabled && n >= BCAST_DIRECT_MIN_BYTES && bcastDirect(buffer, n, root)) {
+            return;
+        }
         if (!bcastNative(n)) {
             super.bcast(channel, buffer, count, type, root);
             return;
@@ -238,10 +261,52 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
     }
 
+    /**
+     * The direct broadcast, if the root's buffer is a device buffer: the root exposes it with its
+     * next chunk, every other rank copies it from there and consumes the chunk, and the root returns
+     * once all have. The root alone knows where its buffer lives, so the others learn from the
+     * exposed line whether that chunk is direct or the first of the chunked broadcast; false (and
+     * nothing consumed) when it is chunked.
+     */
+    private boolean bcastDirect(MemorySegment buffer, long n, int root) {
+        long chunk = chunkSequence + 1;
+        if (rank == root) {
+            long offset = site.deviceOffset(buffer, n);
+            if (offset < 0) {
+                return false;
+            }
+            chunkSequence = chunk;
+            awaitAllConsumed(chunk - 1, "bcast"); // nobody still reads the exposed line
+            expose(chunk, offset, -1, n);
+            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
+            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+            awaitAllConsumed(chunk, "bcast");
+            return true;
+        }
+        awaitWord(blocks[root] + PUBLISHED_OFFSET, chunk, root, "bcast");
+        if (device.getLong(blocks[root] + EXPOSED_OFFSET + EXPOSED_CHUNK) != chunk) {
+            return false;
+        }
+        chunkSequence = chunk;
+        try {
+            device.read(exposedSource(root, n, "bcast"), buffer, 0, n);
+        } finally {
+            // consumed even when the sizes do not match: the root must not wait for this rank for ever
+            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+        }
+        return true;
+    }
+
     // ================================================================ allreduce
 
     @Override
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        if (count > 0 && allreduceDirect(count, type)) {
+            if (!allreduceDirect(channel, send, recv, count, type, op)) {
+                super.allreduce(channel, send, recv, count, type, op);
+            }
+            return;
+        }
         if (count == 0 || !allreduceNative(count, type)) {
             super.allreduce(channel, send, recv, count, type, op);
             return;
@@ -276,11 +341,114 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
     }
 
+    /**
+     * The direct allreduce — a reduce-scatter and an allgather that read the members' own device
+     * buffers. Every rank exposes its input and its result buffer (a staged copy where one is not a
+     * device buffer); rank r folds segment r of every input, {@code c0 op (c1 op (… op c(p−1)))},
+     * into segment r of its result and publishes; then every rank copies the other segments from
+     * their owners' results. Each segment is folded once, so every rank gets the same bits. False
+     * (after every member has seen it) when some member had no room to stage: all then take the
+     * point-to-point algorithm.
+     *
+     * <p>Why in place is safe: rank q reads segment q of rank r's input, which is segment q of r's
+     * result when in place; r overwrites it only after q has published its folded segment q.
+     */
+    private boolean allreduceDirect(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type,
+                                    Op op) {
+        long elementSize = type.size();
+        long n = count * elementSize;
+        MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
+        long exposedChunk = ++chunkSequence;
+        long foldedChunk = ++chunkSequence;
+        awaitAllConsumed(exposedChunk - 1, "allreduce");
+        MemorySegment stagedInput = null;
+        MemorySegment stagedResult = null;
+        try {
+            long inputOffset = site.deviceOffset(input, n);
+            if (inputOffset < 0 && (stagedInput = site.allocateStaging(n)) != null) {
+                MemorySegment.copy(input, 0, stagedInput, 0, n);
+                inputOffset = site.deviceOffset(stagedInput, n);
+            }
+            long resultOffset = site.deviceOffset(recv, n);
+            if (resultOffset < 0 && (stagedResult = site.allocateStaging(n)) != null) {
+                resultOffset = site.deviceOffset(stagedResult, n);
+            }
+            boolean ready = inputOffset >= 0 && resultOffset >= 0;
+            expose(exposedChunk, ready ? inputOffset : -1, ready ? resultOffset : -1, n);
+            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, exposedChunk);
+            long[] inputs = new long[size];
+            long[] results = new long[size];
+            boolean allReady = true;
+            try {
+                for (int k = 0; k < size; k++) {
+                    int q = (rank + k) % size;
+                    awaitWord(blocks[q] + PUBLISHED_OFFSET, exposedChunk, q, "allreduce");
+                    inputs[q] = exposedSource(q, n, "allreduce");
+                    results[q] = exposedResult(q, n, "allreduce");
+                    allReady &= inputs[q] >= 0 && results[q] >= 0;
+                }
+            } catch (LockstepException e) {
+                // sizes that differ: every member finds a member whose size differs from its own, and fails too
+                allReady = false;
+                throw e;
+            } finally {
+                if (!allReady) {
+                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
+                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
+                }
+            }
+            if (!allReady) {
+                return false;
+            }
+            long first = segmentStart(rank, count) * elementSize;
+            long length = segmentStart(rank + 1, count) * elementSize - first;
+            MemorySegment folded = scratch(length).asSlice(0, length);
+            MemorySegment whole = device.asSegment();
+            device.read(inputs[size - 1] + first, folded, 0, length);
+            for (int q = size - 2; q >= 0; q--) {
+                op.apply(whole.asSlice(inputs[q] + first, length), folded, length / elementSize, type);
+            }
+            device.write(resultOffset + first, folded, 0, length);
+            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
+            if (stagedResult != null) {
+                MemorySegment.copy(folded, 0, recv, first, length);
+            }
+            for (int k = 1; k < size; k++) {
+                int q = (rank + k) % size;
+                long from = segmentStart(q, count) * elementSize;
+                long bytes = segmentStart(q + 1, count) * elementSize - from;
+                awaitWord(blocks[q] + PUBLISHED_OFFSET, foldedChunk, q, "allreduce");
+                device.read(results[q] + from, recv, from, bytes);
+            }
+            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
+            awaitAllConsumed(foldedChunk, "allreduce"); // nobody reads this rank's buffers any more
+            return true;
+        } finally {
+            if (stagedInput != null) {
+                site.freeStaging(stagedInput);
+            }
+            if (stagedResult != null) {
+                site.freeStaging(stagedResult);
+            }
+        }
+    }
+
+    /** First element of segment {@code segment} of {@code count} elements split over the members (the last ends at count). */
+    private long segmentStart(int segment, long count) {
+        return count / size * segment + Math.min(segment, count % size);
+    }
+
     // ================================================================ alltoall
 
     @Override
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
         long block = count * type.size();
+        if (alltoallDirect(block)) {
+            if (!alltoallDirect(send, block, recv)) {
+                super.alltoall(channel, send, count, type, recv);
+            }
+            return;
+        }
         if (!alltoallNative(block)) {
             super.alltoall(channel, send, count, type, recv);
             return;
@@ -301,6 +469,103 @@ public class DeviceCollectives extends PointToPointCollectives {
             device.read(blocks[q] + halfOffset + rank * block, recv, q * block, block);
         }
         device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+    }
+
+    /**
+     * The direct alltoall: every rank exposes its send buffer (a staged copy if it is not a device
+     * buffer, or if in place: the blocks it sends are the ones it receives into), then copies its
+     * block of every member's buffer straight into its receive buffer. One copy a byte when the
+     * send buffers are device buffers, and no member waits for another to be scheduled to send.
+     * False (after every member has seen it, before anything is written) when some member had no
+     * room to stage.
+     */
+    private boolean alltoallDirect(MemorySegment send, long block, MemorySegment recv) {
+        long n = block * size;
+        boolean inPlace = send == Communicator.IN_PLACE;
+        MemorySegment input = inPlace ? recv : send;
+        long chunk = ++chunkSequence;
+        awaitAllConsumed(chunk - 1, "alltoall");
+        MemorySegment staged = null;
+        try {
+            long offset = inPlace ? -1 : site.deviceOffset(input, n);
+            if (offset < 0 && (staged = site.allocateStaging(n)) != null) {
+                MemorySegment.copy(input, 0, staged, 0, n);
+                offset = site.deviceOffset(staged, n);
+            }
+            expose(chunk, offset, -1, n);
+            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
+            long[] sources = new long[size];
+            boolean allReady = true;
+            try {
+                for (int k = 0; k < size; k++) {
+                    int q = (rank + k) % size;
+                    awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "alltoall");
+                    sources[q] = exposedSource(q, n, "alltoall");
+                    allReady &= sources[q] >= 0;
+                }
+                if (allReady) {
+                    for (int k = 0; k < size; k++) {
+                        int q = (rank + k) % size;
+                        device.read(sources[q] + rank * block, recv, q * block, block);
+                    }
+                }
+            } finally {
+                // also when the sizes differ (every member then fails): nobody waits for this rank for ever
+                device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+            }
+            awaitAllConsumed(chunk, "alltoall"); // nobody reads this rank's buffer any more
+            return allReady;
+        } finally {
+            if (staged != null) {
+                site.freeStaging(staged);
+            }
+        }
+    }
+
+    // ================================================================ exposed buffers
+
+    /** Writes this rank's exposed line for {@code chunk}; the release store of the published chunk that follows makes it visible. */
+    private void expose(long chunk, long source, long result, long length) {
+        long line = blocks[rank] + EXPOSED_OFFSET;
+        device.putLong(line + EXPOSED_SOURCE, source);
+        device.putLong(line + EXPOSED_RESULT, result);
+        device.putLong(line + EXPOSED_LENGTH, length);
+        device.putLong(line + EXPOSED_CHUNK, chunk);
+    }
+
+    /** The source buffer member {@code q} exposed (its chunk already awaited), or -1 if it has none. */
+    private long exposedSource(int q, long length, String collective) {
+        return exposed(q, EXPOSED_SOURCE, length, collective);
+    }
+
+    /** The result buffer member {@code q} exposed (its chunk already awaited), or -1 if it has none. */
+    private long exposedResult(int q, long length, String collective) {
+        return exposed(q, EXPOSED_RESULT, length, collective);
+    }
+
+    /**
+     * An offset member {@code q} exposed, checked: the member must have exposed as many bytes as
+     * this rank expects (MPI requires matching sizes), inside its own heap partition — a corrupt or
+     * hostile line fails the collective, it is never followed outside that partition.
+     */
+    private long exposed(int q, int field, long length, String collective) {
+        long line = blocks[q] + EXPOSED_OFFSET;
+        long offset = device.getLong(line + field);
+        if (offset < 0) {
+            return -1;
+        }
+        long exposedLength = device.getLong(line + EXPOSED_LENGTH);
+        if (exposedLength != length) {
+            throw new LockstepException(ErrorClass.TRUNCATE, collective + ": rank " + q + " of the communicator gives " + exposedLength
+                    + " bytes where rank " + rank + " expects " + length + " (counts and datatypes must match on every rank)");
+        }
+        MailboxLayout layout = site.layout();
+        long partition = layout.heapPartition(site.worldRank(q));
+        if (offset < partition || offset - partition > layout.heapAllocatorLength() - length) {
+            throw new LockstepException(ErrorClass.INTERN, collective + ": rank " + q + " exposed [" + offset + ", +" + length
+                    + ") outside its heap partition [" + partition + ", +" + layout.heapAllocatorLength() + ")");
+        }
+        return offset;
     }
 
     // ================================================================ waiting

@@ -25,10 +25,18 @@ package org.lockstep.pcie.layout;
  *            | barrier counter (8)        own line      |  device CAS; used when this rank leads
  *            +------------------------------------------+  256
  *            | barrier release (8)        own line      |  the group (is its rank 0)
- *            +------------------------------------------+  320 = DATA_OFFSET
+ *            +------------------------------------------+  320 = EXPOSED_OFFSET
+ *            | exposed chunk (8) | source offset (8) |   |  device buffers this rank lets the others read
+ *            | result offset (8) | length (8)            |  directly for that chunk (offset -1: none)
+ *            +------------------------------------------+  384 = DATA_OFFSET
  *            | data area: 2 halves of chunkBytes        |  written only by this rank
  *            +------------------------------------------+
  * </pre>
+ *
+ * The exposed line serves the direct collectives, which read a member's own device buffers (its
+ * {@code MPI_Alloc_mem} memory) instead of a copy in the data area: it is written before the
+ * release store of the published chunk it names, and rewritten only once every member has
+ * consumed that chunk.
  *
  * Every word but the barrier counter has one writer: the block's rank. The barrier counter and
  * release live in the block of the group's leader, so disjoint groups that share a context id
@@ -47,7 +55,16 @@ public final class CollectiveAreaDescriptor {
     public static final int CONSUMED_OFFSET = 2 * LayoutConstants.CACHE_LINE;
     public static final int COUNTER_OFFSET = 3 * LayoutConstants.CACHE_LINE;
     public static final int RELEASE_OFFSET = 4 * LayoutConstants.CACHE_LINE;
-    public static final int DATA_OFFSET = 5 * LayoutConstants.CACHE_LINE;
+    public static final int EXPOSED_OFFSET = 5 * LayoutConstants.CACHE_LINE;
+    /** Within the exposed line: the chunk the line is for. */
+    public static final int EXPOSED_CHUNK = 0;
+    /** Within the exposed line: device offset of the member's source buffer, or -1. */
+    public static final int EXPOSED_SOURCE = 8;
+    /** Within the exposed line: device offset of the member's result buffer, or -1 (collectives that read no result). */
+    public static final int EXPOSED_RESULT = 16;
+    /** Within the exposed line: bytes exposed at each of the two offsets. */
+    public static final int EXPOSED_LENGTH = 24;
+    public static final int DATA_OFFSET = 6 * LayoutConstants.CACHE_LINE;
 
     /** Largest and smallest chunk: a chunk is 512 KiB divided by the world size, within these bounds. */
     public static final long MAX_CHUNK_BYTES = 64 << 10;

@@ -45,11 +45,12 @@ public final class SuperblockDescriptor {
     /** "LOCKSTEP" in ASCII, little-endian. */
     public static final long MAGIC = 0x504554534b434f4cL;
     /**
-     * 4: log rings in the upper half of each heap partition and their tails in the checkpoint area
-     * (3: a collective area between the asynchronous mailboxes and the heap; the checkpoint area
-     * and its superblock field, bytes 80..95).
+     * 5: an exposed-buffers line in every block of the collective area (4: log rings in the upper
+     * half of each heap partition and their tails in the checkpoint area; 3: a collective area
+     * between the asynchronous mailboxes and the heap; the checkpoint area and its superblock
+     * field, bytes 80..95).
      */
-    public static final int LAYOUT_VERSION = 4;
+    public static final int LAYOUT_VERSION = 5;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int LAYOUT_VERSION_OFFSET = 8;

@@ -1,5 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
+import java.lang.foreign.MemorySegment;
+
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.pcie.collective.CollectiveSite;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
@@ -77,5 +79,20 @@ final class MailboxCollectiveSite implements CollectiveSite {
     @Override
     public IdleStrategy newIdleStrategy() {
         return endpoint.newIdleStrategy();
+    }
+
+    @Override
+    public long deviceOffset(MemorySegment buffer, long bytes) {
+        return endpoint.deviceOffset(buffer, bytes);
+    }
+
+    @Override
+    public MemorySegment allocateStaging(long bytes) {
+        return endpoint.tryAllocate(bytes);
+    }
+
+    @Override
+    public void freeStaging(MemorySegment staging) {
+        endpoint.free(staging);
     }
 }

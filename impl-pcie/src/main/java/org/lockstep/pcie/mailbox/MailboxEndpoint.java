@@ -1615,6 +1615,28 @@ final class MailboxEndpoint implements ProgressEngine {
         }
     }
 
+    /** Like {@link #allocate}, but null instead of {@code NO_MEM} when the partition has no room. */
+    MemorySegment tryAllocate(long byteSize) {
+        try {
+            return allocate(byteSize);
+        } catch (LockstepException e) {
+            if (e.errorClass() == ErrorClass.NO_MEM) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Where the first {@code bytes} bytes of {@code buffer} lie in the device if in one of this rank's buffers, else -1. */
+    long deviceOffset(MemorySegment buffer, long bytes) {
+        lock.lock();
+        try {
+            return deviceBuffers.deviceOffset(buffer, bytes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void free(MemorySegment segment) {
         lock.lock();
         try {
