@@ -265,14 +265,21 @@ public class DeviceCollectives extends PointToPointCollectives {
      * The direct broadcast, if the root's buffer is a device buffer: the root exposes it with its
      * next chunk, every other rank copies it from there and consumes the chunk, and the root returns
      * once all have. The root alone knows where its buffer lives, so the others learn from the
-     * exposed line whether that chunk is direct or the first of the chunked broadcast; false (and
-     * nothing consumed) when it is chunked.
+     * exposed line whether that chunk is direct, the first of the chunked broadcast, or (too large
+     * for the chunked one) a chunk that only says the point-to-point broadcast follows; false when
+     * it is not direct.
      */
     private boolean bcastDirect(MemorySegment buffer, long n, int root) {
         long chunk = chunkSequence + 1;
         if (rank == root) {
             long offset = site.deviceOffset(buffer, n);
             if (offset < 0) {
+                if (!bcastNative(n)) {
+                    // the chunk says "not direct" with nothing exposed, and the point-to-point broadcast follows
+                    chunkSequence = chunk;
+                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
+                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+                }
                 return false;
             }
             chunkSequence = chunk;
@@ -285,6 +292,10 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         awaitWord(blocks[root] + PUBLISHED_OFFSET, chunk, root, "bcast");
         if (device.getLong(blocks[root] + EXPOSED_OFFSET + EXPOSED_CHUNK) != chunk) {
+            if (!bcastNative(n)) {
+                chunkSequence = chunk;
+                device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+            }
             return false;
         }
         chunkSequence = chunk;
