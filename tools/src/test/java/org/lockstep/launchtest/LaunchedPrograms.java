@@ -228,7 +228,45 @@ public final class LaunchedPrograms {
         double[] counted = new double[large];
         c.allreduce(MemorySegment.ofArray(ones), MemorySegment.ofArray(counted), large, Datatype.DOUBLE, Op.SUM);
         check(counted[0] == n && counted[large - 1] == n, name + ": long allreduce gave " + counted[0]);
+        checkDirectCollectives(c, name);
         c.barrier();
+    }
+
+    /** The collectives that read the other processes' device buffers (memory allocated from the communicator). */
+    private static void checkDirectCollectives(Communicator c, String name) {
+        int n = c.size();
+        int me = c.rank();
+        int bytes = 96 << 10; // above the data area's limits, and two of them fit the launched job's 256 KiB partitions
+        MemorySegment a = c.allocate(bytes);
+        MemorySegment b = c.allocate(bytes);
+        for (int root = 0; root < n; root++) {
+            for (int i = 0; i < bytes / Long.BYTES; i++) {
+                a.setAtIndex(ValueLayout.JAVA_LONG, i, me == root ? root * 1_000_003L + i : -1);
+            }
+            c.bcast(a, bytes, Datatype.BYTE, root);
+            check(a.getAtIndex(ValueLayout.JAVA_LONG, 7) == root * 1_000_003L + 7
+                    && a.getAtIndex(ValueLayout.JAVA_LONG, bytes / Long.BYTES - 1) == root * 1_000_003L + bytes / Long.BYTES - 1,
+                    name + ": device bcast from " + root);
+        }
+        int count = bytes / Long.BYTES;
+        for (int i = 0; i < count; i++) {
+            a.setAtIndex(ValueLayout.JAVA_LONG, i, (me + 1L) * (i + 1L));
+        }
+        c.allreduce(a, b, count, Datatype.LONG, Op.SUM);
+        long triangle = (long) n * (n + 1) / 2;
+        check(b.getAtIndex(ValueLayout.JAVA_LONG, 0) == triangle && b.getAtIndex(ValueLayout.JAVA_LONG, count - 1) == triangle * count,
+                name + ": device allreduce gave " + b.getAtIndex(ValueLayout.JAVA_LONG, 0));
+        int block = bytes / n / Long.BYTES;
+        for (int i = 0; i < block * n; i++) {
+            a.setAtIndex(ValueLayout.JAVA_LONG, i, me * 1_000_000L + i);
+        }
+        c.alltoall(a, block, Datatype.LONG, b);
+        for (int from = 0; from < n; from++) {
+            long first = b.getAtIndex(ValueLayout.JAVA_LONG, (long) from * block);
+            check(first == from * 1_000_000L + (long) me * block, name + ": device alltoall block from " + from + " = " + first);
+        }
+        c.free(a);
+        c.free(b);
     }
 
     /** A ring exchange that carries the job's own id: a message from another job would show. */
