@@ -1,6 +1,7 @@
 package org.lockstep.tools;
 
 import java.io.PrintWriter;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -74,6 +75,14 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "With --processes: pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
     boolean bindToCore;
+
+    /** Where the bench's buffers live. */
+    enum Buffers { device, process }
+
+    @Option(names = "--buffers", paramLabel = "WHERE", defaultValue = "device",
+            description = "Buffers allocated from the communicator (device: the MPI_Alloc_mem analogue, which the direct"
+                    + " collectives read in place) or in process memory (${COMPLETION-CANDIDATES}; default: ${DEFAULT-VALUE}).")
+    Buffers buffers;
 
     @Option(names = "--row", paramLabel = "OP:BYTES",
             description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536.")
@@ -162,8 +171,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         for (Row row : rows()) {
             largest = Math.max(largest, (long) row.bytes() * (row.op().equals("alltoall") ? world.size() : 1));
         }
-        MemorySegment a = world.allocate(largest);
-        MemorySegment b = world.allocate(largest);
+        Arena arena = Arena.ofConfined();
+        MemorySegment a = buffers == Buffers.device ? world.allocate(largest) : arena.allocate(largest, 64);
+        MemorySegment b = buffers == Buffers.device ? world.allocate(largest) : arena.allocate(largest, 64);
         a.fill((byte) 1);
         // Ranks sharing cores share the JIT's compiler threads' time too.
         double oversubscription = Math.max(1.0, (double) world.size() / Runtime.getRuntime().availableProcessors());
@@ -176,8 +186,11 @@ final class CollectivesBenchCommand implements Callable<Integer> {
                 lines.add(line);
             }
         }
-        world.free(a);
-        world.free(b);
+        if (buffers == Buffers.device) {
+            world.free(a);
+            world.free(b);
+        }
+        arena.close();
     }
 
     /**

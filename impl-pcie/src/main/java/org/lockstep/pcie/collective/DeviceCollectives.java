@@ -39,61 +39,88 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *       area once; every other rank reads the one block meant for it.</li>
  * </ul>
  *
+ * and <b>direct</b> algorithms, which read the members' own device buffers (memory their programs
+ * allocated from the communicator, {@code MPI_Alloc_mem}), named in each member's exposed line:
+ *
+ * <ul>
+ *   <li><b>direct broadcast</b> (root's buffer in device memory): every rank copies the message
+ *       straight from the root's buffer; the root copies nothing and returns once all have.</li>
+ *   <li><b>direct allreduce</b>: a reduce-scatter and an allgather with no messages — rank r folds
+ *       segment r of every member's input into its own result buffer, then every rank copies the
+ *       other segments from their owners' results. One fold of each element, so bit-identical.</li>
+ *   <li><b>direct alltoall</b>: every rank copies its block of every member's send buffer into its
+ *       receive buffer: one copy a byte, and nobody waits for a sender to be scheduled.</li>
+ * </ul>
+ * A member whose buffer is process memory stages a copy (in its data area when it fits a chunk,
+ * else in its heap partition); if it has no room, every member sees that and all take the
+ * point-to-point algorithm.
+ *
  * Every wait watches the members it waits on: one that has failed or finished before writing what
  * the wait needs fails the collective with {@code PROC_FAILED}, within the transport's failure
  * detection time, never a hang.
  *
  * <p><b>Choice.</b> Every member makes the same choice from the same arguments (rank count,
- * bytes, the device's capabilities). The crossovers were measured on this project's 2-vCPU VM
- * (2 Dec 2026, 00:11–00:29 UTC, load average 1.4–22 from other jobs), processes bound to cores over
- * /dev/shm, each rank's median of a timed loop, the maximum over ranks, device-native against
- * {@code lockstep.collectives.native=false} run back to back. Median µs, native / point-to-point:
+ * bytes, the device's capabilities); only the root's buffer decides between the direct and the
+ * chunked broadcast, and it tells the others in its exposed line. Measured on this project's
+ * 2-vCPU VM over /dev/shm ({@code lockstep bench collectives --row …}, each rank's median, the
+ * maximum over ranks; 2 processes bound to cores, 4 sharing them), median µs:
  *
  * <table>
- *   <caption>Measured crossovers</caption>
+ *   <caption>Measured crossovers (2 Dec 2026)</caption>
  *   <tr><th>row</th><th>2 processes</th><th>4 processes</th></tr>
+ *   <tr><td colspan="3">device-native / point-to-point (00:11–00:29 UTC)</td></tr>
  *   <tr><td>bcast 8 B</td><td>0.74 / 2.72</td><td>18 / 33</td></tr>
- *   <tr><td>bcast 4 KiB</td><td>1.46 / 14.4</td><td>22 / 109</td></tr>
  *   <tr><td>bcast 64 KiB</td><td>9.1 / 37</td><td>41 / 328</td></tr>
  *   <tr><td>bcast 256 KiB</td><td>46 / 83</td><td>110 / 538</td></tr>
  *   <tr><td>bcast 1 MiB</td><td>455 / 211</td><td>3411 / 2772</td></tr>
  *   <tr><td>allreduce 8 B</td><td>1.42 / 3.33</td><td>19 / 42</td></tr>
  *   <tr><td>allreduce 4 KiB</td><td>11 / 26</td><td>44 / 194</td></tr>
- *   <tr><td>allreduce 32 KiB</td><td>29 / 251</td><td>163 / 1033</td></tr>
- *   <tr><td>allreduce 64 KiB</td><td>78 / 227</td><td>228 / 355</td></tr>
- *   <tr><td>allreduce 256 KiB</td><td>503 / 229</td><td>1086 / 776</td></tr>
- *   <tr><td>allreduce 1 MiB</td><td>656 / 1170</td><td>1845 / 1529</td></tr>
- *   <tr><td>alltoall 8 B per rank</td><td>0.83 / 3.85</td><td>16 / 5406</td></tr>
- *   <tr><td>alltoall 1 KiB per rank</td><td>1.07 / 2.71</td><td>18 / 38</td></tr>
- *   <tr><td>alltoall 2 KiB per rank</td><td>1.26 / 2.27</td><td>(8 KiB a rank: point-to-point)</td></tr>
+ *   <tr><td>alltoall 8 B per rank</td><td>0.83 / 3.85</td><td>16 / 38 (1 KiB)</td></tr>
+ *   <tr><td colspan="3">direct / device-native, device buffers (05:25–05:45 UTC, after the
+ *       oversubscribed waits yield at once)</td></tr>
+ *   <tr><td>bcast 1 KiB</td><td>1.03 / 0.92</td><td>5.8 / 4.7</td></tr>
+ *   <tr><td>bcast 4 KiB</td><td>0.72 / 1.72</td><td>5.3 / 5.1</td></tr>
+ *   <tr><td>bcast 16 KiB</td><td>1.2 / 5.1</td><td>5.7 / 6.5</td></tr>
+ *   <tr><td>allreduce 1 KiB</td><td>2.1 / 1.2</td><td>12.6 / 9.2</td></tr>
+ *   <tr><td>allreduce 4 KiB</td><td>3.3 / 3.5</td><td>15.7 / 17.6</td></tr>
+ *   <tr><td>allreduce 16 KiB</td><td>7.5 / 12.5 (process buffers 8.8 / 12.5)</td><td>24 / 49</td></tr>
+ *   <tr><td>allreduce 64 KiB</td><td>18 / 29</td><td>58 / 121</td></tr>
+ *   <tr><td>alltoall 256 B per rank</td><td>0.85 / 0.78</td><td>6.2 / 5.8</td></tr>
+ *   <tr><td>alltoall 1 KiB per rank</td><td>0.80 / 0.94</td><td>6.7 / 6.8</td></tr>
+ *   <tr><td>alltoall 2 KiB per rank</td><td>0.82 / 1.30</td><td>6.7 / 7.0</td></tr>
+ *   <tr><td colspan="3">direct / point-to-point, the issue's rows (05:00 UTC)</td></tr>
+ *   <tr><td>bcast 1 MiB</td><td>55 / 68</td><td>150 / 267–326</td></tr>
+ *   <tr><td>allreduce 1 MiB</td><td>176 / 634</td><td>593 / 1100–8000</td></tr>
+ *   <tr><td>alltoall 64 KiB per rank</td><td>4.4 / 10.4</td><td>21 / 86–369</td></tr>
  * </table>
- * (alltoall rows: 2 Dec 2026, 03:50 UTC, quiet machine; the 4-process 8 B point-to-point figure is
- * a scheduler pathology of that run, the 1 KiB one is typical.)
  *
- * Hence {@link #BCAST_NATIVE_MAX_BYTES} = 256 KiB, {@link #ALLREDUCE_NATIVE_MAX_BYTES} = 64 KiB and
- * {@link #ALLTOALL_NATIVE_MAX_BYTES} = 4 KiB of blocks a rank (not measured beyond)
- * (the 2-process 1 MiB allreduce is the one exception, left to point-to-point with the 4-process
- * figure). The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs
- * for the dissemination barrier over messages.
+ * Hence: direct broadcast from {@link #BCAST_DIRECT_MIN_BYTES} = 4 KiB when the root's buffer is a
+ * device buffer, else device-native up to {@link #BCAST_NATIVE_MAX_BYTES} = 256 KiB; allreduce
+ * device-native up to {@link #ALLREDUCE_NATIVE_MAX_BYTES} = 4 KiB and direct above; alltoall
+ * device-native up to {@link #ALLTOALL_NATIVE_MAX_BYTES} = 1 KiB of blocks a rank and direct above.
+ * The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs for the
+ * dissemination barrier over messages.
  */
 public class DeviceCollectives extends PointToPointCollectives {
     /** Broadcasts up to this size use the device-native broadcast (above it the point-to-point fragment pipeline wins). */
     public static final long BCAST_NATIVE_MAX_BYTES = 256 << 10;
     /**
-     * Allreduces up to this size use the contribution algorithm: it reads p contributions per
-     * rank, so it loses to recursive halving once the data volume dominates (measured above).
+     * Allreduces up to this size use the contribution algorithm (one round), larger ones the direct
+     * allreduce: the contribution algorithm folds all p contributions on every rank, the direct one
+     * each element once, in two rounds (measured above).
      */
-    public static final long ALLREDUCE_NATIVE_MAX_BYTES = 64 << 10;
+    public static final long ALLREDUCE_NATIVE_MAX_BYTES = 4 << 10;
     /**
-     * Alltoalls whose blocks add up to at most this many bytes per rank (and fit one chunk) use the
-     * device-native exchange: each rank writes all its blocks once, every other rank reads its own.
+     * Alltoalls whose blocks add up to at most this many bytes per rank use the device-native
+     * exchange (each rank writes all its blocks once, every other rank reads its own); larger ones
+     * the direct alltoall.
      */
-    public static final long ALLTOALL_NATIVE_MAX_BYTES = 4 << 10;
+    public static final long ALLTOALL_NATIVE_MAX_BYTES = 1 << 10;
     /**
      * Broadcasts of at least this many bytes from a root whose buffer is a device buffer run direct:
      * every rank copies straight from the root's buffer, which the root does not copy at all.
      */
-    public static final long BCAST_DIRECT_MIN_BYTES = 64 << 10;
+    public static final long BCAST_DIRECT_MIN_BYTES = 4 << 10;
     /** Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag
      * barrier. Not measured: this 2-core machine cannot run 9 ranks without oversubscription; the
      * flag barrier reads p − 1 lines per rank, the counter barrier one contended line.
@@ -372,17 +399,17 @@ public class DeviceCollectives extends PointToPointCollectives {
         long exposedChunk = ++chunkSequence;
         long foldedChunk = ++chunkSequence;
         awaitAllConsumed(exposedChunk - 1, "allreduce");
-        MemorySegment stagedInput = null;
-        MemorySegment stagedResult = null;
+        Staged stagedInput = null;
+        Staged stagedResult = null;
         try {
             long inputOffset = site.deviceOffset(input, n);
-            if (inputOffset < 0 && (stagedInput = site.allocateStaging(n)) != null) {
-                MemorySegment.copy(input, 0, stagedInput, 0, n);
-                inputOffset = site.deviceOffset(stagedInput, n);
+            if (inputOffset < 0 && (stagedInput = stage(0, n)) != null) {
+                device.write(stagedInput.offset(), input, 0, n);
+                inputOffset = stagedInput.offset();
             }
             long resultOffset = site.deviceOffset(recv, n);
-            if (resultOffset < 0 && (stagedResult = site.allocateStaging(n)) != null) {
-                resultOffset = site.deviceOffset(stagedResult, n);
+            if (resultOffset < 0 && (stagedResult = stage(1, n)) != null) {
+                resultOffset = stagedResult.offset();
             }
             boolean ready = inputOffset >= 0 && resultOffset >= 0;
             expose(exposedChunk, ready ? inputOffset : -1, ready ? resultOffset : -1, n);
@@ -435,12 +462,8 @@ public class DeviceCollectives extends PointToPointCollectives {
             awaitAllConsumed(foldedChunk, "allreduce"); // nobody reads this rank's buffers any more
             return true;
         } finally {
-            if (stagedInput != null) {
-                site.freeStaging(stagedInput);
-            }
-            if (stagedResult != null) {
-                site.freeStaging(stagedResult);
-            }
+            unstage(stagedInput);
+            unstage(stagedResult);
         }
     }
 
@@ -496,12 +519,12 @@ public class DeviceCollectives extends PointToPointCollectives {
         MemorySegment input = inPlace ? recv : send;
         long chunk = ++chunkSequence;
         awaitAllConsumed(chunk - 1, "alltoall");
-        MemorySegment staged = null;
+        Staged staged = null;
         try {
             long offset = inPlace ? -1 : site.deviceOffset(input, n);
-            if (offset < 0 && (staged = site.allocateStaging(n)) != null) {
-                MemorySegment.copy(input, 0, staged, 0, n);
-                offset = site.deviceOffset(staged, n);
+            if (offset < 0 && (staged = stage(0, n)) != null) {
+                device.write(staged.offset(), input, 0, n);
+                offset = staged.offset();
             }
             expose(chunk, offset, -1, n);
             device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
@@ -527,9 +550,30 @@ public class DeviceCollectives extends PointToPointCollectives {
             awaitAllConsumed(chunk, "alltoall"); // nobody reads this rank's buffer any more
             return allReady;
         } finally {
-            if (staged != null) {
-                site.freeStaging(staged);
-            }
+            unstage(staged);
+        }
+    }
+
+    /** Device memory that stands in for a buffer in process memory; {@code buffer} non-null if allocated for it. */
+    private record Staged(long offset, MemorySegment buffer) {
+    }
+
+    /**
+     * Room in the device for {@code n} bytes of this rank: half {@code half} of its data area if
+     * they fit (a direct collective starts once every member has consumed every earlier chunk, so
+     * both halves are free until it ends), else a buffer from its heap partition; null if neither.
+     */
+    private Staged stage(int half, long n) {
+        if (n <= chunkBytes) {
+            return new Staged(blocks[rank] + DATA_OFFSET + half * chunkBytes, null);
+        }
+        MemorySegment buffer = site.allocateStaging(n);
+        return buffer == null ? null : new Staged(site.deviceOffset(buffer, n), buffer);
+    }
+
+    private void unstage(Staged staged) {
+        if (staged != null && staged.buffer() != null) {
+            site.freeStaging(staged.buffer());
         }
     }
 
@@ -572,9 +616,13 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         MailboxLayout layout = site.layout();
         long partition = layout.heapPartition(site.worldRank(q));
-        if (offset < partition || offset - partition > layout.heapAllocatorLength() - length) {
+        long dataArea = blocks[q] + DATA_OFFSET;
+        boolean inPartition = offset >= partition && offset - partition <= layout.heapAllocatorLength() - length;
+        boolean inDataArea = offset >= dataArea && offset - dataArea <= 2 * chunkBytes - length;
+        if (!inPartition && !inDataArea) {
             throw new LockstepException(ErrorClass.INTERN, collective + ": rank " + q + " exposed [" + offset + ", +" + length
-                    + ") outside its heap partition [" + partition + ", +" + layout.heapAllocatorLength() + ")");
+                    + ") outside its heap partition [" + partition + ", +" + layout.heapAllocatorLength() + ") and its data area ["
+                    + dataArea + ", +" + 2 * chunkBytes + ")");
         }
         return offset;
     }

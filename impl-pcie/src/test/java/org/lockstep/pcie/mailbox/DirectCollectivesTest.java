@@ -101,11 +101,19 @@ class DirectCollectivesTest {
         });
     }
 
-    /** Two rounds of 4 KiB blocks (16 KiB a rank at 4 ranks): device and process buffers, in place and not. */
+    /**
+     * Blocks of 4 KiB (process buffers staged in the data area) and 40 KiB (staged in the heap
+     * partition), twice each: device and process buffers, in place and not.
+     */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void alltoallReadsEveryMembersBlockFromItsBuffer(int ranks) {
-        int block = 4 << 10;
+        for (int block : new int[] {4 << 10, 40 << 10}) {
+            alltoall(ranks, block);
+        }
+    }
+
+    private static void alltoall(int ranks, int block) {
         int n = block * ranks;
         assertTrue((long) block * ranks > DeviceCollectives.ALLTOALL_NATIVE_MAX_BYTES, "above the data area's alltoall");
         run(options(ranks), world -> {
@@ -145,7 +153,13 @@ class DirectCollectivesTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4, 7})
     void allreduceFoldsEverySegmentOnceInRankOrder(int ranks) {
-        int count = (int) (DeviceCollectives.ALLREDUCE_NATIVE_MAX_BYTES / Double.BYTES) * 2 + 3;
+        // staged in the data area, and in the heap partition (more than a chunk)
+        for (int count : new int[] {(int) (DeviceCollectives.ALLREDUCE_NATIVE_MAX_BYTES / Double.BYTES) * 2 + 3, 100_003}) {
+            allreduce(ranks, count);
+        }
+    }
+
+    private static void allreduce(int ranks, int count) {
         long n = (long) count * Double.BYTES;
         double[] expected = new double[count];
         for (int i = 0; i < count; i++) {
