@@ -271,11 +271,10 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.bcast(channel, buffer, count, type, root);
             return;
         }
-        long rootData = blocks[root] + DATA_OFFSET;
         for (long offset = 0; offset < n; offset += chunkBytes) {
             long chunk = ++chunkSequence;
             long length = Math.min(chunkBytes, n - offset);
-            long half = rootData + (chunk & 1) * chunkBytes;
+            long half = blocks[root] + halfOffset(chunk, n);
             if (rank == root) {
                 awaitAllConsumed(chunk - 2, "bcast");
                 device.write(half, buffer, offset, length);
@@ -352,13 +351,17 @@ public class DeviceCollectives extends PointToPointCollectives {
         long elementSize = type.size();
         long chunkElements = chunkBytes / elementSize;
         MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
-        MemorySegment contribution = scratch(chunkElements * elementSize);
+        long scratchHalf = Math.min(chunkBytes, count * elementSize);
+        // Both operands of the fold in process memory: the operation's accesses then meet one kind of segment.
+        MemorySegment scratchBoth = scratch(2 * scratchHalf);
+        MemorySegment contribution = scratchBoth.asSlice(0, scratchHalf);
+        MemorySegment folded = scratchBoth.asSlice(scratchHalf, scratchHalf);
         for (long first = 0; first < count; first += chunkElements) {
             long chunk = ++chunkSequence;
             long elements = Math.min(chunkElements, count - first);
             long offset = first * elementSize;
             long length = elements * elementSize;
-            long halfOffset = DATA_OFFSET + (chunk & 1) * chunkBytes;
+            long halfOffset = halfOffset(chunk, count * elementSize);
             awaitAllConsumed(chunk - 2, "allreduce");
             device.write(blocks[rank] + halfOffset, input, offset, length);
             device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
@@ -368,7 +371,7 @@ public class DeviceCollectives extends PointToPointCollectives {
                 }
             }
             // The same fold on every rank, from the highest rank down: c0 op (c1 op (… op c(p−1))).
-            MemorySegment result = recv.asSlice(offset, length);
+            MemorySegment result = folded.asSlice(0, length);
             device.read(blocks[size - 1] + halfOffset, result, 0, length);
             MemorySegment operand = contribution.asSlice(0, length);
             for (int q = size - 2; q >= 0; q--) {
@@ -376,6 +379,7 @@ public class DeviceCollectives extends PointToPointCollectives {
                 op.apply(operand, result, elements, type);
             }
             device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+            MemorySegment.copy(result, 0, recv, offset, length);
         }
     }
 
@@ -489,7 +493,7 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
         long chunk = ++chunkSequence;
-        long halfOffset = DATA_OFFSET + (chunk & 1) * chunkBytes;
+        long halfOffset = halfOffset(chunk, block * size);
         awaitAllConsumed(chunk - 2, "alltoall");
         // All blocks go to the device before any is read back, so an in-place call overwrites nothing it still sends.
         device.write(blocks[rank] + halfOffset, input, 0, block * size);
@@ -625,6 +629,17 @@ public class DeviceCollectives extends PointToPointCollectives {
                     + dataArea + ", +" + 2 * chunkBytes + ")");
         }
         return offset;
+    }
+
+    /**
+     * Where in a block chunk {@code chunk} of a collective of {@code n} bytes lies: in the
+     * published line itself when the whole collective fits an inline half (the reader then gets
+     * the data with the line it watches: one line from another core instead of two), else in the
+     * data area. Halves alternate with the chunk either way.
+     */
+    private long halfOffset(long chunk, long n) {
+        return n <= INLINE_HALF_BYTES ? PUBLISHED_OFFSET + INLINE_OFFSET + (chunk & 1) * INLINE_HALF_BYTES
+                : DATA_OFFSET + (chunk & 1) * chunkBytes;
     }
 
     // ================================================================ waiting

@@ -19,6 +19,7 @@ package org.lockstep.pcie.layout;
  *            | arrival epoch (8)          own line      |  barriers this rank has entered
  *            +------------------------------------------+  64
  *            | published chunk (8)        own line      |  last chunk this rank wrote to its data area
+ *            | inline half 0 (24) | inline half 1 (24)  |  the data of collectives of up to 24 bytes
  *            +------------------------------------------+  128
  *            | consumed chunk (8)         own line      |  last chunk this rank has finished with
  *            +------------------------------------------+  192
@@ -52,6 +53,13 @@ public final class CollectiveAreaDescriptor {
 
     public static final int ARRIVAL_OFFSET = 0;
     public static final int PUBLISHED_OFFSET = LayoutConstants.CACHE_LINE;
+    /** Within the published line: where its two inline halves start. */
+    public static final int INLINE_OFFSET = 8;
+    /**
+     * Bytes of one inline half. A collective of at most this many bytes keeps its data in the
+     * published line, beside the word its readers watch, instead of in the data area.
+     */
+    public static final int INLINE_HALF_BYTES = 24;
     public static final int CONSUMED_OFFSET = 2 * LayoutConstants.CACHE_LINE;
     public static final int COUNTER_OFFSET = 3 * LayoutConstants.CACHE_LINE;
     public static final int RELEASE_OFFSET = 4 * LayoutConstants.CACHE_LINE;
