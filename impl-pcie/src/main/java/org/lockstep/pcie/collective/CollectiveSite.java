@@ -41,6 +41,12 @@ public interface CollectiveSite {
     /** The back-off of the transport's own waits. */
     IdleStrategy newIdleStrategy();
 
+    /** Whether the ranks of this host share its cores (more ranks than cores). */
+    boolean oversubscribed();
+
+    /** The barrier the job asks for, or null to let the collectives choose. */
+    DeviceCollectives.BarrierAlgorithm requestedBarrier();
+
     /**
      * The device offset of the first {@code bytes} bytes of {@code buffer} if they lie in one of
      * this rank's device buffers (memory its program allocated from the communicator), else -1.

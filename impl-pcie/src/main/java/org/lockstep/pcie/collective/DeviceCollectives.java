@@ -26,6 +26,10 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *   <li><b>flag barrier</b> (single-writer words only, any device): each rank writes its arrival
  *       epoch to its own line and waits until every member's line shows it. One write and p − 1
  *       line reads per rank, one round.</li>
+ *   <li><b>leader barrier</b> (any device; the default when ranks share cores): every rank but the
+ *       leader (rank 0) writes its arrival and watches the leader's release word, which the leader
+ *       writes once it has seen every arrival. The leader leaves first, so a rooted collective
+ *       from rank 0 that follows has often been written before the others look for it.</li>
  *   <li><b>counter barrier</b> (devices with CAS): each rank adds one to the leader's counter with
  *       a device get-and-add; the rank that brings it to p·epoch writes the release word, which
  *       the others watch. One contended line instead of p.</li>
@@ -99,7 +103,10 @@ import org.lockstep.spi.messaging.IdleStrategy;
  * device-native up to {@link #ALLREDUCE_NATIVE_MAX_BYTES} = 4 KiB and direct above; alltoall
  * device-native up to {@link #ALLTOALL_NATIVE_MAX_BYTES} = 1 KiB of blocks a rank and direct above.
  * The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs for the
- * dissemination barrier over messages.
+ * dissemination barrier over messages. With ranks sharing cores it is the leader barrier (4
+ * processes on 2 cores, 06:00 UTC: barrier 5.5 / 5.3 µs leader / flags, the bcast 8 B that follows
+ * it 0.28 / 5.6–8.2 µs); with a core each the flag barrier (2 processes: 0.22–0.38 against
+ * 0.53–0.59 µs for the leader barrier). {@code lockstep.collectives.barrier} overrides the choice.
  */
 public class DeviceCollectives extends PointToPointCollectives {
     /** Broadcasts up to this size use the device-native broadcast (above it the point-to-point fragment pipeline wins). */
@@ -130,7 +137,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     private static final int PROGRESS_INTERVAL = 32;
 
     /** Which barrier runs. */
-    public enum BarrierAlgorithm { FLAGS, COUNTER, DISSEMINATION }
+    public enum BarrierAlgorithm { FLAGS, LEADER, COUNTER, DISSEMINATION }
 
     private final CollectiveSite site;
     private final ExternalMemory device;
@@ -142,6 +149,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final long[] blocks;
     private final long leaderBlock;
     private final boolean cas;
+    private final BarrierAlgorithm barrier;
     private long barrierEpoch;
     private long counterBarriers;
     private long chunkSequence;
@@ -168,6 +176,24 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
+        this.barrier = chooseBarrier(site.requestedBarrier(), site.oversubscribed());
+    }
+
+    private BarrierAlgorithm chooseBarrier(BarrierAlgorithm requested, boolean oversubscribed) {
+        if (!enabled) {
+            return BarrierAlgorithm.DISSEMINATION;
+        }
+        if (requested == BarrierAlgorithm.COUNTER && !cas) {
+            throw new LockstepException(ErrorClass.ARG, "the counter barrier needs a device with compare-and-swap; "
+                    + device.name() + " has none (choose flags, leader or dissemination)");
+        }
+        if (requested != null) {
+            return requested;
+        }
+        if (oversubscribed) {
+            return BarrierAlgorithm.LEADER;
+        }
+        return cas && size >= COUNTER_BARRIER_MIN_RANKS ? BarrierAlgorithm.COUNTER : BarrierAlgorithm.FLAGS;
     }
 
     /** Whether this communicator has a slot of the collective area and uses it. */
@@ -177,11 +203,9 @@ public class DeviceCollectives extends PointToPointCollectives {
 
     // ================================================================ choices
 
+    /** Which barrier runs, chosen once per communicator. */
     public BarrierAlgorithm barrierAlgorithm() {
-        if (!enabled) {
-            return BarrierAlgorithm.DISSEMINATION;
-        }
-        return cas && size >= COUNTER_BARRIER_MIN_RANKS ? BarrierAlgorithm.COUNTER : BarrierAlgorithm.FLAGS;
+        return barrier;
     }
 
     /** Whether a broadcast of {@code bytes} bytes runs device-native. */
@@ -218,6 +242,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     public void barrier(Communicator channel) {
         switch (barrierAlgorithm()) {
             case FLAGS -> flagBarrier();
+            case LEADER -> leaderBarrier();
             case COUNTER -> counterBarrier();
             case DISSEMINATION -> super.barrier(channel);
         }
@@ -233,6 +258,20 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
     }
 
+    private void leaderBarrier() {
+        long epoch = ++barrierEpoch;
+        // the leader's arrival too: a member that sees a gone leader then knows whether it had arrived
+        device.putLongRelease(blocks[rank] + ARRIVAL_OFFSET, epoch);
+        if (rank == 0) {
+            for (int q = 1; q < size; q++) {
+                awaitWord(blocks[q] + ARRIVAL_OFFSET, epoch, q, "barrier");
+            }
+            device.putLongRelease(leaderBlock + RELEASE_OFFSET, epoch);
+            return;
+        }
+        awaitRelease(epoch, epoch, true);
+    }
+
     private void counterBarrier() {
         long epoch = ++barrierEpoch;
         long target = ++counterBarriers * size;
@@ -243,16 +282,28 @@ public class DeviceCollectives extends PointToPointCollectives {
             device.putLongRelease(leaderBlock + RELEASE_OFFSET, counterBarriers);
             return;
         }
+        awaitRelease(counterBarriers, epoch, false);
+    }
+
+    /**
+     * Waits until the leader's release word reaches {@code release}; fails if a member that has not
+     * arrived at barrier {@code epoch} is gone (the release would never come), or, when
+     * {@code leaderReleases}, if the leader is gone (it arrived, but will not release).
+     */
+    private void awaitRelease(long release, long epoch, boolean leaderReleases) {
         IdleStrategy idle = site.newIdleStrategy();
         int rounds = 0;
-        while (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < counterBarriers) {
+        while (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
             if (++rounds % PROGRESS_INTERVAL == 0) {
                 site.progress();
                 for (int q = 0; q < size; q++) {
                     if (q != rank && site.isGone(q) && device.getLongAcquire(blocks[q] + ARRIVAL_OFFSET) < epoch
-                            && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < counterBarriers) {
+                            && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
                         throw site.failure(q, "barrier");
                     }
+                }
+                if (leaderReleases && site.isGone(0) && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
+                    throw site.failure(0, "barrier");
                 }
             }
             idle.idle();

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.pcie.collective.CollectiveSite;
+import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.collective.Schedule;
@@ -79,6 +80,16 @@ final class MailboxCollectiveSite implements CollectiveSite {
     @Override
     public IdleStrategy newIdleStrategy() {
         return endpoint.newIdleStrategy();
+    }
+
+    @Override
+    public boolean oversubscribed() {
+        return endpoint.oversubscribed();
+    }
+
+    @Override
+    public DeviceCollectives.BarrierAlgorithm requestedBarrier() {
+        return endpoint.requestedBarrier();
     }
 
     @Override

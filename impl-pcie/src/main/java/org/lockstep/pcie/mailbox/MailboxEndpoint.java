@@ -21,6 +21,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
@@ -104,6 +105,7 @@ final class MailboxEndpoint implements ProgressEngine {
     private final long maxFragment;
     /** Back-off of waits: all ranks of a job are taken to share this host (the launcher's case; the thread world's). */
     private final IdleStrategy.Policy idlePolicy;
+    private DeviceCollectives.BarrierAlgorithm requestedBarrier;
 
     // sender side, indexed by destination
     private final long[] nextPairTicket;
@@ -288,6 +290,20 @@ final class MailboxEndpoint implements ProgressEngine {
 
     boolean usesDeviceCollectives() {
         return deviceCollectives;
+    }
+
+    /** The barrier the job asks for, or null to let the collectives choose. */
+    void requestBarrier(DeviceCollectives.BarrierAlgorithm barrier) {
+        requestedBarrier = barrier;
+    }
+
+    DeviceCollectives.BarrierAlgorithm requestedBarrier() {
+        return requestedBarrier;
+    }
+
+    /** Whether this host's ranks share its cores (the waits then yield at once). */
+    boolean oversubscribed() {
+        return idlePolicy == IdleStrategy.Policy.OVERSUBSCRIBED;
     }
 
     /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */

@@ -55,6 +55,12 @@ public final class MailboxOptions {
      * the default) or only the point-to-point ones ({@code false}; for measuring the crossovers).
      */
     public static final String NATIVE_COLLECTIVES = "lockstep.collectives.native";
+    /**
+     * Which device barrier runs: {@code flags}, {@code leader}, {@code counter} (needs device CAS) or
+     * {@code dissemination} (over messages); unset, the transport chooses by rank count and whether
+     * the ranks share cores.
+     */
+    public static final String BARRIER = "lockstep.collectives.barrier";
 
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;
@@ -124,6 +130,20 @@ public final class MailboxOptions {
     /** Whether the job asks for the device-native collectives (the default) or only point-to-point ones. */
     static boolean nativeCollectives(JobOptions options) {
         return options.property(NATIVE_COLLECTIVES).map(v -> !v.equalsIgnoreCase("false")).orElse(true);
+    }
+
+    /** The barrier the job asks for, or null to let the transport choose. */
+    static org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm barrier(JobOptions options) {
+        return options.property(BARRIER).map(v -> {
+            for (var algorithm : org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm.values()) {
+                if (algorithm.name().equalsIgnoreCase(v.trim())) {
+                    return algorithm;
+                }
+            }
+            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.ARG, BARRIER + "=" + v
+                    + " names no barrier; one of " + java.util.Arrays.toString(
+                            org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm.values()).toLowerCase(java.util.Locale.ROOT));
+        }).orElse(null);
     }
 
     static int intOption(JobOptions options, String key, long defaultValue) {

@@ -26,6 +26,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final long fragmentLength;
     private long singleCopyThreshold = MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD;
     private boolean nativeCollectives = true;
+    private org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm barrier;
     private final RestartPolicy restartPolicy;
 
     private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength, RestartPolicy restartPolicy) {
@@ -73,6 +74,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
             world.singleCopyThreshold = MailboxOptions.singleCopyThreshold(options);
             world.nativeCollectives = MailboxOptions.nativeCollectives(options);
+            world.barrier = MailboxOptions.barrier(options);
             return world;
         } catch (RuntimeException e) {
             device.close();
@@ -88,6 +90,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoint.singleCopy().threshold(singleCopyThreshold);
         endpoint.useDeviceCollectives(nativeCollectives);
+        endpoint.requestBarrier(barrier);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
     }

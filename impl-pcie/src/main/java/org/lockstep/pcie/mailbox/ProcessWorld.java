@@ -81,6 +81,7 @@ public final class ProcessWorld implements AttachedRank {
             MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
             endpoint.useDeviceCollectives(MailboxOptions.nativeCollectives(options));
+            endpoint.requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             ProcessWorld world = new ProcessWorld(device, endpoint);
             world.printStatistics = Boolean.parseBoolean(options.property(MailboxOptions.PRINT_STATISTICS).orElse("false"));

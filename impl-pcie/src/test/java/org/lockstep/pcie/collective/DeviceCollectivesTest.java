@@ -45,15 +45,41 @@ class DeviceCollectivesTest {
         assertTimeoutPreemptively(BOUND, () -> CollectiveTesting.run(options, PointToPointCollectives.INSTANCE, program));
     }
 
-    /** No rank leaves barrier k before every rank has entered it: flags (2–8 ranks, or no CAS) and counter (9+, CAS). */
+    /**
+     * No rank leaves barrier k before every rank has entered it, whichever barrier runs: chosen by
+     * the transport (with and without device CAS), or asked for by name.
+     */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 8, 9, 12})
     void noRankLeavesABarrierBeforeAllHaveEntered(int ranks) {
-        for (boolean atomics : new boolean[] {true, false}) {
+        for (String barrier : new String[] {"", "flags", "leader", "counter", "dissemination"}) {
+            for (boolean atomics : new boolean[] {true, false}) {
+                if (!barrier.equals("counter") || atomics) {
+                    JobOptions options = options(ranks, atomics);
+                    noRankLeavesEarly(ranks, barrier.isEmpty() ? options : options.with("lockstep.collectives.barrier", barrier),
+                            barrier + ", atomics " + atomics);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theCounterBarrierOnADeviceWithoutCasIsABadArgument() {
+        LockstepException e = assertThrows(LockstepException.class, () -> run(
+                options(3, false).with("lockstep.collectives.barrier", "counter"), Communicator::barrier));
+        assertTrue(e.getMessage().contains("compare-and-swap"), e.getMessage());
+        LockstepException unknown = assertThrows(LockstepException.class, () -> run(
+                options(2, true).with("lockstep.collectives.barrier", "tournament"), Communicator::barrier));
+        assertEquals(ErrorClass.ARG, unknown.errorClass());
+        assertTrue(unknown.getMessage().contains("tournament"), unknown.getMessage());
+    }
+
+    private static void noRankLeavesEarly(int ranks, JobOptions options, String what) {
+        {
             AtomicInteger entered = new AtomicInteger();
             AtomicInteger early = new AtomicInteger();
             int rounds = 200;
-            run(options(ranks, atomics), comm -> {
+            run(options, comm -> {
                 for (int k = 1; k <= rounds; k++) {
                     entered.incrementAndGet();
                     comm.barrier();
@@ -64,7 +90,7 @@ class DeviceCollectivesTest {
                     comm.barrier();
                 }
             });
-            assertEquals(0, early.get(), ranks + " ranks, atomics " + atomics + ": ranks that left a barrier early");
+            assertEquals(0, early.get(), ranks + " ranks, " + what + ": ranks that left a barrier early");
             assertEquals(rounds * ranks, entered.get());
         }
     }
@@ -255,14 +281,17 @@ class DeviceCollectivesTest {
 
     /** A member that fails before it arrives fails the others' barrier, bcast, allreduce and alltoall with PROC_FAILED. */
     @ParameterizedTest
-    @ValueSource(strings = {"barrier", "bcast", "allreduce", "alltoall", "counter-barrier"})
+    @ValueSource(strings = {"barrier", "bcast", "allreduce", "alltoall", "counter-barrier", "leader-barrier", "flags-barrier"})
     void aFailedMemberFailsTheCollectiveInsteadOfHangingIt(String collective) {
         int ranks = collective.equals("counter-barrier") ? 9 : 3;
+        JobOptions options = collective.endsWith("-barrier")
+                ? options(ranks, true).with("lockstep.collectives.barrier", collective.substring(0, collective.indexOf('-')))
+                : options(ranks, true);
         int victim = 1;
         ConcurrentHashMap<Integer, ProcessFailedException> seen = new ConcurrentHashMap<>();
         AtomicReference<Throwable> job = new AtomicReference<>();
         assertTimeoutPreemptively(BOUND, () -> job.set(assertThrows(LockstepException.class, () ->
-                CollectiveTesting.run(options(ranks, true), PointToPointCollectives.INSTANCE, comm -> {
+                CollectiveTesting.run(options, PointToPointCollectives.INSTANCE, comm -> {
                     comm.barrier(); // every rank is up
                     if (comm.rank() == victim) {
                         throw new IllegalStateException("rank " + victim + " fails on purpose");
