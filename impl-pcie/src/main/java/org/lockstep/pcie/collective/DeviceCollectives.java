@@ -315,6 +315,12 @@ public class DeviceCollectives extends PointToPointCollectives {
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         long n = count * type.size();
+        if (enabled && n > BCAST_NATIVE_MAX_BYTES) {
+            if (!bcastShared(buffer, n, root)) {
+                super.bcast(channel, buffer, count, type, root);
+            }
+            return;
+        }
         if (enabled && n >= BCAST_DIRECT_MIN_BYTES && bcastDirect(buffer, n, root)) {
             return;
         }
@@ -342,21 +348,14 @@ public class DeviceCollectives extends PointToPointCollectives {
      * The direct broadcast, if the root's buffer is a device buffer: the root exposes it with its
      * next chunk, every other rank copies it from there and consumes the chunk, and the root returns
      * once all have. The root alone knows where its buffer lives, so the others learn from the
-     * exposed line whether that chunk is direct, the first of the chunked broadcast, or (too large
-     * for the chunked one) a chunk that only says the point-to-point broadcast follows; false when
-     * it is not direct.
+     * exposed line whether that chunk is direct or the first of the chunked broadcast; false (and
+     * nothing consumed) when it is chunked.
      */
     private boolean bcastDirect(MemorySegment buffer, long n, int root) {
         long chunk = chunkSequence + 1;
         if (rank == root) {
             long offset = site.deviceOffset(buffer, n);
             if (offset < 0) {
-                if (!bcastNative(n)) {
-                    // the chunk says "not direct" with nothing exposed, and the point-to-point broadcast follows
-                    chunkSequence = chunk;
-                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-                }
                 return false;
             }
             chunkSequence = chunk;
@@ -369,10 +368,6 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         awaitWord(blocks[root] + PUBLISHED_OFFSET, chunk, root, "bcast");
         if (device.getLong(blocks[root] + EXPOSED_OFFSET + EXPOSED_CHUNK) != chunk) {
-            if (!bcastNative(n)) {
-                chunkSequence = chunk;
-                device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-            }
             return false;
         }
         chunkSequence = chunk;
@@ -383,6 +378,63 @@ public class DeviceCollectives extends PointToPointCollectives {
             device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
         }
         return true;
+    }
+
+    /**
+     * The direct broadcast of a large message with the copying shared out: every rank exposes its
+     * buffer (the root as source, the others as results, -1 if process memory); rank k copies piece
+     * k of the root's buffer into every result that is exposed, and a rank whose buffer is process
+     * memory copies the whole message itself. With p ranks each copies (p − 1)/p of the message
+     * instead of the receivers copying all of it while the root waits. All return once all are done.
+     * False when the root's buffer is not a device buffer (every member sees it): point to point.
+     */
+    private boolean bcastShared(MemorySegment buffer, long n, int root) {
+        long chunk = ++chunkSequence;
+        awaitAllConsumed(chunk - 1, "bcast");
+        long own = site.deviceOffset(buffer, n);
+        expose(chunk, rank == root ? own : -1, rank == root ? -1 : own, n);
+        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
+        boolean direct = false;
+        try {
+            long source = -1;
+            long[] results = new long[size];
+            for (int k = 0; k < size; k++) {
+                int q = (rank + k) % size;
+                awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "bcast");
+                if (q == root) {
+                    source = exposedSource(q, n, "bcast");
+                } else {
+                    results[q] = exposedResult(q, n, "bcast");
+                }
+            }
+            if (source >= 0) {
+                direct = true;
+                long from = pieceStart(rank, n);
+                long length = pieceStart(rank + 1, n) - from;
+                MemorySegment whole = device.asSegment();
+                for (int k = 1; k <= size; k++) {
+                    int q = (rank + k) % size; // this rank's own result last: the others wait for theirs
+                    if (q != root && results[q] >= 0 && length > 0) {
+                        device.read(source + from, whole, results[q] + from, length);
+                    }
+                }
+                if (rank != root && results[rank] < 0) {
+                    device.read(source, buffer, 0, n);
+                }
+            }
+        } finally {
+            // also when the sizes differ (every rank that sees it fails): nobody waits for this rank for ever
+            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+        }
+        if (direct) {
+            awaitAllConsumed(chunk, "bcast"); // every piece is in place, and nobody reads the root's buffer any more
+        }
+        return direct;
+    }
+
+    /** Where piece {@code piece} of an {@code n}-byte message starts: pieces end on cache lines, so no two copiers share one. */
+    private long pieceStart(int piece, long n) {
+        return piece >= size ? n : Math.min(n, n / size * piece & -org.lockstep.pcie.layout.LayoutConstants.CACHE_LINE);
     }
 
     // ================================================================ allreduce
