@@ -48,7 +48,9 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *
  * <ul>
  *   <li><b>direct broadcast</b> (root's buffer in device memory): every rank copies the message
- *       straight from the root's buffer; the root copies nothing and returns once all have.</li>
+ *       straight from the root's buffer; the root copies nothing and returns once all have. A
+ *       large one is <b>shared</b>: rank k copies piece k into every receive buffer in device
+ *       memory, so each rank copies (p − 1)/p of the message.</li>
  *   <li><b>direct allreduce</b>: a reduce-scatter and an allgather with no messages — rank r folds
  *       segment r of every member's input into its own result buffer, then every rank copies the
  *       other segments from their owners' results. One fold of each element, so bit-identical.</li>
@@ -80,7 +82,7 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *   <tr><td>allreduce 8 B</td><td>1.42 / 3.33</td><td>19 / 42</td></tr>
  *   <tr><td>allreduce 4 KiB</td><td>11 / 26</td><td>44 / 194</td></tr>
  *   <tr><td>alltoall 8 B per rank</td><td>0.83 / 3.85</td><td>16 / 38 (1 KiB)</td></tr>
- *   <tr><td colspan="3">direct / device-native, device buffers (05:25–05:45 UTC, after the
+ *   <tr><td colspan="3">direct / device-native, device buffers (04:45–04:55 UTC, after the
  *       oversubscribed waits yield at once)</td></tr>
  *   <tr><td>bcast 1 KiB</td><td>1.03 / 0.92</td><td>5.8 / 4.7</td></tr>
  *   <tr><td>bcast 4 KiB</td><td>0.72 / 1.72</td><td>5.3 / 5.1</td></tr>
@@ -92,19 +94,25 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *   <tr><td>alltoall 256 B per rank</td><td>0.85 / 0.78</td><td>6.2 / 5.8</td></tr>
  *   <tr><td>alltoall 1 KiB per rank</td><td>0.80 / 0.94</td><td>6.7 / 6.8</td></tr>
  *   <tr><td>alltoall 2 KiB per rank</td><td>0.82 / 1.30</td><td>6.7 / 7.0</td></tr>
- *   <tr><td colspan="3">direct / point-to-point, the issue's rows (05:00 UTC)</td></tr>
+ *   <tr><td colspan="3">shared / direct broadcast, device buffers (05:10 UTC)</td></tr>
+ *   <tr><td>bcast 16 KiB</td><td>0.99–1.19 / 1.00–1.15</td><td>9.9–12.4 / 4.2–6.4</td></tr>
+ *   <tr><td>bcast 64 KiB</td><td>1.8–2.1 / 2.6–2.7</td><td>11.5–15.2 / 8.1–10.9</td></tr>
+ *   <tr><td>bcast 256 KiB</td><td>5.1–5.6 / 8.5–8.6</td><td>19–29 / 19–23</td></tr>
+ *   <tr><td>bcast 1 MiB</td><td>16–17 / 50–60</td><td>75–119 / 126–161</td></tr>
+ *   <tr><td colspan="3">direct / point-to-point, the issue's rows (04:40 UTC)</td></tr>
  *   <tr><td>bcast 1 MiB</td><td>55 / 68</td><td>150 / 267–326</td></tr>
  *   <tr><td>allreduce 1 MiB</td><td>176 / 634</td><td>593 / 1100–8000</td></tr>
  *   <tr><td>alltoall 64 KiB per rank</td><td>4.4 / 10.4</td><td>21 / 86–369</td></tr>
  * </table>
  *
  * Hence: direct broadcast from {@link #BCAST_DIRECT_MIN_BYTES} = 4 KiB when the root's buffer is a
- * device buffer, else device-native up to {@link #BCAST_NATIVE_MAX_BYTES} = 256 KiB; allreduce
+ * device buffer, shared from {@link #BCAST_SHARED_MIN_BYTES} = 64 KiB (above 256 KiB when ranks
+ * share cores), else device-native up to {@link #BCAST_NATIVE_MAX_BYTES} = 256 KiB; allreduce
  * device-native up to {@link #ALLREDUCE_NATIVE_MAX_BYTES} = 4 KiB and direct above; alltoall
  * device-native up to {@link #ALLTOALL_NATIVE_MAX_BYTES} = 1 KiB of blocks a rank and direct above.
  * The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs for the
  * dissemination barrier over messages. With ranks sharing cores it is the leader barrier (4
- * processes on 2 cores, 06:00 UTC: barrier 5.5 / 5.3 µs leader / flags, the bcast 8 B that follows
+ * processes on 2 cores, 05:00 UTC: barrier 5.5 / 5.3 µs leader / flags, the bcast 8 B that follows
  * it 0.28 / 5.6–8.2 µs); with a core each the flag barrier (2 processes: 0.22–0.38 against
  * 0.53–0.59 µs for the leader barrier). {@code lockstep.collectives.barrier} overrides the choice.
  */
@@ -128,6 +136,12 @@ public class DeviceCollectives extends PointToPointCollectives {
      * every rank copies straight from the root's buffer, which the root does not copy at all.
      */
     public static final long BCAST_DIRECT_MIN_BYTES = 4 << 10;
+    /**
+     * Broadcasts of at least this many bytes from a device buffer share the copying among all
+     * ranks when each has a core ({@link #bcastShared}); with ranks sharing cores only those above
+     * {@link #BCAST_NATIVE_MAX_BYTES} do, since the others would wait for every rank's turn on a core.
+     */
+    public static final long BCAST_SHARED_MIN_BYTES = 64 << 10;
     /** Barriers of at least this many ranks use the counter barrier (with CAS), smaller ones the flag
      * barrier. Not measured: this 2-core machine cannot run 9 ranks without oversubscription; the
      * flag barrier reads p − 1 lines per rank, the counter barrier one contended line.
@@ -150,6 +164,8 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final long leaderBlock;
     private final boolean cas;
     private final BarrierAlgorithm barrier;
+    /** The host's ranks share its cores (every member on this host sees the same). */
+    private final boolean oversubscribed;
     private long barrierEpoch;
     private long counterBarriers;
     private long chunkSequence;
@@ -176,7 +192,8 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
-        this.barrier = chooseBarrier(site.requestedBarrier(), site.oversubscribed());
+        this.oversubscribed = site.oversubscribed();
+        this.barrier = chooseBarrier(site.requestedBarrier(), oversubscribed);
     }
 
     private BarrierAlgorithm chooseBarrier(BarrierAlgorithm requested, boolean oversubscribed) {
@@ -315,13 +332,15 @@ public class DeviceCollectives extends PointToPointCollectives {
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         long n = count * type.size();
-        if (enabled && n > BCAST_NATIVE_MAX_BYTES) {
-            if (!bcastShared(buffer, n, root)) {
-                super.bcast(channel, buffer, count, type, root);
+        if (enabled && n >= (oversubscribed ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES)) {
+            if (bcastShared(buffer, n, root)) {
+                return;
             }
-            return;
-        }
-        if (enabled && n >= BCAST_DIRECT_MIN_BYTES && bcastDirect(buffer, n, root)) {
+            if (!bcastNative(n)) {
+                super.bcast(channel, buffer, count, type, root);
+                return;
+            }
+        } else if (enabled && n >= BCAST_DIRECT_MIN_BYTES && bcastDirect(buffer, n, root)) {
             return;
         }
         if (!bcastNative(n)) {

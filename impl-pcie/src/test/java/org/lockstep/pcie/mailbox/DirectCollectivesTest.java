@@ -67,15 +67,21 @@ class DirectCollectivesTest {
     }
 
     /**
-     * A broadcast of 1 MiB (above the chunked broadcast's limit) from a device buffer reaches every
-     * rank, from every root, into device and process memory, with no message; from a root's process
-     * memory it takes the point-to-point algorithm (and does send).
+     * A broadcast of 64 KiB or 1 MiB (above the chunked broadcast's limit) from a device buffer
+     * reaches every rank, from every root, into device and process memory, with no message; 1 MiB
+     * from a root's process memory takes the point-to-point algorithm (and does send).
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void bcastFromARootsDeviceBufferIsReadStraightFromIt(int ranks) {
-        int n = 1 << 20;
-        assertTrue(n > DeviceCollectives.BCAST_NATIVE_MAX_BYTES);
+        // shared when the ranks have a core each, else pulled; shared; sizes that split into uneven pieces
+        for (int n : new int[] {(64 << 10) + 13, (1 << 20) + 13}) {
+            bcast(ranks, n);
+        }
+    }
+
+    private static void bcast(int ranks, int n) {
+        assertTrue(n >= DeviceCollectives.BCAST_SHARED_MIN_BYTES);
         run(options(ranks), world -> {
             for (int root = 0; root < ranks; root++) {
                 for (boolean receiverDevice : new boolean[] {true, false}) {
@@ -94,10 +100,12 @@ class DirectCollectivesTest {
                     release(world, buffer);
                 }
             }
-            MemorySegment process = buffer(world, n, false);
-            long before = messagesSent(world);
-            world.bcast(process, n, Datatype.BYTE, 0);
-            assertTrue(ranks == 1 || messagesSent(world) > before || world.rank() != 0, "from process memory: point to point");
+            if (n > DeviceCollectives.BCAST_NATIVE_MAX_BYTES) {
+                MemorySegment process = buffer(world, n, false);
+                long before = messagesSent(world);
+                world.bcast(process, n, Datatype.BYTE, 0);
+                assertTrue(messagesSent(world) > before || world.rank() != 0, "from process memory: point to point");
+            }
         });
     }
 
