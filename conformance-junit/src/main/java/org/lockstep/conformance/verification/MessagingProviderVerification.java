@@ -345,6 +345,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COLL_07_collectivesOnAllocatedMemory() {
+        verify("COLL.07");
+    }
+
+    @Test
     public void required_CKPT_01_checkpointCallsArePortable() {
         verify("CKPT.01");
     }

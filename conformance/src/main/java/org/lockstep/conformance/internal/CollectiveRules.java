@@ -57,7 +57,89 @@ final class CollectiveRules {
                         CollectiveRules::splitKeepsItsOwnContext),
                 messaging(COLL, 6, REQUIRED, "alltoallBlocksGoWhereAddressed",
                         "In an alltoall, block j of rank i arrives as block i of rank j, for small blocks and blocks past the indirection threshold.",
-                        List.of(mpich("coll/alltoall1.c"), standard("§6.8 all-to-all scatter/gather")), CollectiveRules::alltoallBlocks));
+                        List.of(mpich("coll/alltoall1.c"), standard("§6.8 all-to-all scatter/gather")), CollectiveRules::alltoallBlocks),
+                messaging(COLL, 7, REQUIRED, "collectivesOnAllocatedMemory",
+                        "Over memory from allocate (MPI_Alloc_mem), which a provider may let other ranks read in place, bcast from every root,"
+                                + " allreduce (sums, in place, the rank order of a non-commutative operation) and alltoall of 40 KiB (and bcast of 64 KiB) give what"
+                                + " they give over any memory, and leave the bytes past the count alone.",
+                        List.of(standard("§9.2 memory allocation"), mpich("coll/bcasttest.c"), mpich("coll/allred3.c"),
+                                mpich("coll/alltoall1.c")), CollectiveRules::collectivesOnAllocatedMemory));
+    }
+
+    /** Bytes of each collective of {@link #collectivesOnAllocatedMemory}: past any data area, within a small heap. */
+    private static final int ALLOCATED_BYTES = 40 << 10;
+    /** A broadcast large enough for a provider to share its copying out (the kit's heap holds one such buffer). */
+    private static final int BCAST_LARGE_BYTES = (64 << 10) + 13;
+    private static final int GUARD_BYTES = 64;
+
+    /** Left projection, {@code a op b = a}: associative, not commutative; over ranks 0..p−1 in order it gives rank 0's value. */
+    static final Op FIRST = Op.create((in, inout, count, type) -> MemorySegment.copy(in, 0, inout, 0, count * type.size()), false);
+
+    private static void collectivesOnAllocatedMemory(MessagingRuleContext c) {
+        for (int n : c.rankCounts(2, 8)) {
+            c.runClean(n, "collectives on allocated memory", rank -> {
+                Communicator w = rank.comm();
+                int me = w.rank();
+                for (int bytes : new int[] {ALLOCATED_BYTES, BCAST_LARGE_BYTES}) {
+                    MemorySegment m = w.allocate(bytes + GUARD_BYTES);
+                    try {
+                        for (int root = 0; root < w.size(); root++) {
+                            long seed = 7000L + root + bytes;
+                            m.fill((byte) 0);
+                            if (me == root) {
+                                MemorySegment.copy(PayloadPattern.of(seed, bytes), 0, m, 0, bytes);
+                            }
+                            w.bcast(m, bytes, Datatype.BYTE, root);
+                            check(PayloadPattern.matches(m.asSlice(0, bytes), seed, bytes), "rank " + me + " did not get the " + bytes
+                                    + " bytes broadcast from root " + root + " through allocated memory");
+                            checkGuard(m, bytes, "bcast from " + root + " on rank " + me);
+                        }
+                    } finally {
+                        w.free(m);
+                    }
+                }
+                MemorySegment a = w.allocate(ALLOCATED_BYTES + GUARD_BYTES);
+                MemorySegment b = w.allocate(ALLOCATED_BYTES + GUARD_BYTES);
+                try {
+                    int longs = ALLOCATED_BYTES / Long.BYTES;
+                    for (int i = 0; i < longs; i++) {
+                        a.setAtIndex(ValueLayout.JAVA_LONG, i, (me + 1L) * (i + 1L));
+                    }
+                    b.fill((byte) 0);
+                    w.allreduce(a, b, longs, Datatype.LONG, Op.SUM);
+                    long ranks = w.size();
+                    for (int i = 0; i < longs; i++) {
+                        checkEquals(ranks * (ranks + 1) / 2 * (i + 1L), b.getAtIndex(ValueLayout.JAVA_LONG, i),
+                                "allreduce sum, element " + i + " on rank " + me);
+                    }
+                    checkGuard(b, ALLOCATED_BYTES, "allreduce on rank " + me);
+                    w.allreduce(Communicator.IN_PLACE, a, longs, Datatype.LONG, FIRST);
+                    for (int i = 0; i < longs; i++) {
+                        checkEquals(i + 1L, a.getAtIndex(ValueLayout.JAVA_LONG, i), "in-place allreduce of a non-commutative operation,"
+                                + " element " + i + " on rank " + me + " is not rank 0's (the rank order)");
+                    }
+                    int block = ALLOCATED_BYTES / w.size() & -8;
+                    for (int j = 0; j < w.size(); j++) {
+                        MemorySegment.copy(PayloadPattern.of(me * 100L + j, block), 0, a, (long) j * block, block);
+                    }
+                    b.fill((byte) 0);
+                    w.alltoall(a, block, Datatype.BYTE, b);
+                    for (int i = 0; i < w.size(); i++) {
+                        check(PayloadPattern.matches(b.asSlice((long) i * block, block), i * 100L + me, block),
+                                "alltoall through allocated memory: block " + i + " on rank " + me + " is not block " + me + " of rank " + i);
+                    }
+                } finally {
+                    w.free(a);
+                    w.free(b);
+                }
+            });
+        }
+    }
+
+    private static void checkGuard(MemorySegment s, long count, String what) {
+        for (long i = count; i < s.byteSize(); i++) {
+            checkEquals((byte) 0, s.get(ValueLayout.JAVA_BYTE, i), what + ": byte " + i + " past the count was written");
+        }
     }
 
     private static void barrierWaitsForEveryRank(MessagingRuleContext c) {

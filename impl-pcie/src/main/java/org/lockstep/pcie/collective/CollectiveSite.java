@@ -12,6 +12,19 @@ import org.lockstep.spi.messaging.IdleStrategy;
  * device and its layout, the communicator's group and slot, progress, and who has failed.
  */
 public interface CollectiveSite {
+    /**
+     * Deliberate breakages of the device collectives, for the compatibility kit's self-test only
+     * (job property {@code lockstep.mailbox.faults}); {@link #NONE} otherwise.
+     */
+    record Faults(boolean reversesDirectFold, boolean skipsLastSharedPiece) {
+        public static final Faults NONE = new Faults(false, false);
+    }
+
+    /** The breakages the job asked for ({@link Faults#NONE} but in the kit's self-test). */
+    default Faults faults() {
+        return Faults.NONE;
+    }
+
     ExternalMemory device();
 
     MailboxLayout layout();

@@ -166,6 +166,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final BarrierAlgorithm barrier;
     /** The host's ranks share its cores (every member on this host sees the same). */
     private final boolean oversubscribed;
+    private final CollectiveSite.Faults faults;
     private long barrierEpoch;
     private long counterBarriers;
     private long chunkSequence;
@@ -193,6 +194,7 @@ public class DeviceCollectives extends PointToPointCollectives {
         this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
         this.oversubscribed = site.oversubscribed();
+        this.faults = site.faults();
         this.barrier = chooseBarrier(site.requestedBarrier(), oversubscribed);
     }
 
@@ -430,6 +432,9 @@ public class DeviceCollectives extends PointToPointCollectives {
                 direct = true;
                 long from = pieceStart(rank, n);
                 long length = pieceStart(rank + 1, n) - from;
+                if (faults.skipsLastSharedPiece() && rank == size - 1) { // kit self-test fault hook, off by default
+                    length = 0;
+                }
                 MemorySegment whole = device.asSegment();
                 for (int k = 1; k <= size; k++) {
                     int q = (rank + k) % size; // this rank's own result last: the others wait for theirs
@@ -568,8 +573,10 @@ public class DeviceCollectives extends PointToPointCollectives {
             long length = segmentStart(rank + 1, count) * elementSize - first;
             MemorySegment folded = scratch(length).asSlice(0, length);
             MemorySegment whole = device.asSegment();
-            device.read(inputs[size - 1] + first, folded, 0, length);
-            for (int q = size - 2; q >= 0; q--) {
+            boolean reversed = faults.reversesDirectFold(); // kit self-test fault hook, off by default
+            device.read(inputs[reversed ? 0 : size - 1] + first, folded, 0, length);
+            for (int k = size - 2; k >= 0; k--) {
+                int q = reversed ? size - 1 - k : k;
                 op.apply(whole.asSlice(inputs[q] + first, length), folded, length / elementSize, type);
             }
             device.write(resultOffset + first, folded, 0, length);

@@ -83,6 +83,11 @@ final class MailboxCollectiveSite implements CollectiveSite {
     }
 
     @Override
+    public Faults faults() {
+        return endpoint.collectiveFaults();
+    }
+
+    @Override
     public boolean oversubscribed() {
         return endpoint.oversubscribed();
     }

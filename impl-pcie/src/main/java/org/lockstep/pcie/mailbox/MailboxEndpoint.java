@@ -301,6 +301,11 @@ final class MailboxEndpoint implements ProgressEngine {
         return requestedBarrier;
     }
 
+    /** The collectives' kit self-test faults (none by default). */
+    org.lockstep.pcie.collective.CollectiveSite.Faults collectiveFaults() {
+        return restartPolicy.faults().collectiveFaults();
+    }
+
     /** Whether this host's ranks share its cores (the waits then yield at once). */
     boolean oversubscribed() {
         return idlePolicy == IdleStrategy.Policy.OVERSUBSCRIBED;

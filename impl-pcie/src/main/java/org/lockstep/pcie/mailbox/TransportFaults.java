@@ -25,7 +25,11 @@ final class TransportFaults {
         /** At recovery, the first two whole messages of each channel's replay take each other's place. */
         REPLAYS_OUT_OF_ORDER,
         /** A restarted rank's wildcard receives ignore the logged matching order and match freely. */
-        FORGETS_WILDCARD_ORDER
+        FORGETS_WILDCARD_ORDER,
+        /** The direct allreduce folds each segment from rank 0's input up: c(p−1) op (… op c0). */
+        DIRECT_FOLD_REVERSED,
+        /** The shared broadcast leaves out the last piece of every receive buffer. */
+        SHARED_BCAST_SKIPS_LAST_PIECE
     }
 
     static final TransportFaults NONE = new TransportFaults(EnumSet.noneOf(Fault.class));
@@ -98,6 +102,12 @@ final class TransportFaults {
             replay.set(0, withSequence(second, first.sequence));
             replay.set(1, withSequence(first, second.sequence));
         }
+    }
+
+    /** The collectives' faults, as the collectives see them. */
+    org.lockstep.pcie.collective.CollectiveSite.Faults collectiveFaults() {
+        return new org.lockstep.pcie.collective.CollectiveSite.Faults(faults.contains(Fault.DIRECT_FOLD_REVERSED),
+                faults.contains(Fault.SHARED_BCAST_SKIPS_LAST_PIECE));
     }
 
     /** {@link Fault#FORGETS_WILDCARD_ORDER}: whether a restarted rank's wildcard receives skip the logged matches. */

@@ -108,6 +108,10 @@ public final class Mutants {
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
                         + "despite checkpointing (as if the receiver's checkpoint covered it), so a restarted receiver cannot get again "
                         + "what it consumed after its checkpoint", List.of("CKPT.02")),
+                mailboxFault("DIRECT_FOLD_REVERSED", "the direct allreduce (over buffers read in place) folds each segment in the "
+                        + "reverse rank order", List.of("COLL.07")),
+                mailboxFault("SHARED_BCAST_SKIPS_LAST_PIECE", "the shared broadcast of a large message leaves out its last piece",
+                        List.of("COLL.07")),
                 mailboxFault("REPLAYS_OUT_OF_ORDER", "at recovery, the first two messages of each channel's replay from the log take "
                         + "each other's place", List.of("CKPT.03")),
                 mailboxFault("FORGETS_WILDCARD_ORDER", "a restarted rank's ANY_SOURCE receives ignore the matching order logged in the "
