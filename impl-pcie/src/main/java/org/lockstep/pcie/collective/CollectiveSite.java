@@ -54,8 +54,11 @@ public interface CollectiveSite {
     /** The back-off of the transport's own waits. */
     IdleStrategy newIdleStrategy();
 
-    /** Whether the ranks of this host share its cores (more ranks than cores). */
-    boolean oversubscribed();
+    /**
+     * Whether the job's ranks share cores (more ranks than cores). The same on every member: the
+     * collectives choose their algorithms by it.
+     */
+    boolean ranksShareCores();
 
     /** The barrier the job asks for, or null to let the collectives choose. */
     DeviceCollectives.BarrierAlgorithm requestedBarrier();

@@ -164,7 +164,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final long leaderBlock;
     private final boolean cas;
     private final BarrierAlgorithm barrier;
-    /** The host's ranks share its cores (every member on this host sees the same). */
+    /** The job's ranks share cores (every member sees the same: it comes from the device). */
     private final boolean oversubscribed;
     private final CollectiveSite.Faults faults;
     private long barrierEpoch;
@@ -193,7 +193,7 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
-        this.oversubscribed = site.oversubscribed();
+        this.oversubscribed = site.ranksShareCores();
         this.faults = site.faults();
         this.barrier = chooseBarrier(site.requestedBarrier(), oversubscribed);
     }
@@ -569,35 +569,52 @@ public class DeviceCollectives extends PointToPointCollectives {
             if (!allReady) {
                 return false;
             }
-            long first = segmentStart(rank, count) * elementSize;
-            long length = segmentStart(rank + 1, count) * elementSize - first;
-            MemorySegment folded = scratch(length).asSlice(0, length);
-            MemorySegment whole = device.asSegment();
-            boolean reversed = faults.reversesDirectFold(); // kit self-test fault hook, off by default
-            device.read(inputs[reversed ? 0 : size - 1] + first, folded, 0, length);
-            for (int k = size - 2; k >= 0; k--) {
-                int q = reversed ? size - 1 - k : k;
-                op.apply(whole.asSlice(inputs[q] + first, length), folded, length / elementSize, type);
+            boolean done = false;
+            try {
+                allreduceSegments(recv, count, type, op, inputs, results, resultOffset, stagedResult != null, foldedChunk);
+                done = true;
+            } finally {
+                if (!done) {
+                    // a failed fold (a user operation that threw): the others must not wait for this rank for ever
+                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
+                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
+                }
             }
-            device.write(resultOffset + first, folded, 0, length);
-            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
-            if (stagedResult != null) {
-                MemorySegment.copy(folded, 0, recv, first, length);
-            }
-            for (int k = 1; k < size; k++) {
-                int q = (rank + k) % size;
-                long from = segmentStart(q, count) * elementSize;
-                long bytes = segmentStart(q + 1, count) * elementSize - from;
-                awaitWord(blocks[q] + PUBLISHED_OFFSET, foldedChunk, q, "allreduce");
-                device.read(results[q] + from, recv, from, bytes);
-            }
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
             awaitAllConsumed(foldedChunk, "allreduce"); // nobody reads this rank's buffers any more
             return true;
         } finally {
             unstage(stagedInput);
             unstage(stagedResult);
         }
+    }
+
+    /** The fold of this rank's segment, then the other segments from their owners' results. */
+    private void allreduceSegments(MemorySegment recv, long count, Datatype type, Op op, long[] inputs, long[] results,
+                                   long resultOffset, boolean resultStaged, long foldedChunk) {
+        long elementSize = type.size();
+        long first = segmentStart(rank, count) * elementSize;
+        long length = segmentStart(rank + 1, count) * elementSize - first;
+        MemorySegment folded = scratch(length).asSlice(0, length);
+        MemorySegment whole = device.asSegment();
+        boolean reversed = faults.reversesDirectFold(); // kit self-test fault hook, off by default
+        device.read(inputs[reversed ? 0 : size - 1] + first, folded, 0, length);
+        for (int k = size - 2; k >= 0; k--) {
+            int q = reversed ? size - 1 - k : k;
+            op.apply(whole.asSlice(inputs[q] + first, length), folded, length / elementSize, type);
+        }
+        device.write(resultOffset + first, folded, 0, length);
+        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
+        if (resultStaged) {
+            MemorySegment.copy(folded, 0, recv, first, length);
+        }
+        for (int k = 1; k < size; k++) {
+            int q = (rank + k) % size;
+            long from = segmentStart(q, count) * elementSize;
+            long bytes = segmentStart(q + 1, count) * elementSize - from;
+            awaitWord(blocks[q] + PUBLISHED_OFFSET, foldedChunk, q, "allreduce");
+            device.read(results[q] + from, recv, from, bytes);
+        }
+        device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
     }
 
     /** First element of segment {@code segment} of {@code count} elements split over the members (the last ends at count). */
@@ -739,13 +756,14 @@ public class DeviceCollectives extends PointToPointCollectives {
     private long exposed(int q, int field, long length, String collective) {
         long line = blocks[q] + EXPOSED_OFFSET;
         long offset = device.getLong(line + field);
-        if (offset < 0) {
-            return -1;
-        }
         long exposedLength = device.getLong(line + EXPOSED_LENGTH);
+        // the size first, also when nothing is exposed: every member must see a mismatch
         if (exposedLength != length) {
             throw new LockstepException(ErrorClass.TRUNCATE, collective + ": rank " + q + " of the communicator gives " + exposedLength
                     + " bytes where rank " + rank + " expects " + length + " (counts and datatypes must match on every rank)");
+        }
+        if (offset < 0) {
+            return -1;
         }
         MailboxLayout layout = site.layout();
         long partition = layout.heapPartition(site.worldRank(q));

@@ -63,7 +63,10 @@ public final class DeviceFormat {
         device.putInt(SLOTS_PER_MAILBOX_OFFSET, config.slotsPerMailbox());
         device.putInt(INLINE_CAPACITY_OFFSET, config.inlineCapacity());
         device.putInt(ASYNC_SLOTS_OFFSET, config.asyncSlots());
-        device.putInt(FLAGS_OFFSET, (config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0) | (config.checkpoints() ? FLAG_CHECKPOINTS : 0));
+        boolean shareCores = org.lockstep.spi.messaging.IdleStrategy.Policy.forRanksOnThisHost(config.worldSize())
+                == org.lockstep.spi.messaging.IdleStrategy.Policy.OVERSUBSCRIBED;
+        device.putInt(FLAGS_OFFSET, (config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0) | (config.checkpoints() ? FLAG_CHECKPOINTS : 0)
+                | (shareCores ? FLAG_RANKS_SHARE_CORES : 0));
         device.putLong(CHECKPOINT_BYTES_PER_RANK_OFFSET, config.checkpointBytesPerRank());
         device.putLong(CHECKPOINT_CHECKSUM_OFFSET, ~config.checkpointBytesPerRank() * 0x9E3779B97F4A7C15L);
         device.putLong(HEAP_BYTES_PER_RANK_OFFSET, config.heapBytesPerRank());
@@ -165,6 +168,11 @@ public final class DeviceFormat {
                     + " was formatted with asynchronous mailboxes, which need compare-and-set, but this mapping has no atomics");
         }
         return layout;
+    }
+
+    /** Whether the formatter found the job's ranks sharing its host's cores ({@link SuperblockDescriptor#FLAG_RANKS_SHARE_CORES}). */
+    public static boolean ranksShareCores(ExternalMemory device) {
+        return (device.getInt(FLAGS_OFFSET) & FLAG_RANKS_SHARE_CORES) != 0;
     }
 
     /** FNV-1a over the checksummed header bytes. */

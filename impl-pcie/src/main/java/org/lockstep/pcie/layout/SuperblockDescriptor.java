@@ -80,6 +80,12 @@ public final class SuperblockDescriptor {
     public static final int FLAG_ASYNC_MAILBOXES = 1;
     /** Flag: the job checkpoints; every message is logged and the device has a checkpoint area. */
     public static final int FLAG_CHECKPOINTS = 2;
+    /**
+     * Flag: the formatter's host has fewer cores than the job has ranks. The device collectives
+     * choose their algorithms by it, so that every rank makes the same choice whatever host it
+     * runs on (each rank's waits still back off by its own host).
+     */
+    public static final int FLAG_RANKS_SHARE_CORES = 4;
 
     /** Bytes the superblock occupies before rounding up to the device block. */
     public static final int LENGTH = 128;

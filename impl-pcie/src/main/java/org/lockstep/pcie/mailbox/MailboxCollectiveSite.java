@@ -88,8 +88,8 @@ final class MailboxCollectiveSite implements CollectiveSite {
     }
 
     @Override
-    public boolean oversubscribed() {
-        return endpoint.oversubscribed();
+    public boolean ranksShareCores() {
+        return endpoint.ranksShareCores();
     }
 
     @Override

@@ -306,9 +306,12 @@ final class MailboxEndpoint implements ProgressEngine {
         return restartPolicy.faults().collectiveFaults();
     }
 
-    /** Whether this host's ranks share its cores (the waits then yield at once). */
-    boolean oversubscribed() {
-        return idlePolicy == IdleStrategy.Policy.OVERSUBSCRIBED;
+    /**
+     * Whether the job's ranks share cores, as the device's formatter found it: one answer for every
+     * rank, so that the collectives all choose alike (this rank's waits back off by its own host).
+     */
+    boolean ranksShareCores() {
+        return org.lockstep.pcie.layout.DeviceFormat.ranksShareCores(device);
     }
 
     /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */

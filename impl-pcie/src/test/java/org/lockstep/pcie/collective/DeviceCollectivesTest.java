@@ -281,13 +281,14 @@ class DeviceCollectivesTest {
 
     /** A member that fails before it arrives fails the others' barrier, bcast, allreduce and alltoall with PROC_FAILED. */
     @ParameterizedTest
-    @ValueSource(strings = {"barrier", "bcast", "allreduce", "alltoall", "counter-barrier", "leader-barrier", "flags-barrier"})
+    @ValueSource(strings = {"barrier", "bcast", "allreduce", "alltoall", "counter-barrier", "leader-barrier", "flags-barrier",
+        "leader-barrier-victim0"})
     void aFailedMemberFailsTheCollectiveInsteadOfHangingIt(String collective) {
         int ranks = collective.equals("counter-barrier") ? 9 : 3;
-        JobOptions options = collective.endsWith("-barrier")
+        JobOptions options = collective.contains("-barrier")
                 ? options(ranks, true).with("lockstep.collectives.barrier", collective.substring(0, collective.indexOf('-')))
                 : options(ranks, true);
-        int victim = 1;
+        int victim = collective.endsWith("victim0") ? 0 : 1;
         ConcurrentHashMap<Integer, ProcessFailedException> seen = new ConcurrentHashMap<>();
         AtomicReference<Throwable> job = new AtomicReference<>();
         assertTimeoutPreemptively(BOUND, () -> job.set(assertThrows(LockstepException.class, () ->

@@ -41,6 +41,28 @@ class DeviceImageTest {
         }
     }
 
+    /**
+     * Whether the ranks share cores is the formatter's finding, kept in the superblock: every rank
+     * reads the same flag (the device collectives choose their algorithms by it).
+     */
+    @Test
+    void theFormatterRecordsWhetherTheRanksShareItsCores() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        for (int ranks : new int[] {1, 2, 64}) {
+            MailboxConfig config = new MailboxConfig(ranks, 4, 128, 8, 64 * 1024, 0x1234 + ranks);
+            try (ExternalMemory d = device(new MailboxLayout(config, DeviceSpec.DEFAULT_BLOCK_SIZE).requiredCapacity())) {
+                DeviceFormat.format(d, config, WAIT);
+                boolean expected = org.lockstep.spi.messaging.IdleStrategy.Policy.forRanksOnThisHost(ranks)
+                        == org.lockstep.spi.messaging.IdleStrategy.Policy.OVERSUBSCRIBED;
+                assertEquals(expected, DeviceFormat.ranksShareCores(d), ranks + " ranks on " + cpus + " CPUs");
+                assertEquals(expected, (d.getInt(SuperblockDescriptor.FLAGS_OFFSET) & SuperblockDescriptor.FLAG_RANKS_SHARE_CORES) != 0);
+                DeviceFormat.attach(d, config.jobKey(), ranks, WAIT); // the flag is inside the checksum
+            }
+        }
+        assertTrue(org.lockstep.spi.messaging.IdleStrategy.Policy.forRanksOnThisHost(64)
+                == org.lockstep.spi.messaging.IdleStrategy.Policy.OVERSUBSCRIBED || cpus >= 64, "64 ranks share a small host's cores");
+    }
+
     @Test
     void aSecondFormatterAttachesInsteadOfReformatting() {
         try (ExternalMemory d = device(required())) {

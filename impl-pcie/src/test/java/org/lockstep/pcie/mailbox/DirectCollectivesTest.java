@@ -245,14 +245,16 @@ class DirectCollectivesTest {
     }
 
     /**
-     * Inputs too large to stage in the heap partition: every member sees that one could not expose
-     * its buffers, and all take the point-to-point algorithm, which gives the same sums.
+     * One member without room to stage (its partition taken by a buffer it holds): every member
+     * sees that it could not expose its buffers, and all take the point-to-point algorithm, which
+     * gives the same sums.
      */
     @Test
-    void withoutRoomToStageEveryMemberFallsBackToPointToPoint() {
+    void withoutRoomToStageOnOneMemberEveryMemberFallsBackToPointToPoint() {
         int ranks = 3;
-        int count = 600_000; // 4.8 MB: two staged copies do not fit a 4 MiB partition
+        int count = 150_000; // two staged copies of 1.2 MB fit a 4 MiB partition, but not beside a 2 MiB buffer
         run(options(ranks).with(MailboxOptions.HEAP_PER_RANK, "4m"), world -> {
+            MemorySegment hog = world.rank() == 1 ? world.allocate(2 << 20) : null;
             long[] mine = new long[count];
             java.util.Arrays.fill(mine, world.rank() + 1L);
             long[] sum = new long[count];
@@ -262,14 +264,21 @@ class DirectCollectivesTest {
             for (int i = 0; i < count; i += 997) {
                 assertEquals(6, sum[i], "element " + i);
             }
+            if (hog != null) {
+                world.free(hog);
+            }
         });
     }
 
-    /** A receiver whose size differs from the root's fails with TRUNCATE; the root and the others finish. */
+    /**
+     * A receiver whose size differs from the root's fails with TRUNCATE; the root and the others
+     * finish (sizes of the direct broadcast, below the shared one's on any host).
+     */
     @Test
     void aSizeThatDiffersFromTheRootsFailsThatRankAndHangsNobody() {
         int ranks = 3;
-        int n = 256 << 10;
+        int n = 32 << 10;
+        assertTrue(n / 2 >= DeviceCollectives.BCAST_DIRECT_MIN_BYTES && n < DeviceCollectives.BCAST_SHARED_MIN_BYTES);
         ConcurrentHashMap<Integer, ErrorClass> outcome = new ConcurrentHashMap<>();
         run(options(ranks), world -> {
             MemorySegment buffer = world.allocate(n);
