@@ -419,9 +419,8 @@ public class DeviceCollectives extends PointToPointCollectives {
         try {
             long source = -1;
             long[] results = new long[size];
-            for (int k = 0; k < size; k++) {
-                int q = (rank + k) % size;
-                awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "bcast");
+            awaitAllPublished(chunk, "bcast");
+            for (int q = 0; q < size; q++) {
                 if (q == root) {
                     source = exposedSource(q, n, "bcast");
                 } else {
@@ -492,11 +491,7 @@ public class DeviceCollectives extends PointToPointCollectives {
             awaitAllConsumed(chunk - 2, "allreduce");
             device.write(blocks[rank] + halfOffset, input, offset, length);
             device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-            for (int q = 0; q < size; q++) {
-                if (q != rank) {
-                    awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "allreduce");
-                }
-            }
+            awaitAllPublished(chunk, "allreduce");
             // The same fold on every rank, from the highest rank down: c0 op (c1 op (… op c(p−1))).
             MemorySegment result = folded.asSlice(0, length);
             device.read(blocks[size - 1] + halfOffset, result, 0, length);
@@ -549,9 +544,8 @@ public class DeviceCollectives extends PointToPointCollectives {
             long[] results = new long[size];
             boolean allReady = true;
             try {
-                for (int k = 0; k < size; k++) {
-                    int q = (rank + k) % size;
-                    awaitWord(blocks[q] + PUBLISHED_OFFSET, exposedChunk, q, "allreduce");
+                awaitAllPublished(exposedChunk, "allreduce");
+                for (int q = 0; q < size; q++) {
                     inputs[q] = exposedSource(q, n, "allreduce");
                     results[q] = exposedResult(q, n, "allreduce");
                     allReady &= inputs[q] >= 0 && results[q] >= 0;
@@ -681,9 +675,8 @@ public class DeviceCollectives extends PointToPointCollectives {
             long[] sources = new long[size];
             boolean allReady = true;
             try {
-                for (int k = 0; k < size; k++) {
-                    int q = (rank + k) % size;
-                    awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "alltoall");
+                awaitAllPublished(chunk, "alltoall");
+                for (int q = 0; q < size; q++) {
                     sources[q] = exposedSource(q, n, "alltoall");
                     allReady &= sources[q] >= 0;
                 }
@@ -790,6 +783,14 @@ public class DeviceCollectives extends PointToPointCollectives {
     }
 
     // ================================================================ waiting
+
+    /** Waits until every other member has published chunk {@code chunk} (and with it its exposed line). */
+    private void awaitAllPublished(long chunk, String collective) {
+        for (int k = 1; k < size; k++) {
+            int q = (rank + k) % size;
+            awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, collective);
+        }
+    }
 
     /** Waits until every member has consumed chunk {@code chunk} (a half is free once the chunk two before is). */
     private void awaitAllConsumed(long chunk, String collective) {
