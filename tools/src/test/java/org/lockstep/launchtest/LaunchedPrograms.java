@@ -41,7 +41,8 @@ public final class LaunchedPrograms {
             case "point-to-point" -> Lockstep.run(options, LaunchedPrograms::pointToPoint);
             case "kill-rank-1" -> Lockstep.run(options, LaunchedPrograms::killRankOne);
             case "job-ring" -> Lockstep.run(options, world -> jobRing(world, Long.parseLong(args[1])));
-            case "collectives" -> Lockstep.run(options, LaunchedPrograms::collectives);
+            // room for the direct collectives' device buffers beside payloads not yet reclaimed (256k left them short at times)
+            case "collectives" -> Lockstep.run(options.with("lockstep.mailbox.heapPerRank", "2m"), LaunchedPrograms::collectives);
             case "die-until" -> dieUntil(Integer.parseInt(args[1]), Integer.parseInt(args[2]), java.nio.file.Path.of(args[3]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -236,7 +237,7 @@ public final class LaunchedPrograms {
     private static void checkDirectCollectives(Communicator c, String name) {
         int n = c.size();
         int me = c.rank();
-        int bytes = 96 << 10; // above the data area's limits, and two of them fit the launched job's 256 KiB partitions
+        int bytes = 96 << 10; // above the data area's limits and the shared bcast's threshold
         MemorySegment a = c.allocate(bytes);
         MemorySegment b = c.allocate(bytes);
         for (int root = 0; root < n; root++) {
