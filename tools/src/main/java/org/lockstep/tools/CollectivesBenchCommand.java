@@ -65,7 +65,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
             description = "JIT warm-up (all rows, by time) before the rows are calibrated and measured; longer by the factor"
-                    + " of ranks to cores when they share cores (default: ${DEFAULT-VALUE}).")
+                    + " of ranks to the CPUs a rank may use, when that is above 1 (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
 
     @Option(names = "--row-warmup-seconds", paramLabel = "S", defaultValue = "0.3",
@@ -175,7 +175,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         MemorySegment a = buffers == Buffers.device ? world.allocate(largest) : arena.allocate(largest, 64);
         MemorySegment b = buffers == Buffers.device ? world.allocate(largest) : arena.allocate(largest, 64);
         a.fill((byte) 1);
-        // Ranks sharing cores share the JIT's compiler threads' time too.
+        // Ranks sharing cores share the JIT's compiler threads' time too (a rank bound to one core counts it alone).
         double oversubscription = Math.max(1.0, (double) world.size() / Runtime.getRuntime().availableProcessors());
         warmUp(world, rows(), warmupSeconds * oversubscription, a, b);
         for (Row row : rows()) {

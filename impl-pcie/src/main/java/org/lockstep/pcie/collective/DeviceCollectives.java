@@ -10,6 +10,7 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.device.DeviceCapability;
@@ -99,7 +100,8 @@ import org.lockstep.spi.messaging.IdleStrategy;
  *   <tr><td>bcast 64 KiB</td><td>1.8–2.1 / 2.6–2.7</td><td>11.5–15.2 / 8.1–10.9</td></tr>
  *   <tr><td>bcast 256 KiB</td><td>5.1–5.6 / 8.5–8.6</td><td>19–29 / 19–23</td></tr>
  *   <tr><td>bcast 1 MiB</td><td>16–17 / 50–60</td><td>75–119 / 126–161</td></tr>
- *   <tr><td colspan="3">direct / point-to-point, the issue's rows (04:40 UTC)</td></tr>
+ *   <tr><td colspan="3">direct (04:40 UTC) / point-to-point (2 processes: 03:50 UTC; 4 processes: 04:25 UTC),
+ *       the issue's rows</td></tr>
  *   <tr><td>bcast 1 MiB</td><td>55 / 68</td><td>150 / 267–326</td></tr>
  *   <tr><td>allreduce 1 MiB</td><td>176 / 634</td><td>593 / 1100–8000</td></tr>
  *   <tr><td>alltoall 64 KiB per rank</td><td>4.4 / 10.4</td><td>21 / 86–369</td></tr>
@@ -112,7 +114,7 @@ import org.lockstep.spi.messaging.IdleStrategy;
  * device-native up to {@link #ALLTOALL_NATIVE_MAX_BYTES} = 1 KiB of blocks a rank and direct above.
  * The barrier always runs on the device: 0.3–0.5 µs for 2 processes against 0.5–1.9 µs for the
  * dissemination barrier over messages. With ranks sharing cores it is the leader barrier (4
- * processes on 2 cores, 05:00 UTC: barrier 5.5 / 5.3 µs leader / flags, the bcast 8 B that follows
+ * processes on 2 cores, 05:00 UTC: barrier 5.5 / 5.1–5.3 µs leader / flags, the bcast 8 B that follows
  * it 0.28 / 5.6–8.2 µs); with a core each the flag barrier (2 processes: 0.22–0.38 against
  * 0.53–0.59 µs for the leader barrier). {@code lockstep.collectives.barrier} overrides the choice.
  */
@@ -165,7 +167,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final boolean cas;
     private final BarrierAlgorithm barrier;
     /** The job's ranks share cores (every member sees the same: it comes from the device). */
-    private final boolean oversubscribed;
+    private final boolean ranksShareCores;
     private final CollectiveSite.Faults faults;
     private long barrierEpoch;
     private long counterBarriers;
@@ -193,12 +195,12 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
-        this.oversubscribed = site.ranksShareCores();
+        this.ranksShareCores = site.ranksShareCores();
         this.faults = site.faults();
-        this.barrier = chooseBarrier(site.requestedBarrier(), oversubscribed);
+        this.barrier = chooseBarrier(site.requestedBarrier());
     }
 
-    private BarrierAlgorithm chooseBarrier(BarrierAlgorithm requested, boolean oversubscribed) {
+    private BarrierAlgorithm chooseBarrier(BarrierAlgorithm requested) {
         if (!enabled) {
             return BarrierAlgorithm.DISSEMINATION;
         }
@@ -209,7 +211,7 @@ public class DeviceCollectives extends PointToPointCollectives {
         if (requested != null) {
             return requested;
         }
-        if (oversubscribed) {
+        if (ranksShareCores) {
             return BarrierAlgorithm.LEADER;
         }
         return cas && size >= COUNTER_BARRIER_MIN_RANKS ? BarrierAlgorithm.COUNTER : BarrierAlgorithm.FLAGS;
@@ -334,15 +336,9 @@ public class DeviceCollectives extends PointToPointCollectives {
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         long n = count * type.size();
-        if (enabled && n >= (oversubscribed ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES)) {
-            if (bcastShared(buffer, n, root)) {
-                return;
-            }
-            if (!bcastNative(n)) {
-                super.bcast(channel, buffer, count, type, root);
-                return;
-            }
-        } else if (enabled && n >= BCAST_DIRECT_MIN_BYTES && bcastDirect(buffer, n, root)) {
+        boolean shared = enabled && n >= (ranksShareCores ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES);
+        boolean direct = !shared && enabled && n >= BCAST_DIRECT_MIN_BYTES;
+        if (shared && bcastShared(buffer, n, root) || direct && bcastDirect(buffer, n, root)) {
             return;
         }
         if (!bcastNative(n)) {
@@ -407,7 +403,7 @@ public class DeviceCollectives extends PointToPointCollectives {
      * k of the root's buffer into every result that is exposed, and a rank whose buffer is process
      * memory copies the whole message itself. With p ranks each copies (p − 1)/p of the message
      * instead of the receivers copying all of it while the root waits. All return once all are done.
-     * False when the root's buffer is not a device buffer (every member sees it): point to point.
+     * False when the root's buffer is not a device buffer (every member sees it).
      */
     private boolean bcastShared(MemorySegment buffer, long n, int root) {
         long chunk = ++chunkSequence;
@@ -457,7 +453,7 @@ public class DeviceCollectives extends PointToPointCollectives {
 
     /** Where piece {@code piece} of an {@code n}-byte message starts: pieces end on cache lines, so no two copiers share one. */
     private long pieceStart(int piece, long n) {
-        return piece >= size ? n : Math.min(n, n / size * piece & -org.lockstep.pcie.layout.LayoutConstants.CACHE_LINE);
+        return piece >= size ? n : Math.min(n, n / size * piece & -LayoutConstants.CACHE_LINE);
     }
 
     // ================================================================ allreduce
@@ -542,34 +538,24 @@ public class DeviceCollectives extends PointToPointCollectives {
             device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, exposedChunk);
             long[] inputs = new long[size];
             long[] results = new long[size];
-            boolean allReady = true;
+            boolean folded = false;
             try {
                 awaitAllPublished(exposedChunk, "allreduce");
+                boolean allReady = true;
                 for (int q = 0; q < size; q++) {
                     inputs[q] = exposedSource(q, n, "allreduce");
                     results[q] = exposedResult(q, n, "allreduce");
                     allReady &= inputs[q] >= 0 && results[q] >= 0;
                 }
-            } catch (LockstepException e) {
-                // sizes that differ: every member finds a member whose size differs from its own, and fails too
-                allReady = false;
-                throw e;
-            } finally {
                 if (!allReady) {
-                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
-                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
+                    return false;
                 }
-            }
-            if (!allReady) {
-                return false;
-            }
-            boolean done = false;
-            try {
                 allreduceSegments(recv, count, type, op, inputs, results, resultOffset, stagedResult != null, foldedChunk);
-                done = true;
+                folded = true;
             } finally {
-                if (!done) {
-                    // a failed fold (a user operation that threw): the others must not wait for this rank for ever
+                if (!folded) {
+                    // no room on some member, sizes that differ (every member then fails), or a user operation
+                    // that threw: the chunk ends here, so that nobody waits for this rank for ever
                     device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
                     device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
                 }
@@ -743,8 +729,8 @@ public class DeviceCollectives extends PointToPointCollectives {
 
     /**
      * An offset member {@code q} exposed, checked: the member must have exposed as many bytes as
-     * this rank expects (MPI requires matching sizes), inside its own heap partition — a corrupt or
-     * hostile line fails the collective, it is never followed outside that partition.
+     * this rank expects (MPI requires matching sizes), inside its own heap partition or data area —
+     * a corrupt or hostile line fails the collective, it is never followed outside them.
      */
     private long exposed(int q, int field, long length, String collective) {
         long line = blocks[q] + EXPOSED_OFFSET;

@@ -8,6 +8,7 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
  * Formats a device for the mailbox transport and attaches to a formatted one, checking the
@@ -63,8 +64,7 @@ public final class DeviceFormat {
         device.putInt(SLOTS_PER_MAILBOX_OFFSET, config.slotsPerMailbox());
         device.putInt(INLINE_CAPACITY_OFFSET, config.inlineCapacity());
         device.putInt(ASYNC_SLOTS_OFFSET, config.asyncSlots());
-        boolean shareCores = org.lockstep.spi.messaging.IdleStrategy.Policy.forRanksOnThisHost(config.worldSize())
-                == org.lockstep.spi.messaging.IdleStrategy.Policy.OVERSUBSCRIBED;
+        boolean shareCores = IdleStrategy.Policy.forRanksOnThisHost(config.worldSize()) == IdleStrategy.Policy.OVERSUBSCRIBED;
         device.putInt(FLAGS_OFFSET, (config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0) | (config.checkpoints() ? FLAG_CHECKPOINTS : 0)
                 | (shareCores ? FLAG_RANKS_SHARE_CORES : 0));
         device.putLong(CHECKPOINT_BYTES_PER_RANK_OFFSET, config.checkpointBytesPerRank());

@@ -21,8 +21,10 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.pcie.collective.CollectiveSite;
 import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.AsyncMailboxDescriptor;
+import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
@@ -302,7 +304,7 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     /** The collectives' kit self-test faults (none by default). */
-    org.lockstep.pcie.collective.CollectiveSite.Faults collectiveFaults() {
+    CollectiveSite.Faults collectiveFaults() {
         return restartPolicy.faults().collectiveFaults();
     }
 
@@ -311,7 +313,7 @@ final class MailboxEndpoint implements ProgressEngine {
      * rank, so that the collectives all choose alike (this rank's waits back off by its own host).
      */
     boolean ranksShareCores() {
-        return org.lockstep.pcie.layout.DeviceFormat.ranksShareCores(device);
+        return DeviceFormat.ranksShareCores(device);
     }
 
     /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */

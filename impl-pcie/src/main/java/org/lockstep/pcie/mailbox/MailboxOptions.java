@@ -1,10 +1,15 @@
 package org.lockstep.pcie.mailbox;
 
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.DeviceCapability;
@@ -133,16 +138,15 @@ public final class MailboxOptions {
     }
 
     /** The barrier the job asks for, or null to let the transport choose. */
-    static org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm barrier(JobOptions options) {
+    static BarrierAlgorithm barrier(JobOptions options) {
         return options.property(BARRIER).map(v -> {
-            for (var algorithm : org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm.values()) {
+            for (BarrierAlgorithm algorithm : BarrierAlgorithm.values()) {
                 if (algorithm.name().equalsIgnoreCase(v.trim())) {
                     return algorithm;
                 }
             }
-            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.ARG, BARRIER + "=" + v
-                    + " names no barrier; one of " + java.util.Arrays.toString(
-                            org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm.values()).toLowerCase(java.util.Locale.ROOT));
+            throw new LockstepException(ErrorClass.ARG, BARRIER + "=" + v + " names no barrier; one of "
+                    + Arrays.toString(BarrierAlgorithm.values()).toLowerCase(Locale.ROOT));
         }).orElse(null);
     }
 

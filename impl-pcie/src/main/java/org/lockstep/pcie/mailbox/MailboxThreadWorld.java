@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.JobOptions;
+import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -26,7 +27,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private final long fragmentLength;
     private long singleCopyThreshold = MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD;
     private boolean nativeCollectives = true;
-    private org.lockstep.pcie.collective.DeviceCollectives.BarrierAlgorithm barrier;
+    private DeviceCollectives.BarrierAlgorithm barrier;
     private final RestartPolicy restartPolicy;
 
     private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength, RestartPolicy restartPolicy) {

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.collective.CollectiveSite;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.ExternalMemory;
 
@@ -105,8 +106,8 @@ final class TransportFaults {
     }
 
     /** The collectives' faults, as the collectives see them. */
-    org.lockstep.pcie.collective.CollectiveSite.Faults collectiveFaults() {
-        return new org.lockstep.pcie.collective.CollectiveSite.Faults(faults.contains(Fault.DIRECT_FOLD_REVERSED),
+    CollectiveSite.Faults collectiveFaults() {
+        return new CollectiveSite.Faults(faults.contains(Fault.DIRECT_FOLD_REVERSED),
                 faults.contains(Fault.SHARED_BCAST_SKIPS_LAST_PIECE));
     }
 

@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  *       the peer that would end the wait may be queued behind this very thread. Measured here
  *       (4 processes on 2 cores, {@code lockstep bench collectives}, 2 Dec 2026): the barrier, bcast,
  *       allreduce and alltoall 8 B rows' medians were 14–17 µs with a 5 µs spin before the first
- *       yield, 3–7 µs yielding after 8 pauses (and 4.7–6 µs after a single one). A second
+ *       yield, 0.8–7 µs yielding after 8 pauses (and 4.7–6 µs after a single one). A second
  *       comparison (05:58 UTC, three runs each) put 1 and 8 pauses level and 64 worse: barrier
  *       medians 2.4–4.7 and 2.9–4.4 against 6.6–10 µs.</li>
  * </ul>
