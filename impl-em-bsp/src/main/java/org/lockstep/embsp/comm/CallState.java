@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.sim.BoundaryCache;
 import org.lockstep.embsp.sim.CompositeSignal;
 import org.lockstep.embsp.sim.Location;
@@ -20,8 +19,8 @@ final class CallState {
     final String operation;
     final long sequence;
     final int n;
-    final IoMeter meter = new IoMeter();
-    final long startNanos = System.nanoTime();
+    /** Its counted I/O and its bound. */
+    final CallMeter io;
 
     /** Arrivals (or recordings); flag: all n have arrived. */
     final CompositeSignal arrivals = new CompositeSignal();
@@ -33,9 +32,6 @@ final class CallState {
     private final CompositeSignal[] turns;
 
     int departed;
-    long swapBound;
-    long deliveryBound;
-    long omega;
     int root = -1;
 
     // rooted calls
@@ -66,8 +62,9 @@ final class CallState {
     final int[] keys;
     Group[] splitGroups;
 
-    CallState(String operation, long sequence, int n) {
+    CallState(String operation, long sequence, int n, long block) {
         this.operation = operation;
+        this.io = new CallMeter(block);
         this.sequence = sequence;
         this.n = n;
         this.sendBuffers = new Location[n];

@@ -1,8 +1,12 @@
 package org.lockstep.embsp.comm;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * The I/O bounds of the collectives, from seed 003's analysis of PEMS2 applied to the
- * algorithms of {@link EmCollectives} (n VPs in the call, context size μ, message size ω, block
+ * algorithms of the EM-BSP collectives (n VPs in the call, context size μ, message size ω, block
  * size B; ⌈ω⌉ is ω rounded up to a multiple of B, ⌊ω⌋ rounded down). Volumes in bytes.
  *
  * <ul>
@@ -43,6 +47,25 @@ public final class IoBounds {
 
     public static long roundUp(long x, long block) {
         return -Math.floorDiv(-x, block) * block;
+    }
+
+    /** Bytes of the blocks that cover {@code ranges} ([from, to) offsets), each block counted once. */
+    static long coveringBlocks(List<long[]> ranges, long block) {
+        List<long[]> blocks = new ArrayList<>();
+        for (long[] r : ranges) {
+            blocks.add(new long[] {Math.floorDiv(r[0], block) * block, roundUp(r[1], block)});
+        }
+        blocks.sort(Comparator.comparingLong(r -> r[0]));
+        long total = 0;
+        long covered = Long.MIN_VALUE;
+        for (long[] r : blocks) {
+            long from = Math.max(r[0], covered);
+            if (r[1] > from) {
+                total += r[1] - from;
+            }
+            covered = Math.max(covered, r[1]);
+        }
+        return total;
     }
 
     /** The thesis-form bound of {@code operation} on n VPs. */

@@ -1,0 +1,73 @@
+package org.lockstep.embsp.comm;
+
+import java.util.List;
+
+import org.lockstep.embsp.io.IoMeter;
+import org.lockstep.embsp.sim.CallRecord;
+
+/**
+ * What one collective call costs and may cost, kept apart from the algorithms that move the data:
+ * the meter its VPs' I/O counts on while they are in the call, and the bound of seed 003's
+ * analysis ({@link IoBounds}) built from what each algorithm declares it will do — a swap, a
+ * pull, a push, a re-read. At the end it becomes the call's {@link CallRecord}.
+ *
+ * <p>The declaring methods are called under the scheduler's lock (the call's shared state).
+ */
+final class CallMeter {
+    private final IoMeter counted = new IoMeter();
+    private final long startNanos = System.nanoTime();
+    private final long block;
+    private long swapBound;
+    private long deliveryBound;
+    private long omega;
+
+    CallMeter(long block) {
+        this.block = block;
+    }
+
+    /** The meter the VPs' I/O counts on while they are in the call. */
+    IoMeter counted() {
+        return counted;
+    }
+
+    /** A VP whose context holds {@code swapBytes} joined: it may be swapped out and in once. */
+    void swapsOnce(long swapBytes) {
+        swapBound += 2 * swapBytes;
+    }
+
+    /** A VP may read back {@code bytes} of its own context once more (Alltoallv's deferred messages). */
+    void rereads(long bytes) {
+        swapBound += bytes;
+    }
+
+    /** A message of {@code bytes} took part: ω is the largest. */
+    void messageOf(long bytes) {
+        omega = Math.max(omega, bytes);
+    }
+
+    /** Every VP but one pulls ω bytes from a context (rooted calls, reductions): set, not added, so every VP may say it. */
+    void eachOtherPulls(int n, long bytes) {
+        deliveryBound = (n - 1L) * IoBounds.pull(bytes, block);
+    }
+
+    /** One pull of {@code bytes} out of a context. */
+    void pull(long bytes) {
+        deliveryBound += IoBounds.pull(bytes, block);
+    }
+
+    /** One direct delivery of {@code bytes} into a context. */
+    void push(long bytes) {
+        deliveryBound += IoBounds.push(bytes, block);
+    }
+
+    /** Bytes of the blocks that cover {@code ranges} ([from, to) offsets): what re-reading them costs. */
+    long coveringBlocks(List<long[]> ranges) {
+        return IoBounds.coveringBlocks(ranges, block);
+    }
+
+    /** The record of the finished call. */
+    CallRecord record(String operation, long sequence, int n, long mu, long cacheMisses) {
+        return new CallRecord(operation, sequence, n, omega, counted.snapshot(), swapBound, deliveryBound,
+                IoBounds.thesis(operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9);
+    }
+}
