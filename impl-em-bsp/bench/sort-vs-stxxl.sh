@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Sorts N 64-bit keys with `lockstep embsp -- sort` next to STXXL's sort (../shared/peers/em) on the
+# Sorts N 64-bit keys with `lockstep embsp -- sort` next to STXXL's sort (bench/peers/em) on the
 # same data size, memory budget and disk, in one session. Needs root (drops the page cache before
-# each run), libstxxl-dev and the built tools module (`mvn -q -DskipTests package`).
+# each run), the STXXL peer (`bash bench/peers/setup.sh stxxl`) and the built tools module
+# (`mvn -q -DskipTests package`).
 #   GIB=4 M_MIB=512 VPS=128 OUT=/tmp/embsp-bench bash impl-em-bsp/bench/sort-vs-stxxl.sh
 # Writes $OUT/summary.txt (one line per run) and, for ours, $OUT/sort-${GIB}g.dat (+ .png, .calls).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-peers=${PEERS:-$root/../shared/peers/em}
 GIB=${GIB:-4}
 M_MIB=${M_MIB:-512}
 VPS=${VPS:-128}
@@ -18,15 +18,12 @@ BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
 RUNS=${RUNS:-"stxxl embsp"}
 n=$((GIB * 134217728))
-mkdir -p "$OUT/disks" "$OUT/stxxl/bin" "$OUT/stxxl/logs"
+mkdir -p "$OUT/disks"
 
 for run in $RUNS; do
   case $run in
     stxxl)
-      [ -x "$OUT/stxxl/bin/stxxl_sort" ] || g++ -O3 -DNDEBUG -fopenmp -std=c++11 -o "$OUT/stxxl/bin/stxxl_sort" "$peers/stxxl_sort.cpp" -lstxxl -lpthread
-      # the disk file: 2 x input + slack, pre-written once by run_stxxl.sh
-      EM_BUILD=$OUT/stxxl REPS=1 SIZES=$GIB VARIANTS=sc_direct ALGOS=sort M_MIB=$M_MIB DISK_GIB=$((2 * GIB + 2)) \
-        bash "$peers/run_stxxl.sh" | tee -a "$OUT/summary.txt"
+      GIB=$GIB M_MIB=$M_MIB DIR=$OUT/stxxl bash "$root/bench/peers/em/stxxl-run.sh" >> "$OUT/summary.txt"
       rm -f "$OUT/stxxl/stxxl.disk"
       ;;
     embsp)

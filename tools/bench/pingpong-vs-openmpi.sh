@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Lockstep's two-process ping-pong beside Open MPI's C ping-pong (../shared/peers/mpi/pingpong.c, with and
-# without vader's CMA single copy), interleaved, each run bracketed by the peers' cache-line probe
+# Lockstep's two-process ping-pong beside Open MPI's C ping-pong (bench/peers/mpi/pingpong.c, with and
+# without vader's CMA single copy), interleaved, each run bracketed by the cache-line probe
 # (the host places the two vCPUs near or far; compare near with near). Needs the peers built
-# (bash ../shared/peers/setup.sh) and the tools module (mvn -q -DskipTests package).
+# (bash bench/peers/setup.sh hw mpi) and the tools module (mvn -q -DskipTests package).
 # Usage: REPS=3 OUT=/tmp/pp bash tools/bench/pingpong-vs-openmpi.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-peers=${PEERS_BUILD:-/tmp/peers-build}
+peers=${PEERS_BUILD:-/tmp/lockstep-peers}
 reps=${REPS:-3}
 out=${OUT:-/tmp/pingpong-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-probe() { "$peers/c2c_pingpong" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
 run() { # name command...
     local name=$1; shift
     local before after

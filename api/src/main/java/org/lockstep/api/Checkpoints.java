@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 /**
- * Independent checkpoint and restart of this rank (seed 001, DESIGN.md §4): each rank checkpoints
+ * Independent checkpoint and restart of this rank (seed 001, docs/design.md §4): each rank checkpoints
  * itself whenever it chooses — no barrier, no quiescing of the others — and a rank that dies is
  * restarted from its own last checkpoint while the others keep running.
  *

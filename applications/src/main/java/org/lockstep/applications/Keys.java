@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * 64-bit keys and the in-place tools the applications share: the splitmix64 key stream of the
- * STXXL peer ({@code ../shared/peers/em/stxxl_sort.cpp}: key i is the (i+1)-th output from seed
- * 12345, so any rank can make its slice), and an LSD radix sort of unsigned keys that works on
+ * 64-bit keys and the in-place tools the applications share: the splitmix64 key stream that the
+ * STXXL peer sorts too ({@code bench/peers/em/stxxl-sort.cpp}: key i is the (i+1)-th output from
+ * seed 12345, so any rank can make its slice), and an LSD radix sort of unsigned keys that works on
  * {@link MemorySegment}s with a scratch segment of the same size — no Java heap, so that under
  * EM-BSP the data stays in the swapped context.
  */

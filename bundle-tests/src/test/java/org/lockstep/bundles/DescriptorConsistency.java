@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /**
  * Compares what a jar tells the module system ({@code module-info.class}) with what it tells OSGi
  * and the class path ({@code MANIFEST.MF}, {@code META-INF/services}), and lists every place they
- * disagree. The rules (DESIGN.md §1):
+ * disagree. The rules (docs/design.md §1):
  * <ul>
  *   <li>{@code Bundle-SymbolicName} is the module name;</li>
  *   <li>the exported packages are the {@code Export-Package} packages;</li>

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lockstep bench collectives}: barrier, bcast, allreduce and alltoall at the sizes of the
- * peers' {@code collectives.c}, timed the same way: each rank times its own calls, with an untimed
+ * peers' {@code bench/peers/mpi/collectives.c}, timed the same way: each rank times its own calls, with an untimed
  * barrier between calls; the row is the maximum over ranks of each rank's median (and p99, mean).
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true,
@@ -216,7 +216,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         } while (more.get(ValueLayout.JAVA_INT, 0) != 0);
     }
 
-    /** One row, as the peers' collectives.c times it: calibrate, warm up, then time each call. */
+    /** One row, as bench/peers/mpi/collectives.c times it: calibrate, warm up, then time each call. */
     private String measure(Communicator world, Row row, MemorySegment a, MemorySegment b) {
         world.barrier();
         // The median call of the calibration: one stalled call (a JIT deoptimisation, a time slice) must not

@@ -27,7 +27,7 @@ record PingPongResult(long size, long iterations, double medianMicros, double p9
         return table.toString();
     }
 
-    /** The key=value line of the peers' {@code pingpong.c}: {@code PP size=8 iters=20000 med_us=0.383 p99_us=0.682 mbps=20.9}. */
+    /** The key=value line of {@code bench/peers/mpi/pingpong.c}: {@code PP size=8 iters=20000 med_us=0.383 p99_us=0.682 mbps=20.9}. */
     String keyValueLine() {
         return String.format(Locale.ROOT, "PP size=%d iters=%d med_us=%.3f p99_us=%.3f mbps=%.1f",
                 size, iterations, medianMicros, p99Micros, megabytesPerSecond());

@@ -39,7 +39,7 @@ import org.lockstep.conformance.run.RunResult;
 import org.lockstep.spi.device.CrashInjectable;
 
 /**
- * The checkpoint and restart rules (seed 001, DESIGN.md §4). One is required of every provider:
+ * The checkpoint and restart rules (seed 001, docs/design.md §4). One is required of every provider:
  * the checkpoint calls are portable (a declared no-op without persistence). The others need
  * {@link Capability#PERSISTENCE} and a device the kit can reach ({@link Capability#DEVICE_TRANSPORT}):
  * a job runs with checkpoints on, the whole machine loses power (through the device's
