@@ -7,15 +7,15 @@ import java.util.Optional;
 /**
  * What a launcher tells each process of a multi-process job, through environment variables: its
  * rank, the world size, the device path and the job key. {@code lockstep run} sets Lockstep's own
- * variables; a process started by Slurm ({@code SLURM_PROCID}, {@code SLURM_NTASKS}) or Open MPI's
- * {@code mpirun} ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) is recognised too,
- * when Lockstep's variables are absent.
+ * variables; a process started by Slurm ({@code SLURM_PROCID}, {@code SLURM_NTASKS}), Open MPI's
+ * {@code mpirun} ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) or MPICH's Hydra
+ * ({@code PMI_RANK}, {@code PMI_SIZE}) is recognised too, when Lockstep's variables are absent.
  *
  * @param rank       this process's rank in {@code [0, size)}
  * @param size       number of processes in the job
  * @param devicePath the shared device, e.g. {@code /dev/shm/lockstep-<job>}
  * @param jobKey     identifies the job, so that two jobs on one machine never share a device
- * @param launcher   which launcher's variables were read: {@code lockstep}, {@code slurm} or {@code openmpi}
+ * @param launcher   which launcher's variables were read: {@code lockstep}, {@code slurm}, {@code openmpi} or {@code mpich}
  */
 public record LaunchEnvironment(int rank, int size, String devicePath, long jobKey, String launcher) {
     public static final String RANK = "LOCKSTEP_RANK";
@@ -61,6 +61,10 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
             launcher = "openmpi";
             rank = env.get("OMPI_COMM_WORLD_RANK");
             size = env.get("OMPI_COMM_WORLD_SIZE");
+        } else if (env.containsKey("PMI_RANK") && env.containsKey("PMI_SIZE")) {
+            launcher = "mpich";
+            rank = env.get("PMI_RANK");
+            size = env.get("PMI_SIZE");
         } else {
             return Optional.empty();
         }
@@ -78,7 +82,8 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
             // Another launcher: derive the key from its job identity so that every rank agrees on it.
             String identity = firstNonNull(env.get("SLURM_JOB_ID") == null ? null
                     : env.get("SLURM_JOB_ID") + "." + env.getOrDefault("SLURM_STEP_ID", "0"),
-                    env.get("OMPI_MCA_ess_base_jobid"), env.get("PMIX_NAMESPACE"));
+                    env.get("OMPI_MCA_ess_base_jobid"), env.get("PMIX_NAMESPACE"), env.get("PMI_JOBID"),
+                    launcher.equals("mpich") ? hydraProxy() : null);
             if (identity == null) {
                 throw new LockstepException(ErrorClass.ARG, "the " + launcher + " launcher gave no job identity; set " + JOB_KEY);
             }
@@ -86,6 +91,40 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
         }
         String device = env.getOrDefault(DEVICE, "/dev/shm/lockstep-" + Long.toHexString(jobKey));
         return Optional.of(new LaunchEnvironment(r, n, device, jobKey, launcher));
+    }
+
+    /**
+     * How many hosts the launcher spread the job over, where it says so ({@code SLURM_JOB_NUM_NODES}
+     * or {@code SLURM_NNODES} under Slurm, {@code OMPI_MCA_orte_num_nodes} under Open MPI's
+     * {@code mpirun}); 0 when it does not. A transport that needs every rank on one host checks it.
+     */
+    public static int hostCount(Map<String, String> env) {
+        for (String variable : new String[] {"SLURM_JOB_NUM_NODES", "SLURM_NNODES", "OMPI_MCA_orte_num_nodes"}) {
+            String value = env.get(variable);
+            if (value != null && !value.isBlank()) {
+                try {
+                    return Integer.parseInt(value.trim());
+                } catch (NumberFormatException e) {
+                    throw new LockstepException(ErrorClass.ARG, variable + " is not a number: '" + value + "'");
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * MPICH's Hydra names no job in the environment; the ranks it starts on one host share their
+     * parent, its proxy, so host and proxy identify the job there (a device is per host anyway).
+     */
+    private static String hydraProxy() {
+        String host;
+        try {
+            host = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            host = System.getenv().getOrDefault("HOSTNAME", "");
+        }
+        String where = host;
+        return ProcessHandle.current().parent().map(p -> where + "/hydra-proxy-" + p.pid()).orElse(null);
     }
 
     /**

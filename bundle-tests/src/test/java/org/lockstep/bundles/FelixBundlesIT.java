@@ -52,6 +52,7 @@ class FelixBundlesIT {
     private static final String EMULATED = "org.lockstep.emulated";
     private static final String API = "org.lockstep.api";
     private static final String PCIE = "org.lockstep.pcie";
+    private static final String MPI = "org.lockstep.mpi";
     private static final String LOCKSTEP_PROVIDER = "org.lockstep.api.LockstepProvider";
     private static final String LOCKSTEP_BOOTSTRAP = "org.lockstep.api.Lockstep";
     private static final String DEVICE_PROVIDER = "org.lockstep.spi.device.DeviceProvider";
@@ -182,6 +183,21 @@ class FelixBundlesIT {
             Object name = call(providerType, provider, "name");
             Map<?, ?> found = (Map<?, ?>) bundle(API).loadClass(LOCKSTEP_BOOTSTRAP).getMethod("providers").invoke(null);
             assertTrue(found.containsKey(name), () -> "Lockstep.providers() inside OSGi lists " + found + ", not " + name);
+        } finally {
+            context.ungetService(reference);
+        }
+    }
+
+    @Test
+    void theNativeMpiProviderRegistersWithoutLoadingALibrary() throws Exception {
+        Bundle mpi = builtBundle(MPI);
+        BundleContext context = framework.getBundleContext();
+        await("the mpi LockstepProvider in the service registry").atMost(SERVICE_WAIT)
+                .until(() -> registeredBy(LOCKSTEP_PROVIDER, mpi).isPresent());
+        ServiceReference<?> reference = registeredBy(LOCKSTEP_PROVIDER, mpi).orElseThrow();
+        Object provider = context.getService(reference);
+        try {
+            assertEquals("mpi", call(bundle(API).loadClass(LOCKSTEP_PROVIDER), provider, "name"));
         } finally {
             context.ungetService(reference);
         }

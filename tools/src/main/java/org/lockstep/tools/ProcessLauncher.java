@@ -331,7 +331,7 @@ public final class ProcessLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(job.jvmOptions());
-        command.add("--enable-native-access=ALL-UNNAMED,org.lockstep.pcie,org.lockstep.emulated");
+        command.add("--enable-native-access=ALL-UNNAMED,org.lockstep.pcie,org.lockstep.emulated,org.lockstep.mpi");
         String modulePath = System.getProperty("jdk.module.path", "");
         List<String> classPath = new ArrayList<>(job.classPath());
         String target = job.mainClassOrJar();

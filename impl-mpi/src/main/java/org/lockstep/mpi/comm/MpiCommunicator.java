@@ -1,0 +1,474 @@
+package org.lockstep.mpi.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
+import org.lockstep.mpi.abi.MpiAbi;
+import org.lockstep.mpi.binding.Mpi;
+import org.lockstep.mpi.binding.NativeMemory;
+import org.lockstep.spi.collective.AbstractCommunicator;
+import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.messaging.ArgumentChecks;
+
+/**
+ * A communicator that is a native {@code MPI_Comm}. Point-to-point messages travel as
+ * {@code MPI_BYTE}s, so that a receive accepts any message of the right length as the API
+ * promises; collectives use the element's MPI type ({@link NativeCollectives}). Arguments are
+ * checked as on every provider before the library sees them; what the library still rejects comes
+ * back as its own error class and text.
+ */
+public final class MpiCommunicator extends AbstractCommunicator {
+    private final MpiSession session;
+    private final long handle;
+    private final int rank;
+    private final int size;
+    private final boolean isWorld;
+    private final List<MemorySegment> allocations = new ArrayList<>();
+    private final NativeCollectives collectives;
+    private volatile boolean closed;
+
+    private MpiCommunicator(MpiSession session, long handle, boolean isWorld) {
+        this.session = session;
+        this.handle = handle;
+        this.isWorld = isWorld;
+        Scratch scratch = Scratch.get();
+        try {
+            Mpi.check((int) Mpi.COMM_RANK.invokeExact(handle, scratch.words), "MPI_Comm_rank");
+            this.rank = scratch.words.get(ValueLayout.JAVA_INT, 0);
+            Mpi.check((int) Mpi.COMM_SIZE.invokeExact(handle, scratch.words), "MPI_Comm_size");
+            this.size = scratch.words.get(ValueLayout.JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        }
+        this.collectives = new NativeCollectives(session);
+    }
+
+    static MpiCommunicator world(MpiSession session, long handle) {
+        return new MpiCommunicator(session, handle, true);
+    }
+
+    /** The native {@code MPI_Comm}. */
+    public long handle() {
+        checkOpen();
+        return handle;
+    }
+
+    public MpiSession session() {
+        return session;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    // ---------------------------------------------------------------- point-to-point
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        blockingSend(Mpi.SEND, "MPI_Send", buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        blockingSend(Mpi.SSEND, "MPI_Ssend", buffer, count, type, dest, tag);
+    }
+
+    private void blockingSend(java.lang.invoke.MethodHandle function, String call, MemorySegment buffer, long count,
+                              Datatype type, int dest, int tag) {
+        long bytes = checkSend(buffer, count, type, dest, tag);
+        if (dest == PROC_NULL) {
+            return;
+        }
+        int n = messageLength(bytes);
+        MemorySegment data = buffer == null || buffer.isNative() ? nativeOrNull(buffer) : stagedIn(Scratch.get().staging(0, bytes), buffer, bytes);
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, tag, handle);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        Mpi.check(rc, call);
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(Mpi.ISEND, "MPI_Isend", buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(Mpi.ISSEND, "MPI_Issend", buffer, count, type, dest, tag);
+    }
+
+    private Request startSend(java.lang.invoke.MethodHandle function, String call, MemorySegment buffer, long count,
+                              Datatype type, int dest, int tag) {
+        long bytes = checkSend(buffer, count, type, dest, tag);
+        Status done = Status.of(dest, tag, dest == PROC_NULL ? 0 : bytes);
+        if (dest == PROC_NULL) {
+            return CompletedRequest.of(done);
+        }
+        int n = messageLength(bytes);
+        MpiRequest.Staged staged = stageIn(buffer, bytes, false);
+        MpiRequest request = MpiRequest.create(session, call, MpiRequest.Kind.SEND, done, staged);
+        // a local of its own: in a signature-polymorphic call a conditional expression would be typed Object
+        MemorySegment data = staged.copy() != null ? staged.copy() : nativeOrNull(buffer);
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, tag, handle, request.handleAddress());
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        if (rc != 0) {
+            throw request.startFailed(rc);
+        }
+        return request;
+    }
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        long capacity = checkReceive(buffer, count, type, source, tag);
+        if (source == PROC_NULL) {
+            return Status.of(PROC_NULL, ANY_TAG, 0);
+        }
+        int n = messageLength(capacity);
+        Scratch scratch = Scratch.get();
+        boolean heap = buffer != null && !buffer.isNative();
+        MemorySegment data = heap ? scratch.staging(0, capacity) : nativeOrNull(buffer);
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) Mpi.RECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag(tag), handle, scratch.status);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        MpiAbi abi = Mpi.ABI;
+        boolean truncated = rc != 0 && org.lockstep.mpi.binding.MpiErrors.errorClass(rc) == abi.truncateClass();
+        if (rc != 0 && !truncated) {
+            Mpi.check(rc, "MPI_Recv");
+        }
+        long received = abi.statusBytes(scratch.status);
+        if (heap && received > 0) {
+            MemorySegment.copy(data, 0, buffer, 0, Math.min(received, capacity));
+        }
+        Status status = new Status(abi.statusSource(scratch.status), abi.statusTag(scratch.status), received, false,
+                truncated ? ErrorClass.TRUNCATE : null);
+        if (truncated) {
+            throw new TruncationException(status, received);
+        }
+        return status;
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        long capacity = checkReceive(buffer, count, type, source, tag);
+        if (source == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        int n = messageLength(capacity);
+        MpiRequest.Staged staged = stageIn(buffer, capacity, true);
+        MpiRequest request = MpiRequest.create(session, "MPI_Irecv", MpiRequest.Kind.RECEIVE, null, staged);
+        MemorySegment data = staged.copy() != null ? staged.copy() : nativeOrNull(buffer);
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) Mpi.IRECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag(tag), handle,
+                    request.handleAddress());
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        if (rc != 0) {
+            throw request.startFailed(rc);
+        }
+        return request;
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == PROC_NULL) {
+            return Status.of(PROC_NULL, ANY_TAG, 0);
+        }
+        Scratch scratch = Scratch.get();
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) Mpi.PROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.status);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        Mpi.check(rc, "MPI_Probe");
+        return probed(scratch.status);
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == PROC_NULL) {
+            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        Scratch scratch = Scratch.get();
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = (int) Mpi.IPROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.words, scratch.status);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        Mpi.check(rc, "MPI_Iprobe");
+        return scratch.words.get(ValueLayout.JAVA_INT, 0) == 0 ? Optional.empty() : Optional.of(probed(scratch.status));
+    }
+
+    private static Status probed(MemorySegment status) {
+        MpiAbi abi = Mpi.ABI;
+        return Status.of(abi.statusSource(status), abi.statusTag(status), abi.statusBytes(status));
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    @Override
+    public MemorySegment allocate(long byteSize) {
+        checkOpen();
+        if (byteSize < 0) {
+            throw new LockstepException(ErrorClass.ARG, "cannot allocate a negative size: " + byteSize);
+        }
+        Scratch scratch = Scratch.get();
+        try {
+            Mpi.check((int) Mpi.ALLOC_MEM.invokeExact(Math.max(byteSize, 1L), Mpi.ABI.infoNull(), scratch.words), "MPI_Alloc_mem");
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        }
+        MemorySegment memory = scratch.words.get(ValueLayout.ADDRESS, 0).reinterpret(byteSize);
+        synchronized (allocations) {
+            allocations.add(memory);
+        }
+        return memory;
+    }
+
+    @Override
+    public void free(MemorySegment segment) {
+        checkOpen();
+        boolean known;
+        synchronized (allocations) {
+            known = allocations.removeIf(m -> m.address() == segment.address() && m.byteSize() == segment.byteSize());
+        }
+        if (!known) {
+            throw new LockstepException(ErrorClass.ARG, "free of memory this communicator did not allocate (or freed already)");
+        }
+        freeNative(segment);
+    }
+
+    private static void freeNative(MemorySegment memory) {
+        try {
+            Mpi.check((int) Mpi.FREE_MEM.invokeExact(memory), "MPI_Free_mem");
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- communicators
+
+    @Override
+    public Communicator dup() {
+        checkOpen();
+        Scratch scratch = Scratch.get();
+        call(() -> (int) Mpi.COMM_DUP.invokeExact(handle, scratch.words), "MPI_Comm_dup");
+        return new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        checkOpen();
+        if (color < 0 && color != UNDEFINED) {
+            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
+        }
+        int nativeColor = color == UNDEFINED ? Mpi.ABI.undefined() : color;
+        Scratch scratch = Scratch.get();
+        call(() -> (int) Mpi.COMM_SPLIT.invokeExact(handle, nativeColor, key, scratch.words), "MPI_Comm_split");
+        long created = Mpi.ABI.readHandle(scratch.words, 0);
+        return created == Mpi.ABI.commNull() ? null : new MpiCommunicator(session, created, false);
+    }
+
+    /**
+     * The ranks of this communicator that share memory with this one ({@code MPI_Comm_split_type}
+     * with {@code MPI_COMM_TYPE_SHARED}): a host, as the library sees it; collective.
+     */
+    public MpiCommunicator splitShared() {
+        checkOpen();
+        Scratch scratch = Scratch.get();
+        call(() -> (int) Mpi.COMM_SPLIT_TYPE.invokeExact(handle, Mpi.ABI.commTypeShared(), rank, Mpi.ABI.infoNull(), scratch.words),
+                "MPI_Comm_split_type");
+        return new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<MemorySegment> left;
+        synchronized (allocations) {
+            left = new ArrayList<>(allocations);
+            allocations.clear();
+        }
+        left.forEach(MpiCommunicator::freeNative);
+        if (!isWorld) {
+            MemorySegment cell = NativeMemory.allocate(8);
+            try {
+                Mpi.ABI.writeHandle(cell, 0, handle);
+                call(() -> (int) Mpi.COMM_FREE.invokeExact(cell), "MPI_Comm_free");
+            } finally {
+                NativeMemory.free(cell);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    @Override
+    protected Communicator collectiveChannel() {
+        checkOpen();
+        return this; // MPI keeps collective traffic apart from point-to-point itself
+    }
+
+    @Override
+    protected CollectiveEngine collectiveEngine() {
+        return collectives;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** A native call made under the thread guard; its error code is checked. */
+    void call(NativeCall body, String name) {
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        int rc;
+        try {
+            rc = body.invoke();
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        NativeTypes.rethrowUpcallFailure();
+        Mpi.check(rc, name);
+    }
+
+    @FunctionalInterface
+    interface NativeCall {
+        int invoke() throws Throwable;
+    }
+
+    private long checkSend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size);
+        ArgumentChecks.checkSendTag(tag);
+        checkTagBound(tag);
+        return bytes;
+    }
+
+    private long checkReceive(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size);
+        ArgumentChecks.checkReceiveTag(tag);
+        checkTagBound(tag);
+        return bytes;
+    }
+
+    private void checkProbe(int source, int tag) {
+        checkOpen();
+        ArgumentChecks.checkSource(source, size);
+        ArgumentChecks.checkReceiveTag(tag);
+        checkTagBound(tag);
+    }
+
+    private void checkTagBound(int tag) {
+        if (tag > session.tagUpperBound()) {
+            throw new LockstepException(ErrorClass.TAG, "tag " + tag + " is above this MPI library's MPI_TAG_UB, "
+                    + session.tagUpperBound() + " (" + session.library().path() + ")");
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator is closed");
+        }
+    }
+
+    /** A point-to-point length as MPI's {@code int} count of bytes. */
+    static int messageLength(long bytes) {
+        if (bytes > Integer.MAX_VALUE) {
+            throw new LockstepException(ErrorClass.COUNT, "a message of " + bytes + " bytes is above the 2^31-1 bytes an MPI "
+                    + "count of MPI_BYTE can carry on this provider; send it in parts");
+        }
+        return (int) bytes;
+    }
+
+    private static int nativeSource(int source) {
+        return source == ANY_SOURCE ? Mpi.ABI.anySource() : source;
+    }
+
+    private static int nativeTag(int tag) {
+        return tag == ANY_TAG ? Mpi.ABI.anyTag() : tag;
+    }
+
+    static MemorySegment nativeOrNull(MemorySegment buffer) {
+        return buffer == null ? MemorySegment.NULL : buffer;
+    }
+
+    static MemorySegment stagedIn(MemorySegment copy, MemorySegment heap, long bytes) {
+        MemorySegment.copy(heap, 0, copy, 0, bytes);
+        return copy;
+    }
+
+    /** For a non-blocking call: a native copy of a heap buffer (filled for a send), or none for native memory. */
+    static MpiRequest.Staged stageIn(MemorySegment buffer, long bytes, boolean receive) {
+        if (buffer == null || buffer.isNative()) {
+            return new MpiRequest.Staged(null, null, 0);
+        }
+        MemorySegment copy = NativeMemory.allocate(bytes);
+        if (!receive) {
+            MemorySegment.copy(buffer, 0, copy, 0, bytes);
+            return new MpiRequest.Staged(copy, null, 0);
+        }
+        return new MpiRequest.Staged(copy, buffer, -1);
+    }
+}

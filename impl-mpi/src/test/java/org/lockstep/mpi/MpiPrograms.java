@@ -1,0 +1,239 @@
+package org.lockstep.mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
+
+/**
+ * Programs the tests start under {@code mpirun}, one process per rank, on the {@code mpi}
+ * provider. Each checks what MPI promises, prints {@code OK <program> rank <r>} at its end, and
+ * fails the rank (a non-zero exit) if a promise is broken. The first argument names the program.
+ */
+public final class MpiPrograms {
+    private MpiPrograms() {
+    }
+
+    public static void main(String[] args) {
+        String program = args[0];
+        JobOptions options = JobOptions.ofRanks(1);
+        switch (program) {
+            case "point-to-point" -> Lockstep.run(options, MpiPrograms::pointToPoint);
+            case "collectives" -> Lockstep.run(options, MpiCollectivePrograms::collectives);
+            case "communicators" -> Lockstep.run(options, MpiPrograms::communicators);
+            case "errors" -> Lockstep.run(options, MpiPrograms::errors);
+            default -> throw new IllegalArgumentException("no program " + program);
+        }
+        System.out.println("OK " + program);
+    }
+
+    static void check(boolean condition, String what) {
+        if (!condition) {
+            throw new AssertionError(what);
+        }
+    }
+
+    /** Sends, receives, wildcards, status, probe, cancel, PROC_NULL, truncation; heap and native buffers. */
+    static void pointToPoint(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        int next = (me + 1) % n;
+        int prev = (me + n - 1) % n;
+        // A ring of every size class, heap and native, blocking and not.
+        for (int size : new int[] {0, 1, 8, 4096, 65536, 1 << 20}) {
+            byte[] out = pattern(me, size);
+            byte[] in = new byte[size];
+            Status s = world.sendrecv(MemorySegment.ofArray(out), size, Datatype.BYTE, next, size % 1000,
+                    MemorySegment.ofArray(in), size, Datatype.BYTE, prev, size % 1000);
+            check(Arrays.equals(in, pattern(prev, size)), "ring payload of " + size + " bytes");
+            check(s.source() == prev && s.tag() == size % 1000 && s.byteCount() == size, "ring status " + s);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment nativeOut = arena.allocate(Math.max(size, 1)).asSlice(0, size);
+                MemorySegment nativeIn = arena.allocate(Math.max(size, 1)).asSlice(0, size);
+                nativeOut.copyFrom(MemorySegment.ofArray(out));
+                Request r = world.irecv(nativeIn, size, Datatype.BYTE, prev, 7);
+                world.send(nativeOut, size, Datatype.BYTE, next, 7);
+                r.await();
+                check(Arrays.equals(nativeIn.toArray(ValueLayout.JAVA_BYTE), pattern(prev, size)), "native ring of " + size);
+            }
+        }
+        // Non-blocking sends from heap arrays are staged: changing the array after isend must not matter.
+        long[] values = {1, 2, 3, 4};
+        Request send = world.isend(values, next, 11);
+        Arrays.fill(values, -1);
+        long[] got = new long[4];
+        world.recv(got, prev, 11);
+        send.await();
+        check(Arrays.equals(got, new long[] {1, 2, 3, 4}), "staged isend " + Arrays.toString(got));
+        // Wildcards: rank 0 probes for one message from every other rank, in any order, tags by sender.
+        if (me == 0) {
+            boolean[] seen = new boolean[n];
+            for (int i = 1; i < n; i++) {
+                Status p = world.probe(Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                check(p.byteCount() == Integer.BYTES * 3L && p.tag() == 100 + p.source(), "probe status " + p);
+                int[] msg = new int[3];
+                // Another sender's message may arrive between probe and receive: receive the probed one.
+                Status s = world.recv(msg, p.source(), p.tag());
+                check(s.source() == p.source() && msg[0] == s.source(), "receive after probe " + s);
+                seen[s.source()] = true;
+            }
+            for (int i = 1; i < n; i++) {
+                check(seen[i], "no message from rank " + i);
+            }
+        } else {
+            world.ssend(MemorySegment.ofArray(new int[] {me, me, me}), 3, Datatype.INT, 0, 100 + me);
+        }
+        // iprobe finds nothing that was not sent.
+        check(world.iprobe(Communicator.ANY_SOURCE, 999).isEmpty(), "iprobe found a message never sent");
+        // An unmatched receive can be cancelled, and says so.
+        Request never = world.irecv(new byte[4], Communicator.ANY_SOURCE, 12345);
+        never.cancel();
+        check(never.await().cancelled(), "cancelled receive status");
+        // PROC_NULL completes at once.
+        Status none = world.recv(new byte[1], Communicator.PROC_NULL, 5);
+        check(none.source() == Communicator.PROC_NULL && none.byteCount() == 0, "PROC_NULL status " + none);
+        world.send(new byte[1], Communicator.PROC_NULL, 5);
+        // Truncation: the buffer keeps the first part, the error says so and the message is consumed.
+        if (me == 0) {
+            world.send(pattern(0, 100), 1 % n, 21);
+            world.send(new byte[] {9}, 1 % n, 22);
+        }
+        if (me == 1 % n) {
+            byte[] small = new byte[10];
+            try {
+                world.recv(small, 0, 21);
+                throw new AssertionError("no truncation error");
+            } catch (TruncationException e) {
+                check(e.errorClass() == ErrorClass.TRUNCATE && e.status().source() == 0 && e.status().tag() == 21,
+                        "truncation status " + e.status());
+                System.out.println("truncation reported " + e.messageBytes() + " message bytes, buffer "
+                        + (Arrays.equals(small, Arrays.copyOf(pattern(0, 100), 10)) ? "holds the first part" : "does not hold the first part"));
+                // Open MPI delivers the part that fits; MPICH over UCX leaves the buffer undefined, as MPI allows.
+                check(org.lockstep.mpi.binding.Mpi.ABI.name().equals("MPICH")
+                        || Arrays.equals(small, Arrays.copyOf(pattern(0, 100), 10)), "truncated buffer keeps the first part");
+            }
+            byte[] one = new byte[1];
+            world.recv(one, 0, 22);
+            check(one[0] == 9, "the message after a truncated one");
+            Request r = world.irecv(new byte[0], 0, 23);
+            try {
+                r.await();
+                throw new AssertionError("no truncation from a non-blocking receive");
+            } catch (TruncationException e) {
+                check(e.status().tag() == 23, "irecv truncation status");
+            }
+        }
+        if (me == 0) {
+            world.send(new byte[] {1, 2}, 1 % n, 23);
+        }
+        world.barrier();
+        System.out.println("rank " + me + " point-to-point done");
+    }
+
+    /** dup and split: isolated contexts, UNDEFINED, key order; the host split. */
+    static void communicators(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        Communicator copy = world.dup();
+        check(copy.rank() == me && copy.size() == n, "dup keeps the group");
+        if (n > 1) {
+            // A message on the copy never matches a wildcard receive on the world.
+            if (me == 0) {
+                copy.send(new int[] {1}, 1, 5);
+                world.send(new int[] {2}, 1, 5);
+            } else if (me == 1) {
+                int[] v = new int[1];
+                Status s = world.recv(v, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                check(v[0] == 2 && s.source() == 0, "world receive took the dup's message");
+                copy.recv(v, 0, 5);
+                check(v[0] == 1, "dup's message");
+            }
+        }
+        // Split into even and odd ranks, ordered by descending key; the last rank joins none.
+        int color = me == n - 1 && n > 2 ? Communicator.UNDEFINED : me % 2;
+        Communicator half = world.split(color, -me);
+        if (color == Communicator.UNDEFINED) {
+            check(half == null, "UNDEFINED gives no communicator");
+        } else {
+            int members = 0;
+            int below = 0;
+            for (int r = 0; r < n; r++) {
+                boolean joins = !(r == n - 1 && n > 2) && r % 2 == color;
+                if (joins) {
+                    members++;
+                    if (r > me) {
+                        below++;
+                    }
+                }
+            }
+            check(half.size() == members && half.rank() == below, "split rank " + half.rank() + " of " + half.size());
+            int[] sum = new int[1];
+            half.allreduce(MemorySegment.ofArray(new int[] {me}), MemorySegment.ofArray(sum), 1, Datatype.INT, org.lockstep.api.Op.SUM);
+            int expected = 0;
+            for (int r = color; r < n; r += 2) {
+                expected += (r == n - 1 && n > 2) ? 0 : r;
+            }
+            check(sum[0] == expected, "allreduce on the split: " + sum[0] + " != " + expected);
+            half.close();
+        }
+        copy.close();
+        try {
+            copy.barrier();
+            throw new AssertionError("a closed communicator still worked");
+        } catch (LockstepException e) {
+            check(e.errorClass() == ErrorClass.COMM, "closed communicator error class " + e.errorClass());
+        }
+        world.barrier();
+    }
+
+    /** Bad input is a typed error that leaves the communicator usable. */
+    static void errors(Communicator world) {
+        int n = world.size();
+        expect(ErrorClass.RANK, () -> world.send(new byte[1], n, 0));
+        expect(ErrorClass.TAG, () -> world.send(new byte[1], 0, -5));
+        expect(ErrorClass.COUNT, () -> world.send(MemorySegment.ofArray(new byte[4]), 8, Datatype.BYTE, 0, 0));
+        expect(ErrorClass.ROOT, () -> world.bcast(MemorySegment.ofArray(new byte[4]), 4, Datatype.BYTE, n));
+        expect(ErrorClass.ARG, () -> world.split(-7, 0));
+        // A native error code from the library itself, with the library's text.
+        LockstepException nativeError = org.lockstep.mpi.binding.MpiErrors.exception(truncateCode(), "MPI_Recv");
+        check(nativeError.errorClass() == ErrorClass.TRUNCATE && nativeError.getMessage().contains("MPI_Recv"),
+                "native error mapping: " + nativeError.getMessage());
+        // Still usable.
+        int[] sum = new int[1];
+        world.allreduce(MemorySegment.ofArray(new int[] {1}), MemorySegment.ofArray(sum), 1, Datatype.INT, org.lockstep.api.Op.SUM);
+        check(sum[0] == n, "allreduce after errors");
+    }
+
+    /** The library's code for MPI_ERR_TRUNCATE: its class number, which MPI makes a valid code too. */
+    private static int truncateCode() {
+        return org.lockstep.mpi.binding.Mpi.ABI.truncateClass();
+    }
+
+    private static void expect(ErrorClass errorClass, Runnable call) {
+        try {
+            call.run();
+        } catch (LockstepException e) {
+            check(e.errorClass() == errorClass, "expected " + errorClass + ", got " + e.errorClass() + ": " + e.getMessage());
+            return;
+        }
+        throw new AssertionError("expected " + errorClass + ", got no error");
+    }
+
+    static byte[] pattern(int rank, int size) {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+            b[i] = (byte) (rank * 31 + i * 7);
+        }
+        return b;
+    }
+}

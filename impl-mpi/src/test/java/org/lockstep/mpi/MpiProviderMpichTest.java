@@ -1,0 +1,51 @@
+package org.lockstep.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The {@code mpi} provider on MPICH: the test programs under {@code mpirun.mpich} (Hydra). */
+class MpiProviderMpichTest {
+    private static final MpiJob.Launcher LAUNCHER = MpiJob.Launcher.MPICH;
+
+    @BeforeAll
+    static void launcherPresent() {
+        MpiInstalled.require(LAUNCHER);
+    }
+
+    static void runs(String program, int ranks) throws Exception {
+        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of(), MpiJob.jvm(MpiPrograms.class, List.of(), program));
+        assertFalse(outcome.timedOut(), () -> program + " timed out:\n" + outcome.output());
+        assertEquals(0, outcome.exitCode(), () -> program + " failed:\n" + outcome.output());
+        assertEquals(ranks, outcome.lines("OK " + program), () -> "every rank finishes " + program + ":\n" + outcome.output());
+    }
+
+    @Test
+    void pointToPoint() throws Exception {
+        runs("point-to-point", 2);
+    }
+
+    @Test
+    void pointToPointAmongFour() throws Exception {
+        runs("point-to-point", 4);
+    }
+
+    @Test
+    void collectives() throws Exception {
+        runs("collectives", 3);
+    }
+
+    @Test
+    void communicators() throws Exception {
+        runs("communicators", 3);
+    }
+
+    @Test
+    void errors() throws Exception {
+        runs("errors", 2);
+    }
+}
