@@ -1,5 +1,6 @@
 package org.lockstep.api;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -94,12 +95,18 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
     }
 
     /**
-     * How many hosts the launcher spread the job over, where it says so ({@code SLURM_JOB_NUM_NODES}
-     * or {@code SLURM_NNODES} under Slurm, {@code OMPI_MCA_orte_num_nodes} under Open MPI's
-     * {@code mpirun}); 0 when it does not. A transport that needs every rank on one host checks it.
+     * How many hosts {@code launcher} spread the job over, where it says so: Slurm's
+     * {@code SLURM_STEP_NUM_NODES} (else {@code SLURM_JOB_NUM_NODES}, {@code SLURM_NNODES}), Open MPI's
+     * {@code OMPI_MCA_orte_num_nodes}; 0 when it does not. A transport that needs every rank on one
+     * host checks it.
      */
-    public static int hostCount(Map<String, String> env) {
-        for (String variable : new String[] {"SLURM_JOB_NUM_NODES", "SLURM_NNODES", "OMPI_MCA_orte_num_nodes"}) {
+    public static int hostCount(String launcher, Map<String, String> env) {
+        List<String> variables = switch (launcher) {
+            case "slurm" -> List.of("SLURM_STEP_NUM_NODES", "SLURM_JOB_NUM_NODES", "SLURM_NNODES");
+            case "openmpi" -> List.of("OMPI_MCA_orte_num_nodes");
+            default -> List.of();
+        };
+        for (String variable : variables) {
             String value = env.get(variable);
             if (value != null && !value.isBlank()) {
                 try {

@@ -38,12 +38,13 @@ class LaunchEnvironmentTest {
     }
 
     @Test
-    void hostCountComesFromSlurmOrOpenMpi() {
-        assertEquals(0, LaunchEnvironment.hostCount(Map.of()));
-        assertEquals(3, LaunchEnvironment.hostCount(Map.of("SLURM_JOB_NUM_NODES", "3")));
-        assertEquals(2, LaunchEnvironment.hostCount(Map.of("SLURM_NNODES", "2")));
-        assertEquals(1, LaunchEnvironment.hostCount(Map.of("OMPI_MCA_orte_num_nodes", "1")));
-        LockstepException e = assertThrows(LockstepException.class, () -> LaunchEnvironment.hostCount(Map.of("SLURM_NNODES", "x")));
+    void hostCountComesFromTheLaunchersOwnVariables() {
+        assertEquals(0, LaunchEnvironment.hostCount("slurm", Map.of()));
+        assertEquals(3, LaunchEnvironment.hostCount("slurm", Map.of("SLURM_JOB_NUM_NODES", "3")));
+        assertEquals(1, LaunchEnvironment.hostCount("slurm", Map.of("SLURM_STEP_NUM_NODES", "1", "SLURM_JOB_NUM_NODES", "3")));
+        assertEquals(2, LaunchEnvironment.hostCount("openmpi", Map.of("OMPI_MCA_orte_num_nodes", "2", "SLURM_NNODES", "5")));
+        assertEquals(0, LaunchEnvironment.hostCount("lockstep", Map.of("SLURM_NNODES", "5")));
+        LockstepException e = assertThrows(LockstepException.class, () -> LaunchEnvironment.hostCount("slurm", Map.of("SLURM_NNODES", "x")));
         assertTrue(e.getMessage().contains("SLURM_NNODES"), e.getMessage());
     }
 

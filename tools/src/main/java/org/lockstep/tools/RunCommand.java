@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
         description = "Runs a program as N separate JVM processes that pass messages through a shared device file "
                 + "(by default a new file in /dev/shm, removed afterwards). Each line a rank prints is prefixed with "
                 + "its rank. Exits non-zero when a rank fails (and, with --restart-on-failure, no restart is left), "
-                + "after giving the others a grace period.")
+                + "after giving the others a grace period. With --engine mpi the job goes to srun (inside a Slurm "
+                + "allocation) or mpirun, across the hosts of the allocation or --hostfile, over native MPI.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
     /** The main class that runs an application by name (module/class). */
@@ -39,6 +40,22 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--ranks"}, paramLabel = "N", required = true, description = "Number of processes.")
     int ranks;
+
+    /** Who starts the ranks. */
+    enum Engine { local, mpi }
+
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
+            description = "local: this launcher starts the ranks on this host (default); mpi: srun or mpirun (Open MPI or "
+                    + "MPICH, whichever is installed) starts them, on several hosts if asked, and they talk through native "
+                    + "MPI (provider mpi; -o lockstep.provider=hybrid for the device within each host).")
+    Engine engine;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "With --engine mpi: the hosts mpirun starts the ranks on.")
+    Path hostfile;
+
+    @Option(names = "--mpirun", paramLabel = "COMMAND", description = "With --engine mpi: the launcher to use (default: srun in a "
+            + "Slurm allocation, else mpirun.openmpi, mpirun.mpich, mpirun or mpiexec, the first on PATH).")
+    String mpirun;
 
     @Option(names = "--device", paramLabel = "PATH",
             description = "Device file the ranks share (default: a new /dev/shm/lockstep-<job key>).")
@@ -122,6 +139,12 @@ final class RunCommand implements Callable<Integer> {
         }
         Program program = program(target, arguments);
         List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
+        if (engine == Engine.mpi) {
+            return runOnEngine(program, jvm, jobProperties);
+        }
+        if (hostfile != null || mpirun != null) {
+            throw new ParameterException(spec.commandLine(), "--hostfile and --mpirun need --engine mpi");
+        }
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
                 jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore,
                 restartOnFailure ? maxRestarts : 0);
@@ -135,5 +158,32 @@ final class RunCommand implements Callable<Integer> {
                     + ProcessLauncher.describeExit(outcome.exitCodes()[outcome.firstFailedRank()]));
         }
         return outcome.exitCode();
+    }
+
+    /** {@code --engine mpi}: the engine starts the ranks; this process waits for it and returns its exit code. */
+    private int runOnEngine(Program program, List<String> jvm, Map<String, String> jobProperties) {
+        if (device != null || keepDevice || restartOnFailure || bindToCore || deviceSize != null) {
+            throw new ParameterException(spec.commandLine(), "--device, --device-size, --keep-device, --restart-on-failure and "
+                    + "--bind-to-core apply to --engine local; the MPI engine places and restarts nothing itself");
+        }
+        MpiEngine.Launcher launcher = MpiEngine.find(Optional.ofNullable(mpirun), System.getenv(), MpiEngine::onPath);
+        ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.empty(),
+                jobProperties, jvm, classPath, false, Duration.ofSeconds(graceSeconds), false);
+        Map<String, String> environment = MpiEngine.rankEnvironment(jobProperties);
+        List<String> command = MpiEngine.command(launcher, ranks, Optional.ofNullable(hostfile),
+                "root".equals(System.getProperty("user.name")), environment, ProcessLauncher.command(job));
+        try {
+            int exit = MpiEngine.run(command, environment, spec.commandLine().getOut());
+            if (exit != 0) {
+                spec.commandLine().getErr().println("lockstep run: failed: " + launcher.executable() + " " + ProcessLauncher.describeExit(exit));
+            }
+            return exit;
+        } catch (java.io.IOException e) {
+            throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.NO_PROVIDER,
+                    "cannot start " + launcher.executable() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
     }
 }

@@ -79,6 +79,13 @@ public abstract sealed class MpiAbi permits OpenMpiAbi, MpichAbi {
 
     public abstract boolean statusCancelled(MemorySegment status);
 
+    /**
+     * Whether a truncated receive leaves the part that fits in the buffer and reports the whole
+     * message's length in its status (MPI leaves both undefined). Where it does not, the provider
+     * probes before a blocking receive so that truncation loses nothing.
+     */
+    public abstract boolean truncationKeepsPrefix();
+
     /** {@code MPI_MAX_ERROR_STRING}. */
     public abstract int maxErrorString();
 

@@ -207,6 +207,12 @@ public final class OpenMpiAbi extends MpiAbi {
         return status.get(ValueLayout.JAVA_INT, CANCELLED_OFFSET) != 0;
     }
 
+    /** Open MPI 4.1 (ob1/vader, UCX): checked by the point-to-point test. */
+    @Override
+    public boolean truncationKeepsPrefix() {
+        return true;
+    }
+
     @Override
     public int maxErrorString() {
         return 256;

@@ -66,6 +66,8 @@ public final class Mpi {
     public static final MethodHandle WAIT = bind("MPI_Wait", "pp");
     public static final MethodHandle TEST = bind("MPI_Test", "ppp");
     public static final MethodHandle CANCEL = bind("MPI_Cancel", "p");
+    public static final MethodHandle MPROBE = bind("MPI_Mprobe", "iihpp");
+    public static final MethodHandle MRECV = bind("MPI_Mrecv", "pihpp");
 
     // ---- datatypes and operations
     public static final MethodHandle TYPE_CREATE_STRUCT = bind("MPI_Type_create_struct", "ipppp");

@@ -15,6 +15,7 @@ import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
 import org.lockstep.mpi.abi.MpiAbi;
 import org.lockstep.mpi.binding.Mpi;
+import org.lockstep.mpi.binding.MpiErrors;
 import org.lockstep.mpi.binding.NativeMemory;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
@@ -155,6 +156,9 @@ public final class MpiCommunicator extends AbstractCommunicator {
             return Status.of(PROC_NULL, ANY_TAG, 0);
         }
         int n = messageLength(capacity);
+        if (!Mpi.ABI.truncationKeepsPrefix()) {
+            return probedReceive(buffer, capacity, source, tag);
+        }
         Scratch scratch = Scratch.get();
         boolean heap = buffer != null && !buffer.isNative();
         MemorySegment data = heap ? scratch.staging(0, capacity) : nativeOrNull(buffer);
@@ -168,19 +172,50 @@ public final class MpiCommunicator extends AbstractCommunicator {
         } finally {
             guard.exit();
         }
-        MpiAbi abi = Mpi.ABI;
-        boolean truncated = rc != 0 && org.lockstep.mpi.binding.MpiErrors.errorClass(rc) == abi.truncateClass();
+        boolean truncated = rc != 0 && MpiErrors.errorClass(rc) == Mpi.ABI.truncateClass();
         if (rc != 0 && !truncated) {
             Mpi.check(rc, "MPI_Recv");
         }
-        long received = abi.statusBytes(scratch.status);
-        if (heap && received > 0) {
-            MemorySegment.copy(data, 0, buffer, 0, Math.min(received, capacity));
+        long length = Mpi.ABI.statusBytes(scratch.status);
+        return received(buffer, data, capacity, length, heap, scratch.status, truncated);
+    }
+
+    /**
+     * A blocking receive that learns the message's length first ({@code MPI_Mprobe}, then
+     * {@code MPI_Mrecv}), for libraries whose truncated receives keep nothing: a message longer
+     * than the buffer is received whole into scratch memory and its first part copied.
+     */
+    private Status probedReceive(MemorySegment buffer, long capacity, int source, int tag) {
+        Scratch scratch = Scratch.get();
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        try {
+            Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.words, scratch.status), "MPI_Mprobe");
+            long length = Mpi.ABI.statusBytes(scratch.status);
+            boolean truncated = length > capacity;
+            boolean heap = buffer != null && !buffer.isNative();
+            MemorySegment data = truncated ? scratch.staging(0, length) : heap ? scratch.staging(0, capacity) : nativeOrNull(buffer);
+            int n = messageLength(truncated ? length : capacity);
+            Mpi.check((int) Mpi.MRECV.invokeExact(data, n, session.types().bytes(), scratch.words, scratch.status), "MPI_Mrecv");
+            return received(buffer, data, capacity, length, heap || truncated, scratch.status, truncated);
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
         }
-        Status status = new Status(abi.statusSource(scratch.status), abi.statusTag(scratch.status), received, false,
+    }
+
+    /** The status of a completed receive of a {@code length}-byte message; copies staged bytes to the heap; throws on truncation. */
+    private static Status received(MemorySegment buffer, MemorySegment data, long capacity, long length, boolean staged,
+                                   MemorySegment nativeStatus, boolean truncated) {
+        long delivered = Math.min(length, capacity);
+        if (staged && delivered > 0) {
+            MemorySegment.copy(data, 0, buffer, 0, delivered);
+        }
+        Status status = new Status(Mpi.ABI.statusSource(nativeStatus), Mpi.ABI.statusTag(nativeStatus), delivered, false,
                 truncated ? ErrorClass.TRUNCATE : null);
         if (truncated) {
-            throw new TruncationException(status, received);
+            throw new TruncationException(status, length);
         }
         return status;
     }
@@ -193,7 +228,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         }
         int n = messageLength(capacity);
         MpiRequest.Staged staged = stageIn(buffer, capacity, true);
-        MpiRequest request = MpiRequest.create(session, "MPI_Irecv", MpiRequest.Kind.RECEIVE, null, staged);
+        MpiRequest request = MpiRequest.receive(session, capacity, staged);
         MemorySegment data = staged.copy() != null ? staged.copy() : nativeOrNull(buffer);
         ThreadGuard guard = session.guard();
         guard.enter();

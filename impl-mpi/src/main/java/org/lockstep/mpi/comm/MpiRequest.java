@@ -45,13 +45,15 @@ final class MpiRequest implements Request {
     private final Kind kind;
     private final Status sendStatus;
     private final Staged[] staged;
+    private final long capacity;
     private volatile MemorySegment cell;
     private Status status;
     private LockstepException failure;
     private long messageBytes = -1;
 
-    private MpiRequest(MpiSession session, String call, Kind kind, Status sendStatus, Staged[] staged) {
+    private MpiRequest(MpiSession session, String call, Kind kind, Status sendStatus, long capacity, Staged[] staged) {
         this.session = session;
+        this.capacity = capacity;
         this.call = call;
         this.kind = kind;
         this.sendStatus = sendStatus;
@@ -61,7 +63,12 @@ final class MpiRequest implements Request {
 
     /** A request whose handle the caller's MPI call will write at {@link #handleAddress()}. */
     static MpiRequest create(MpiSession session, String call, Kind kind, Status sendStatus, Staged... staged) {
-        return new MpiRequest(session, call, kind, sendStatus, staged);
+        return new MpiRequest(session, call, kind, sendStatus, 0, staged);
+    }
+
+    /** A receive into {@code capacity} bytes. */
+    static MpiRequest receive(MpiSession session, long capacity, Staged staged) {
+        return new MpiRequest(session, "MPI_Irecv", Kind.RECEIVE, null, capacity, new Staged[] {staged});
     }
 
     /** Where the starting call writes the {@code MPI_Request}. */
@@ -153,13 +160,15 @@ final class MpiRequest implements Request {
                 if (abi.statusCancelled(s)) {
                     status = Status.ofCancelled();
                 } else {
-                    long bytes = abi.statusBytes(s);
-                    copyBack(bytes);
+                    long length = abi.statusBytes(s);
+                    long delivered = truncated ? Math.min(length, capacity) : length;
+                    copyBack(delivered);
                     int source = abi.statusSource(s);
                     status = new Status(source == abi.procNull() ? Communicator.PROC_NULL : source, abi.statusTag(s),
-                            bytes, false, truncated ? ErrorClass.TRUNCATE : null);
+                            delivered, false, truncated ? ErrorClass.TRUNCATE : null);
                     if (truncated) {
-                        messageBytes = bytes;
+                        // where the library keeps no prefix, its count is not the message's length either
+                        messageBytes = abi.truncationKeepsPrefix() ? length : -1;
                     }
                 }
             } else {

@@ -1,5 +1,9 @@
 package org.lockstep.pcie.mailbox;
 
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,6 +43,8 @@ public final class ProcessWorld implements AttachedRank {
 
     private final ExternalMemory device;
     private final MailboxEndpoint endpoint;
+    /** The device file to remove when the last rank leaves: one an external launcher's job created by default. */
+    private Optional<Path> removeWhenLast = Optional.empty();
     private final MailboxCommunicator world;
     private final Thread heartbeat;
     private volatile boolean ended;
@@ -58,6 +64,14 @@ public final class ProcessWorld implements AttachedRank {
     public static ProcessWorld attach(JobOptions options, LaunchEnvironment launch) {
         if (options.ranks() != launch.size()) {
             throw new LockstepException(ErrorClass.ARG, "job options say " + options.ranks() + " ranks, the launcher " + launch.size());
+        }
+        boolean externalLauncher = !"lockstep".equals(launch.launcher());
+        int hosts = LaunchEnvironment.hostCount(launch.launcher(), System.getenv());
+        if (hosts > 1) {
+            throw new LockstepException(ErrorClass.DEVICE, "the " + launch.launcher() + " launcher spread this job over " + hosts
+                    + " hosts, but the mailbox transport needs every rank to map one device (" + launch.devicePath()
+                    + " would be a different file on each host): run it with -Dlockstep.provider=hybrid (the device within "
+                    + "each host, MPI between hosts) or -Dlockstep.provider=mpi");
         }
         MailboxConfig wanted = MailboxOptions.config(options, launch.size(), launch.jobKey());
         DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, DEFAULT_PROCESS_DEVICE, Optional.of(launch.devicePath()));
@@ -84,6 +98,9 @@ public final class ProcessWorld implements AttachedRank {
             endpoint.requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             ProcessWorld world = new ProcessWorld(device, endpoint);
+            if (externalLauncher && !System.getenv().containsKey(LaunchEnvironment.DEVICE) && launch.devicePath().startsWith("/dev/shm/")) {
+                world.removeWhenLast = Optional.of(Path.of(launch.devicePath()));
+            }
             world.printStatistics = Boolean.parseBoolean(options.property(MailboxOptions.PRINT_STATISTICS).orElse("false"));
             return world;
         } catch (RuntimeException e) {
@@ -137,7 +154,31 @@ public final class ProcessWorld implements AttachedRank {
             System.err.println("lockstep rank " + endpoint.rank() + ": " + endpoint.statistics());
         }
         device.persist(endpoint.layout().rankEntry(endpoint.rank()), RankTableDescriptor.ENTRY_LENGTH);
+        boolean last = removeWhenLast.isPresent() && everyRankEnded();
         device.close();
+        if (last) {
+            try {
+                // Two ranks ending at once may both see the other ended: removing twice is harmless.
+                Files.deleteIfExists(removeWhenLast.get());
+            } catch (IOException e) {
+                System.err.println("lockstep rank " + endpoint.rank() + ": could not remove the device " + removeWhenLast.get() + ": " + e);
+            }
+        }
+    }
+
+    /**
+     * Whether every rank has ended, this one's end already written: the last rank to leave a job
+     * that no Lockstep launcher cleans up after removes the device file.
+     */
+    private boolean everyRankEnded() {
+        VarHandle.fullFence(); // this rank's end is visible before the others' states are read
+        for (int r = 0; r < endpoint.size(); r++) {
+            long state = device.getLongAcquire(endpoint.layout().rankEntry(r) + RankTableDescriptor.STATE_OFFSET);
+            if (state != RankTableDescriptor.STATE_FINISHED && state != RankTableDescriptor.STATE_FAILED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void beatUntilEnded() {
