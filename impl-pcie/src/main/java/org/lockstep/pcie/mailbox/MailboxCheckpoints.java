@@ -16,17 +16,26 @@ import org.lockstep.api.LockstepException;
  * {@link Checkpoints} of one rank of the mailbox transport when the job checkpoints: the
  * registered segments are serialised into the state section of a checkpoint slot
  * ({@link org.lockstep.pcie.layout.CheckpointSlotDescriptor}) beside the transport's cursors,
- * which {@link MailboxEndpoint#checkpoint} commits.
+ * which the transport commits.
  */
 final class MailboxCheckpoints implements Checkpoints {
-    private final MailboxEndpoint endpoint;
+    /** What the checkpoints need of the transport. */
+    interface Transport {
+        /** The program restored its checkpoint: what it sends from here on re-executes its predecessor's sends. */
+        void restored();
+
+        /** Commits a checkpoint of the rank: the transport's cursors plus {@code state}. */
+        CheckpointResult commit(MemorySegment state, long stateBytes);
+    }
+
+    private final Transport endpoint;
     private final Map<String, MemorySegment> registered = new LinkedHashMap<>();
     private final Optional<Restart> restart;
     /** The committed checkpoint's state section this incarnation started from, until restored; null without one. */
     private MemorySegment restoredState;
     private final long restoredEpoch;
 
-    MailboxCheckpoints(MailboxEndpoint endpoint, MessageLog.Recovery recovery, long incarnation) {
+    MailboxCheckpoints(Transport endpoint, MessageLog.Recovery recovery, long incarnation) {
         this.endpoint = endpoint;
         this.restoredState = recovery == null ? null : recovery.state;
         this.restoredEpoch = recovery == null ? 0 : recovery.epoch;
@@ -113,7 +122,7 @@ final class MailboxCheckpoints implements Checkpoints {
             MemorySegment.copy(e.getValue(), 0, out, at, e.getValue().byteSize());
             at += pad(e.getValue().byteSize());
         }
-        return endpoint.checkpoint(out, stateBytes);
+        return endpoint.commit(out, stateBytes);
     }
 
     private static long pad(long n) {

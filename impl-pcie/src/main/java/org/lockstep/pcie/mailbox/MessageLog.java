@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.time.Duration;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
@@ -21,6 +22,7 @@ import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.LogRingDescriptor;
 import org.lockstep.pcie.layout.LoggedBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 
@@ -43,7 +45,10 @@ import org.lockstep.spi.device.ExternalMemory;
  *
  * <p>Used under the endpoint's progress lock only.
  */
-final class MessageLog {
+class MessageLog implements ChannelLog {
+    /** Logged messages, or idle progress rounds, between two looks at the receivers' release cursors. */
+    private static final int RECLAIM_INTERVAL = 64;
+
     /** A logged message this rank sent, retained until its receiver has checkpointed past it. */
     record Logged(int dest, long sequence, long block, long blockLength, long directoryIndex, int tag, int context,
                   long length, long messageLength, int flags) {
@@ -68,7 +73,6 @@ final class MessageLog {
     private final HeapAllocator heap;
     private final TransportStatistics statistics;
     private final long directoryEntries;
-    private final long matchEntries;
     private final MemorySegment header = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
 
     // sender side
@@ -82,18 +86,29 @@ final class MessageLog {
     private final long[] placedThrough;
 
     // receiver side
-    private final long[] consumedPrefix;
-    private final TreeSet<Long>[] consumedAbove;
-    /** Next match-log position to write. */
-    private long matchPosition;
-    /** Logged wildcard matches of a previous incarnation that this one's wildcard receives replay: {position, source, sequence}. */
-    private final ArrayDeque<long[]> replayMatches = new ArrayDeque<>();
+    private final ConsumedSets consumed;
+    private final MatchLog matches;
     private long committedEpoch;
-    /** The match-log position the committed checkpoint recorded (entries before it are never needed). */
-    private long committedMatchPosition;
+
+    /** Receivers that have ended for good: what was logged for them is reclaimed at once. */
+    private final IntPredicate gone;
+    /** How long a send waits for room in a full log before it fails. */
+    private final Duration fullWait;
+    /**
+     * A restarted incarnation that has a checkpoint to resume, until the program restores it: what
+     * it sends meanwhile sets the program up again and is no part of the resumed execution, so it
+     * goes outside the log ({@link org.lockstep.pcie.layout.SlotDescriptor#FLAG_PREAMBLE}).
+     */
+    private boolean preamble;
+    /** When sends first found the log full; 0 while they do not. */
+    private long fullSince;
+    private int loggedSinceReclaim;
 
     @SuppressWarnings("unchecked")
-    MessageLog(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap, TransportStatistics statistics) {
+    MessageLog(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap, TransportStatistics statistics,
+               IntPredicate gone, Duration fullWait) {
+        this.gone = gone;
+        this.fullWait = fullWait;
         this.device = device;
         this.layout = layout;
         this.rank = rank;
@@ -102,15 +117,12 @@ final class MessageLog {
         this.heap = heap;
         this.statistics = statistics;
         this.directoryEntries = layout.config().logEntriesPerRank();
-        this.matchEntries = layout.config().matchLogEntriesPerRank();
         if (directoryEntries > Integer.MAX_VALUE) {
             throw new LockstepException(ErrorClass.ARG, "a log directory of " + directoryEntries + " entries is too large");
         }
         heapBlocks = new ArrayDeque[size];
-        consumedAbove = new TreeSet[size];
         for (int i = 0; i < size; i++) {
             heapBlocks[i] = new ArrayDeque<>();
-            consumedAbove[i] = new TreeSet<>();
         }
         freeDirectory = new long[(int) directoryEntries];
         rings = new LogRing[size];
@@ -118,7 +130,141 @@ final class MessageLog {
             rings[d] = new LogRing(layout.logRing(rank, d), layout.logRingLength());
         }
         placedThrough = new long[size];
-        consumedPrefix = new long[size];
+        consumed = new ConsumedSets(size);
+        matches = new MatchLog(device, layout, rank, statistics);
+    }
+
+    // ------------------------------------------------------------------ the channel log
+
+    @Override
+    public boolean retainsMessages() {
+        return true;
+    }
+
+    @Override
+    public boolean inPreamble() {
+        return preamble;
+    }
+
+    @Override
+    public void endPreamble() {
+        preamble = false;
+    }
+
+    @Override
+    public boolean placedBefore(int dest, long sequence) {
+        return sequence <= placedThrough[dest];
+    }
+
+    @Override
+    public long reserve(int dest, long blockLength) {
+        long block = reserveInRing(dest, blockLength);
+        if (block == LogRing.FAILED && reclaim()) {
+            block = reserveInRing(dest, blockLength);
+        }
+        if (block == LogRing.FAILED && !hasDirectoryRoom()) {
+            // a logged heap block needs a directory entry too
+            reclaim();
+            if (!hasDirectoryRoom()) {
+                noteFull();
+                return FULL;
+            }
+        }
+        return block == LogRing.FAILED ? IN_HEAP : block;
+    }
+
+    @Override
+    public void record(long block, long blockLength, int dest, SlotHeader h) {
+        log(block, blockLength, dest, h.flags, h.sequence, h.tag, h.context, h.length, h.messageLength);
+        fullSince = 0;
+    }
+
+    @Override
+    public void published() {
+        if (++loggedSinceReclaim == RECLAIM_INTERVAL) {
+            // Keeps the rings' working set small: a checkpoint of the receiver frees its blocks soon after.
+            loggedSinceReclaim = 0;
+            reclaim();
+        }
+    }
+
+    @Override
+    public boolean reclaim() {
+        return reclaim(gone);
+    }
+
+    @Override
+    public boolean reclaimWhenIdle(int progressCalls) {
+        return retainsAny() && (progressCalls % RECLAIM_INTERVAL == 0 || fullSince != 0) && reclaim();
+    }
+
+    @Override
+    public void noteFull() {
+        statistics.logFullWaits++;
+        if (fullSince == 0) {
+            fullSince = System.nanoTime();
+        }
+    }
+
+    @Override
+    public boolean fullTooLong() {
+        if (fullSince != 0 && System.nanoTime() - fullSince > fullWait.toNanos()) {
+            fullSince = 0;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public LockstepException fullError(long bytes, int reportedDest) {
+        return new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": send of " + bytes + " bytes to rank "
+                + reportedDest + " waited " + fullWait.toMillis() + " ms for room in the message log: "
+                + statistics.retainedBytes + " bytes of " + layout.heapPartitionLength() + " in this rank's heap partition (log rings "
+                + "included) are retained for receivers that "
+                + "have not checkpointed past them; checkpoint more often or enlarge the device (" + MailboxOptions.HEAP_PER_RANK + ")");
+    }
+
+    @Override
+    public boolean mayRepeat() {
+        return true;
+    }
+
+    @Override
+    public boolean retains(IncomingMessage message) {
+        return !message.isSynchronous() && !message.isPreamble();
+    }
+
+    @Override
+    public boolean logsWildcards() {
+        return !preamble;
+    }
+
+    @Override
+    public long[] replayedWildcard() {
+        return preamble ? null : matches.nextReplayed();
+    }
+
+    @Override
+    public void matched(ReceiveRequest request, IncomingMessage message) {
+        if (!request.wildcard || message.isPreamble()) {
+            return;
+        }
+        if (request.replayedSequence > 0) {
+            if (message.sequence != request.replayedSequence) {
+                throw new LockstepException(ErrorClass.INTERN, "rank " + rank + ": replayed wildcard receive matched sequence "
+                        + message.sequence + " from rank " + message.source + ", the log says " + request.replayedSequence
+                        + ": the program is not deterministic between checkpoint and crash");
+            }
+            return;
+        }
+        matches.log(message.source, message.sequence);
+    }
+
+    @Override
+    public void consumed(int source, long first, long last) {
+        if (first > 0) { // a preamble message (sequence 0) is no part of the channel
+            consumed.consumed(source, first, last);
+        }
     }
 
     // ------------------------------------------------------------------ sender
@@ -144,7 +290,8 @@ final class MessageLog {
     }
 
     /** Undoes a ring reservation that was not logged; false if {@code block} is no ring block (a heap block). */
-    boolean rollback(int dest, long block) {
+    @Override
+    public boolean rollback(int dest, long block) {
         return rings[dest].rollback(block);
     }
 
@@ -277,8 +424,8 @@ final class MessageLog {
         statistics.messagesReclaimed++;
     }
 
-    /** Bytes the log rings hold (retained ring blocks). */
-    long ringBytesInUse() {
+    @Override
+    public long ringBytesInUse() {
         long bytes = 0;
         for (LogRing ring : rings) {
             bytes += ring.bytesInUse();
@@ -305,73 +452,20 @@ final class MessageLog {
 
     // ------------------------------------------------------------------ receiver
 
-    /** The program consumed the message (all its fragments) with sequence numbers {@code first..last} from {@code source}. */
-    void consumed(int source, long first, long last) {
-        TreeSet<Long> above = consumedAbove[source];
-        if (first == consumedPrefix[source] + 1 && above.isEmpty()) {
-            consumedPrefix[source] = last; // in order, nothing consumed ahead: the common case
-            return;
-        }
-        for (long seq = first; seq <= last; seq++) {
-            if (seq == consumedPrefix[source] + 1) {
-                consumedPrefix[source] = seq;
-                while (!above.isEmpty() && above.first() == consumedPrefix[source] + 1) {
-                    consumedPrefix[source] = above.pollFirst();
-                }
-            } else if (seq > consumedPrefix[source]) {
-                above.add(seq);
-            }
-        }
-    }
-
-    /** The first sequence number at or after {@code next} from {@code source} that a restored checkpoint has not consumed. */
-    long skipConsumed(int source, long next) {
-        long n = Math.max(next, consumedPrefix[source] + 1);
-        TreeSet<Long> above = consumedAbove[source];
-        while (!above.isEmpty() && above.contains(n)) {
-            n++;
-        }
-        return n;
+    @Override
+    public long skipConsumed(int source, long next) {
+        return consumed.skipConsumed(source, next);
     }
 
     /** Whether the message with {@code sequence} from {@code source} has been consumed (a duplicate). */
     boolean isConsumed(int source, long sequence) {
-        return sequence <= consumedPrefix[source] || consumedAbove[source].contains(sequence);
-    }
-
-    /**
-     * The next logged wildcard match a restarted incarnation must repeat, {source, sequence}, or
-     * null when the log of its predecessor is used up (then wildcards match freely and are logged).
-     */
-    long[] nextReplayedWildcard() {
-        long[] entry = replayMatches.pollFirst();
-        if (entry != null) {
-            statistics.wildcardMatchesReplayed++;
-            return new long[] {entry[1], entry[2]};
-        }
-        return null;
-    }
-
-    /** Logs that a wildcard receive matched {@code sequence} from {@code source}; persisted before the receive completes. */
-    void logWildcardMatch(int source, long sequence) {
-        if (matchPosition - committedMatchPosition >= matchEntries) {
-            throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": the wildcard match log is full ("
-                    + matchEntries + " ANY_SOURCE matches since the last checkpoint); checkpoint more often or raise "
-                    + Checkpoints.STATE_BYTES_PROPERTY);
-        }
-        long entry = layout.matchLogEntry(rank, matchPosition);
-        device.putLong(entry + MATCH_SOURCE_OFFSET, source);
-        device.putLong(entry + MATCH_SEQUENCE_OFFSET, sequence);
-        device.putLong(entry + MATCH_CHECK_OFFSET, matchCheck(matchPosition, source, sequence));
-        device.putLong(entry + MATCH_POSITION_OFFSET, matchPosition);
-        device.persist(entry, MATCH_ENTRY_LENGTH);
-        matchPosition++;
-        statistics.wildcardMatchesLogged++;
+        return consumed.isConsumed(source, sequence);
     }
 
     // ------------------------------------------------------------------ checkpoint
 
-    long committedEpoch() {
+    @Override
+    public long committedEpoch() {
         return committedEpoch;
     }
 
@@ -380,13 +474,11 @@ final class MessageLog {
      * registered-state section) into the inactive slot, persisted; then the epoch word, persisted;
      * then the release cursors. Returns the bytes written.
      */
-    long commit(long[] nextSendSequence, MemorySegment state) {
+    @Override
+    public long commit(long[] nextSendSequence, MemorySegment state) {
         long epoch = committedEpoch + 1;
-        long matchCursor = replayMatches.isEmpty() ? matchPosition : replayMatches.peekFirst()[0];
-        long transportWords = 2 + 3L * size; // world size, per source prefix and count, per destination, match position
-        for (TreeSet<Long> above : consumedAbove) {
-            transportWords += above.size();
-        }
+        long matchCursor = matches.cursor();
+        long transportWords = 2 + size + consumed.words(); // world size, consumed sets, per destination, match position
         long transportLength = transportWords * Long.BYTES;
         long bodyLength = transportLength + state.byteSize();
         if (bodyLength > layout.checkpointBodyCapacity()) {
@@ -399,15 +491,7 @@ final class MessageLog {
         long at = 0;
         body.set(ValueLayout.JAVA_LONG, at, size);
         at += 8;
-        for (int s = 0; s < size; s++) {
-            body.set(ValueLayout.JAVA_LONG, at, consumedPrefix[s]);
-            body.set(ValueLayout.JAVA_LONG, at + 8, consumedAbove[s].size());
-            at += 16;
-            for (long seq : consumedAbove[s]) {
-                body.set(ValueLayout.JAVA_LONG, at, seq);
-                at += 8;
-            }
-        }
+        at = consumed.write(body, at);
         for (int d = 0; d < size; d++) {
             body.set(ValueLayout.JAVA_LONG, at, nextSendSequence[d] - 1);
             at += 8;
@@ -429,10 +513,10 @@ final class MessageLog {
         device.putLongRelease(layout.committedEpochAddress(rank), epoch);
         device.persist(layout.committedEpochAddress(rank), Long.BYTES);
         committedEpoch = epoch;
-        committedMatchPosition = matchCursor;
+        matches.committed(matchCursor);
         // Only a committed checkpoint may release anything.
         for (int s = 0; s < size; s++) {
-            device.putLongRelease(layout.releaseCursorAddress(rank, s), consumedPrefix[s]);
+            device.putLongRelease(layout.releaseCursorAddress(rank, s), consumed.prefix(s));
         }
         device.persist(layout.releaseCursorAddress(rank, 0), (long) size * Long.BYTES);
         statistics.checkpoints++;
@@ -503,14 +587,7 @@ final class MessageLog {
             }
             at += 8;
             try {
-                for (int s = 0; s < size; s++) {
-                    consumedPrefix[s] = body.get(ValueLayout.JAVA_LONG, at);
-                    long k = body.get(ValueLayout.JAVA_LONG, at + 8);
-                    at += 16;
-                    for (long i = 0; i < k; i++, at += 8) {
-                        consumedAbove[s].add(body.get(ValueLayout.JAVA_LONG, at));
-                    }
-                }
+                at = consumed.read(body, at);
                 for (int d = 0; d < size; d++, at += 8) {
                     recovery.sentAtCheckpoint[d] = body.get(ValueLayout.JAVA_LONG, at);
                 }
@@ -523,25 +600,10 @@ final class MessageLog {
             recovery.epoch = epoch;
         }
         committedEpoch = epoch;
-        committedMatchPosition = matchCursor;
         // Wildcard matches of the predecessor after the checkpoint, in order.
-        long position = matchCursor;
-        while (position - matchCursor < matchEntries) {
-            long entry = layout.matchLogEntry(rank, position);
-            long source = device.getLong(entry + MATCH_SOURCE_OFFSET);
-            long sequence = device.getLong(entry + MATCH_SEQUENCE_OFFSET);
-            if (device.getLong(entry + MATCH_POSITION_OFFSET) != position
-                    || device.getLong(entry + MATCH_CHECK_OFFSET) != matchCheck(position, source, sequence)) {
-                break;
-            }
-            if (source < 0 || source >= size || sequence < 1) {
-                throw corrupt("wildcard match log entry " + position + " names source " + source + ", sequence " + sequence);
-            }
-            replayMatches.addLast(new long[] {position, source, sequence});
-            position++;
-        }
-        matchPosition = position;
+        matches.recover(matchCursor);
         recoverDirectories(recovery);
+        preamble = recovery.epoch > 0;
         return recovery;
     }
 
@@ -775,6 +837,6 @@ final class MessageLog {
 
     @Override
     public String toString() {
-        return "MessageLog[rank " + rank + ", epoch " + committedEpoch + ", consumed " + Arrays.toString(consumedPrefix) + "]";
+        return "MessageLog[rank " + rank + ", epoch " + committedEpoch + ", consumed " + consumed + "]";
     }
 }

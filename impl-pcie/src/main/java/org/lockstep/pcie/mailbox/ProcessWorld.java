@@ -185,7 +185,7 @@ public final class ProcessWorld implements AttachedRank {
         long beat = 1;
         while (!ended) {
             try {
-                Thread.sleep(Duration.ofNanos(MailboxEndpoint.HEARTBEAT_INTERVAL_NANOS));
+                Thread.sleep(Duration.ofNanos(PeerWatch.HEARTBEAT_INTERVAL_NANOS));
             } catch (InterruptedException e) {
                 return;
             }

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Status;
 import org.lockstep.spi.messaging.AbstractRequest;
+import org.lockstep.spi.messaging.ProgressEngine;
 
 /**
  * A send of the mailbox transport: pending until {@code place_message} has put all of it in
@@ -33,7 +34,7 @@ final class SendRequest extends AbstractRequest {
     /** Started by a restarted incarnation before it restored its checkpoint: sent outside the log (FLAG_PREAMBLE). */
     boolean preamble;
 
-    SendRequest(MailboxEndpoint endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
+    SendRequest(ProgressEngine endpoint, MemorySegment buffer, long length, int dest, int tag, int context, boolean synchronous,
                 int reportedDest) {
         super(endpoint);
         this.buffer = buffer;

@@ -35,7 +35,7 @@ class DeadPeerRecoveryTest {
                 long claimWord = layout.asyncMailboxAddress(0) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET;
                 assertTrue(device.compareAndSetLong(claimWord, 0, 1));
                 long slot = layout.slotAddress(layout.asyncSlotsBase(0), 1, layout.config().asyncSlots());
-                device.putLongRelease(slot + SlotDescriptor.SEQUENCE_OFFSET, MailboxEndpoint.claimMark(1, 1));
+                device.putLongRelease(slot + SlotDescriptor.SEQUENCE_OFFSET, org.lockstep.pcie.ring.SlotRing.claimMark(1, 1));
                 claimLeft.countDown();
                 throw new IllegalStateException("rank 1 dies holding an asynchronous claim");
             }

@@ -1,0 +1,27 @@
+package org.lockstep.pcie.mailbox;
+
+import java.util.TreeMap;
+
+import org.lockstep.pcie.ring.SlotRing;
+
+/**
+ * This rank's end of the channel from one source: its pair mailbox (as the receiver sees it),
+ * the next sequence number to deliver and the arrivals ahead of it, and the fragmented message
+ * in progress. Used under the endpoint's lock.
+ */
+final class ReceiveChannel {
+    final int source;
+    /** The pair mailbox (source, this rank): the next ticket to drain. */
+    final SlotRing ring;
+    /** Sequence number of the next message to deliver in channel order. */
+    long nextSequence = 1;
+    /** Arrivals ahead of {@link #nextSequence}, by sequence number, waiting for the gap to fill. */
+    final TreeMap<Long, IncomingMessage> ahead = new TreeMap<>();
+    /** The fragmented message whose later fragments are still arriving, or null. */
+    Reassembly reassembly;
+
+    ReceiveChannel(int source, SlotRing ring) {
+        this.source = source;
+        this.ring = ring;
+    }
+}

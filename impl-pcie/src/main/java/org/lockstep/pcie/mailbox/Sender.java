@@ -1,0 +1,459 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.lockstep.pcie.layout.SlotDescriptor.FLAG_PREAMBLE;
+
+import java.util.function.Function;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.layout.HeapBlockDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
+import org.lockstep.pcie.layout.MailboxConfig;
+import org.lockstep.pcie.layout.MailboxLayout;
+import org.lockstep.pcie.mailbox.Placement.Kind;
+import org.lockstep.pcie.ring.SlotHeader;
+import org.lockstep.pcie.ring.SlotRing;
+import org.lockstep.spi.device.ExternalMemory;
+
+/**
+ * The sending role of one rank ({@code MPI_Send} of seed 001's FIG. 3). For each piece of a
+ * message it chooses a {@link Placement} — inline, indirect, fragment, single-copy offer or
+ * direct — then reserves a block for the payload (heap or log ring), writes it, locks a slot of
+ * the pair mailbox ({@code lock_mailbox}; the receiver's asynchronous mailbox when the pair
+ * mailbox is full), makes the message durable if the job logs, publishes the slot
+ * ({@code place_message}) and accounts for it. A send that finds no room waits in its channel's
+ * queue and is placed by a later progress round. The sender reclaims a heap block when it sees
+ * the receiver release the slot that points at it.
+ *
+ * <p>Used under the endpoint's lock.
+ */
+final class Sender {
+    /** Length of the first fragment of a long message (later ones double). */
+    private static final long FIRST_FRAGMENT = 8 << 10;
+
+    private final ExternalMemory device;
+    private final int rank;
+    private final int inlineCapacity;
+    /** Largest payload placed in one heap block; longer messages go as several fragments. */
+    private final long maxFragment;
+    private final HeapAllocator heap;
+    private final ChannelLog log;
+    private final PeerWatch peers;
+    private final SingleCopy singleCopy;
+    private final TransportStatistics statistics;
+    private final SendChannel[] channels;
+    /** Per destination, its asynchronous mailbox as senders see it; null without device atomics. */
+    private final SlotRing[] asyncRings;
+    private final SlotHeader header;
+    private final Placement placement = new Placement();
+    private int pendingSendCount;
+    /** Placed messages whose slot release this sender still waits to see (ssend, indirect payloads). */
+    private final AwaitedReleases awaitingRelease;
+
+    Sender(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long maxFragment, HeapAllocator heap,
+           ChannelLog log, PeerWatch peers, SingleCopy singleCopy, TransportStatistics statistics) {
+        MailboxConfig config = layout.config();
+        this.device = device;
+        this.rank = rank;
+        this.inlineCapacity = config.inlineCapacity();
+        this.maxFragment = maxFragment;
+        this.heap = heap;
+        this.log = log;
+        this.peers = peers;
+        this.singleCopy = singleCopy;
+        this.statistics = statistics;
+        this.header = new SlotHeader(rank, incarnation);
+        this.awaitingRelease = new AwaitedReleases(device, heap);
+        int size = config.worldSize();
+        this.channels = new SendChannel[size];
+        this.asyncRings = config.asyncSlots() > 0 ? new SlotRing[size] : null;
+        for (int dest = 0; dest < size; dest++) {
+            channels[dest] = new SendChannel(dest, SlotRing.pair(device, layout, rank, dest));
+            if (asyncRings != null) {
+                asyncRings[dest] = SlotRing.async(device, layout, dest);
+            }
+        }
+    }
+
+    SendChannel channel(int dest) {
+        return channels[dest];
+    }
+
+    /** Fails at once a message that could never be placed: its heap blocks would not fit the heap partition. */
+    void checkFits(long bytes, boolean synchronous, int reportedDest) {
+        if ((bytes > inlineCapacity || synchronous) && blockBytes(Math.min(bytes, maxFragment)) > heap.capacity()) {
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
+                    + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
+                    + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
+                    + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
+        }
+    }
+
+    private static long blockBytes(long payload) {
+        return LayoutConstants.align(HeapBlockDescriptor.blockLength(payload), LayoutConstants.CACHE_LINE);
+    }
+
+    /** Starts {@code send}: places as much of it as there is room for, and queues the rest. */
+    void start(SendRequest send) {
+        if (log.inPreamble()) {
+            if (blockBytes(send.length) > heap.capacity()) {
+                throw new LockstepException(ErrorClass.NO_MEM, "message of " + send.length + " bytes to rank " + send.reportedDest
+                        + " sent before the restarted rank restored its checkpoint must fit one heap block, but the heap "
+                        + "partition has only " + heap.capacity() + " bytes; restore the checkpoint before sending it");
+            }
+            send.preamble = true;
+        }
+        peers.failIfGone(send.dest, null, "send to");
+        SendChannel channel = channels[send.dest];
+        if (!channel.busy()) {
+            while (!send.fullyPlaced() && !send.abandoned && place(send)) {
+                // place as many fragments as there is room for
+            }
+            if (send.fullyPlaced() || send.abandoned) {
+                return;
+            }
+        }
+        channel.pending.addLast(send);
+        pendingSendCount++;
+        statistics.sendsQueued++;
+    }
+
+    /** Sends started and not yet fully placed. */
+    int pendingSendCount() {
+        return pendingSendCount;
+    }
+
+    /** Whether this sender waits to see slots released (so progress has work even when nothing arrives). */
+    boolean awaitsReleases() {
+        return !awaitingRelease.isEmpty();
+    }
+
+    /**
+     * Places the message — or its next piece — in the next slot of the pair mailbox, or of the
+     * receiver's asynchronous mailbox when the pair mailbox is full. Returns false, changing
+     * nothing on the device, when neither has room or there is no room for the payload.
+     */
+    private boolean place(SendRequest send) {
+        boolean direct = false;
+        if (send.rendezvous != null) {
+            // A single-copy offer waits for its answer; accepted, its payload is in the receive buffer already.
+            SingleCopy.Step step = singleCopy.awaitAnswer(send);
+            if (step == SingleCopy.Step.WAITING) {
+                return false;
+            }
+            direct = step == SingleCopy.Step.COPIED;
+            if (!direct) {
+                SingleCopy.Rendezvous r = send.rendezvous;
+                send.rendezvous = null;
+                awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
+                        r.block, r.blockLength, send.synchronous ? send : null));
+                if (step == SingleCopy.Step.FAILED) {
+                    return true;
+                }
+            }
+        }
+        Placement p = choose(send, direct);
+        SendChannel channel = channels[send.dest];
+        if (!send.preamble && log.placedBefore(send.dest, channel.nextSequence)) {
+            dropResend(send, channel, p);
+            return true;
+        }
+        if (!channel.republish.isEmpty()) {
+            return false; // what the predecessor placed goes first
+        }
+        boolean logged = log.retainsMessages() && !send.preamble;
+        long block = HeapAllocator.FAILED;
+        if (p.needsBlock()) {
+            block = reserve(send.dest, p.blockLength(), logged);
+            if (block == HeapAllocator.FAILED) {
+                return false;
+            }
+            writeBlock(send, p, block);
+        }
+        SlotRing ring = channel.ring;
+        long ticket;
+        if (ring.hasRoom()) {
+            ticket = ring.next();
+        } else if (asyncRings != null && !send.preamble && (ticket = asyncRings[send.dest].claim(rank)) != SlotRing.FULL) {
+            ring = asyncRings[send.dest];
+        } else {
+            if (block != HeapAllocator.FAILED) {
+                releaseUnpublished(send.dest, block, p.blockLength());
+            }
+            statistics.mailboxFullWaits++;
+            return false;
+        }
+        publish(send, p, channel, ring, ticket, block, logged);
+        account(send, p, channel, ring, ticket, block, logged);
+        return true;
+    }
+
+    /** The placement of {@code send}'s next piece ({@code direct}: an accepted offer's payload is in place). */
+    private Placement choose(SendRequest send, boolean direct) {
+        long remaining = send.length - send.placedBytes;
+        boolean first = send.fragmentsPlaced == 0;
+        Kind kind;
+        long length = remaining;
+        if (direct) {
+            kind = Kind.DIRECT;
+        } else if (first && singleCopy.offers(send, inlineCapacity)) {
+            kind = Kind.OFFER;
+            length = 0;
+        } else if (!(send.length > inlineCapacity || send.synchronous || log.retainsMessages())) {
+            // A synchronous message always goes through a heap block: its released word is the match signal.
+            // With checkpoints, every message does: the heap is the message log (and single copy is off).
+            kind = Kind.INLINE;
+        } else if (!send.preamble && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first)) {
+            kind = Kind.FRAGMENT;
+            length = Math.min(remaining, fragmentLength(send.fragmentsPlaced));
+        } else {
+            kind = Kind.INDIRECT;
+        }
+        return placement.set(kind, length, first, length == remaining, send.synchronous, send.preamble);
+    }
+
+    /**
+     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
+     * start copying at once; each next one doubles, up to the largest fragment, so that long
+     * messages do not pay a slot per few kilobytes.
+     */
+    private long fragmentLength(int k) {
+        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
+    }
+
+    /** A restarted sender sends again what its predecessor placed after the checkpoint: the log has it. */
+    private void dropResend(SendRequest send, SendChannel channel, Placement p) {
+        channel.nextSequence++;
+        send.placedBytes += p.length;
+        send.fragmentsPlaced++;
+        statistics.resendsDropped++;
+        if (p.last) {
+            send.matchedByReceiver = true;
+            send.completeSend();
+        }
+    }
+
+    /**
+     * A block for a payload: a logged message goes to the log ring to its destination if it has
+     * room, else to the heap. {@link HeapAllocator#FAILED} when there is none.
+     */
+    private long reserve(int dest, long blockLength, boolean logged) {
+        long block = logged ? log.reserve(dest, blockLength) : ChannelLog.IN_HEAP;
+        if (block == ChannelLog.FULL) {
+            return HeapAllocator.FAILED;
+        }
+        if (block == ChannelLog.IN_HEAP) {
+            block = heap.allocate(blockLength);
+        }
+        if (block == HeapAllocator.FAILED) {
+            reclaimReleased();
+            log.reclaim();
+            block = heap.allocate(blockLength);
+            if (block == HeapAllocator.FAILED) {
+                statistics.heapFullWaits++;
+                log.noteFull();
+            }
+        }
+        return block;
+    }
+
+    /** Writes the payload into its block; before any slot is taken, so a failing copy from the caller's buffer costs no ticket. */
+    private void writeBlock(SendRequest send, Placement p, long block) {
+        try {
+            device.putLong(block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, 0);
+            if (p.kind == Kind.OFFER) {
+                singleCopy.prepareBlock(block);
+            }
+            if (p.length > 0) {
+                device.write(block + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, p.length);
+            }
+        } catch (RuntimeException e) {
+            releaseUnpublished(send.dest, block, p.blockLength());
+            throw e;
+        }
+    }
+
+    /** Gives back a block that was never published: a pending log ring reservation, or a heap block. */
+    private void releaseUnpublished(int dest, long block, long blockLength) {
+        if (!log.rollback(dest, block)) {
+            heap.release(block, blockLength);
+        }
+    }
+
+    /** Makes the piece durable if logged, then publishes its slot; on failure gives back what it took. */
+    private void publish(SendRequest send, Placement p, SendChannel channel, SlotRing ring, long ticket, long block, boolean logged) {
+        SlotHeader h = header.set(send.preamble ? 0 : channel.nextSequence, send.tag, send.context, p.length, send.length, p.flags,
+                p.kind == Kind.DIRECT ? send.rendezvous.target : p.indirect() ? block : 0);
+        boolean inLog = false;
+        try {
+            if (logged) {
+                // Durable before visible: the logged block (and a heap block's directory entry) is persisted before the slot is published.
+                log.record(block, p.blockLength(), send.dest, h);
+                inLog = true;
+            }
+            ring.publish(ticket, h, p.indirect() ? null : send.buffer, send.placedBytes);
+        } catch (RuntimeException e) {
+            if (block != HeapAllocator.FAILED && !inLog) { // a logged block stays: the log reclaims it
+                releaseUnpublished(send.dest, block, p.blockLength());
+            }
+            if (ring != channel.ring) {
+                ring.publishVoid(ticket, header); // a claimed asynchronous ticket must be published, or the receiver's ring stops there
+            }
+            throw e;
+        }
+        if (inLog) {
+            log.published();
+        }
+    }
+
+    /** After a piece is published: cursors, counters, what this sender must see released, and completion. */
+    private void account(SendRequest send, Placement p, SendChannel channel, SlotRing ring, long ticket, long block, boolean logged) {
+        if (!send.preamble) {
+            channel.nextSequence++;
+        }
+        if (ring == channel.ring) {
+            ring.advance();
+            statistics.pairMailboxSends++;
+        } else {
+            statistics.asyncMailboxSends++;
+        }
+        send.placedBytes += p.length;
+        send.fragmentsPlaced++;
+        statistics.bytesSent += p.length;
+        if (p.indirect()) {
+            statistics.indirectSends++;
+        }
+        SendRequest completes = send.synchronous && p.first ? send : null;
+        if (p.kind == Kind.OFFER) {
+            send.rendezvous = new SingleCopy.Rendezvous(block, p.blockLength(), ticket);
+        } else if (p.kind == Kind.DIRECT) {
+            // The receiver matched the offer before it answered: a synchronous send is matched.
+            SingleCopy.Rendezvous r = send.rendezvous;
+            send.rendezvous = null;
+            send.matchedByReceiver = true;
+            awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
+                    r.block, r.blockLength, null));
+        } else {
+            statistics.bytesCopied += p.length;
+        }
+        if (logged) {
+            // The log frees the block (after the receiver's checkpoint); the release word only completes a synchronous send.
+            if (completes != null) {
+                awaitingRelease.add(new PlacedFragment(send.dest, block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+                        HeapAllocator.FAILED, 0, send));
+            }
+        } else if (p.kind == Kind.INDIRECT || p.kind == Kind.FRAGMENT) {
+            awaitingRelease.add(new PlacedFragment(send.dest, block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, ticket,
+                    block, p.blockLength(), completes));
+        }
+        if (p.last) {
+            statistics.messagesSent++;
+            if (!send.synchronous || send.matchedByReceiver) {
+                send.completeSend();
+            }
+        }
+    }
+
+    /** Frees heap blocks and completes synchronous sends whose slots the receivers have released. */
+    boolean reclaimReleased() {
+        return awaitingRelease.reclaim();
+    }
+
+    /** Places what waits: first a predecessor's unpublished logged messages, then queued sends, in order. */
+    boolean placePending() {
+        boolean any = log.retainsMessages() && republishLogged();
+        if (pendingSendCount == 0) {
+            return any;
+        }
+        for (SendChannel channel : channels) {
+            var queue = channel.pending;
+            while (!queue.isEmpty() && place(queue.peekFirst())) {
+                any = true;
+                if (queue.peekFirst().fullyPlaced() || queue.peekFirst().abandoned) {
+                    queue.pollFirst();
+                    pendingSendCount--;
+                }
+            }
+            if (!queue.isEmpty() && log.fullTooLong()) {
+                SendRequest stuck = queue.pollFirst();
+                pendingSendCount--;
+                stuck.failWith(log.fullError(stuck.length, stuck.reportedDest));
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** Publishes, in order, the logged messages a predecessor placed but died before publishing. */
+    private boolean republishLogged() {
+        boolean any = false;
+        for (SendChannel channel : channels) {
+            while (!channel.republish.isEmpty() && channel.ring.hasRoom()) {
+                MessageLog.Logged logged = channel.republish.pollFirst();
+                header.set(logged.sequence(), logged.tag(), logged.context(), logged.length(), logged.messageLength(), logged.flags(),
+                        logged.block());
+                channel.ring.publish(channel.ring.next(), header, null, 0);
+                channel.ring.advance();
+                statistics.messagesRepublished++;
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * A restart: each pair ring resumes after its last published ticket, what the predecessor
+     * logged beyond the last published sequence number is published again first, and sequence
+     * numbers go on from the checkpoint (re-sends up to what was placed are dropped).
+     */
+    void resume(MessageLog messageLog, long[] sentAtCheckpoint) {
+        for (SendChannel channel : channels) {
+            channel.ring.resumeAfterPublished();
+            // The last slot still in the ring that carries a logged message (a preamble one has no sequence number).
+            long publishedThrough = channel.ring.lastSequenceWithout(FLAG_PREAMBLE);
+            channel.republish.addAll(messageLog.unpublished(channel.dest, publishedThrough));
+            channel.nextSequence = sentAtCheckpoint[channel.dest] + 1;
+        }
+    }
+
+    /** Per destination, the sequence number of the next message (for a checkpoint). */
+    long[] nextSequences() {
+        long[] next = new long[channels.length];
+        for (SendChannel channel : channels) {
+            next[channel.dest] = channel.nextSequence;
+        }
+        return next;
+    }
+
+    /**
+     * Fails every send that waits on a destination that has failed or finished, and gives back
+     * the heap blocks a receiver that has ended will never read.
+     */
+    void failOnGonePeers() {
+        for (SendChannel channel : channels) {
+            if (!peers.isGone(channel.dest)) {
+                continue;
+            }
+            for (SendRequest send : channel.pending) {
+                if (send.rendezvous != null) {
+                    heap.release(send.rendezvous.block, send.rendezvous.blockLength); // the receiver never answers now
+                    send.rendezvous = null;
+                }
+                send.failWith(peers.error(channel.dest, "send to"));
+                pendingSendCount--;
+            }
+            channel.pending.clear();
+        }
+        awaitingRelease.failOnGonePeers(peers);
+    }
+
+    /** At close: every send still pending fails with {@code error}'s message. */
+    void failAll(Function<String, LockstepException> error) {
+        for (SendChannel channel : channels) {
+            channel.pending.forEach(send -> send.failWith(error.apply("send")));
+            channel.pending.clear();
+        }
+        pendingSendCount = 0;
+        awaitingRelease.failAll(error);
+    }
+}
