@@ -15,11 +15,11 @@ import org.lockstep.mpi.comm.MpiCommunicator;
  * and this process's rank, and that every rank was started the same way (a job started half under
  * {@code srun} and half not has two worlds that do not know each other).
  */
-final class EngineChecks {
+public final class EngineChecks {
     private EngineChecks() {
     }
 
-    static void check(MpiCommunicator world, LaunchEnvironment launch, Map<String, String> env) {
+    public static void check(MpiCommunicator world, LaunchEnvironment launch, Map<String, String> env) {
         String library = world.session().library().path() + " (" + world.session().library().abi().name() + ")";
         if (world.size() != launch.size()) {
             throw new LockstepException(ErrorClass.RANK, "the MPI library " + library + " has a world of " + world.size()

@@ -175,12 +175,14 @@ final class MpiCollectivePrograms {
             throw new IllegalStateException("user function failed on purpose");
         }, true);
         if (n > 1) {
+            // The root always folds; which other ranks fold depends on the library's algorithm.
+            boolean failed = false;
             try {
                 world.reduce(MemorySegment.ofArray(new int[1]), MemorySegment.ofArray(new int[1]), 1, Datatype.INT, failing, 0);
-                check(me != 0, "a throwing user function went unnoticed at the root");
             } catch (IllegalStateException expectedFailure) {
-                check(me == 0, "only the root folds, only the root fails");
+                failed = true;
             }
+            check(failed || me != 0, "a throwing user function went unnoticed at the root");
         }
         // reduce_scatter(_block), scan, exscan
         int[] contributions = new int[n];

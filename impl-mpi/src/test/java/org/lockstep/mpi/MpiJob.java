@@ -21,7 +21,7 @@ final class MpiJob {
 
     /** An installed MPI's launcher and the flags that make it run a job of this many ranks on one small machine. */
     enum Launcher {
-        OPEN_MPI("mpirun.openmpi", "--oversubscribe", "--mca", "btl", "self,vader"),
+        OPEN_MPI("mpirun.openmpi", "--oversubscribe"),
         MPICH("mpirun.mpich");
 
         final String command;
@@ -51,12 +51,12 @@ final class MpiJob {
     private MpiJob() {
     }
 
-    /** The JVM command of one rank running {@code main} with {@code arguments}, with extra system properties. */
+    /** The JVM command of one rank running {@code main} with {@code arguments}, with system properties (the provider among them). */
     static List<String> jvm(Class<?> main, List<String> properties, String... arguments) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "--enable-native-access=" + MODULE, "--module-path", System.getProperty("jdk.module.path"),
-                "--patch-module", MODULE + "=" + testClasses(), "-Dlockstep.provider=mpi"));
+                "--enable-native-access=" + MODULE + ",org.lockstep.pcie", "--module-path", System.getProperty("jdk.module.path"),
+                "--patch-module", MODULE + "=" + testClasses()));
         command.addAll(properties);
         command.addAll(List.of("--module", MODULE + "/" + main.getName()));
         command.addAll(List.of(arguments));
@@ -65,12 +65,18 @@ final class MpiJob {
 
     /** Runs {@code ranks} copies of {@code jvm} under {@code launcher}. */
     static Outcome run(Launcher launcher, int ranks, List<String> launcherFlags, List<String> jvm) throws IOException, InterruptedException {
+        return run(launcher, ranks, launcherFlags, jvm, Map.of());
+    }
+
+    /** As {@link #run(Launcher, int, List, List)}, with extra environment for the launcher and its ranks. */
+    static Outcome run(Launcher launcher, int ranks, List<String> launcherFlags, List<String> jvm, Map<String, String> environment)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(launcher.command));
         command.addAll(launcher.flags);
         command.addAll(launcherFlags);
         command.addAll(List.of("-np", Integer.toString(ranks)));
         command.addAll(jvm);
-        return start(command, Map.of());
+        return start(command, environment);
     }
 
     /** Runs any command with the environment MPI launchers need here (root allowed), under the deadline. */

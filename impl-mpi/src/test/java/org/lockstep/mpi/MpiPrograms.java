@@ -24,7 +24,7 @@ public final class MpiPrograms {
     private MpiPrograms() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String program = args[0];
         JobOptions options = JobOptions.ofRanks(1);
         switch (program) {
@@ -32,6 +32,7 @@ public final class MpiPrograms {
             case "collectives" -> Lockstep.run(options, MpiCollectivePrograms::collectives);
             case "communicators" -> Lockstep.run(options, MpiPrograms::communicators);
             case "errors" -> Lockstep.run(options, MpiPrograms::errors);
+            case "threads" -> Lockstep.run(options, MpiPrograms::threads);
             default -> throw new IllegalArgumentException("no program " + program);
         }
         System.out.println("OK " + program);
@@ -191,6 +192,46 @@ public final class MpiPrograms {
         } catch (LockstepException e) {
             check(e.errorClass() == ErrorClass.COMM, "closed communicator error class " + e.errorClass());
         }
+        world.barrier();
+    }
+
+    /**
+     * Two threads of each rank talk at once, each on its own duplicate of the world: the library
+     * granted MPI_THREAD_MULTIPLE (asked for by default), so neither waits for the other.
+     */
+    static void threads(Communicator world) throws InterruptedException {
+        check(org.lockstep.mpi.comm.MpiSession.current().orElseThrow().threadMultiple(), "the library did not grant MPI_THREAD_MULTIPLE");
+        Communicator[] channels = {world.dup(), world.dup()};
+        int me = world.rank();
+        int n = world.size();
+        Throwable[] failures = new Throwable[2];
+        Thread[] threads = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            Communicator c = channels[t];
+            int id = t;
+            threads[t] = Thread.ofPlatform().start(() -> {
+                try {
+                    for (int round = 0; round < 500; round++) {
+                        int[] got = new int[2];
+                        c.sendrecv(MemorySegment.ofArray(new int[] {me, id}), 2, Datatype.INT, (me + 1) % n, round,
+                                MemorySegment.ofArray(got), 2, Datatype.INT, (me + n - 1) % n, round);
+                        check(got[0] == (me + n - 1) % n && got[1] == id, "thread " + id + " got " + Arrays.toString(got));
+                    }
+                } catch (Throwable e) {
+                    failures[id] = e;
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (Throwable f : failures) {
+            if (f != null) {
+                throw new AssertionError("a thread failed", f);
+            }
+        }
+        channels[0].close();
+        channels[1].close();
         world.barrier();
     }
 

@@ -18,7 +18,7 @@ class MpiProviderMpichTest {
     }
 
     static void runs(String program, int ranks) throws Exception {
-        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of(), MpiJob.jvm(MpiPrograms.class, List.of(), program));
+        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of(), MpiJob.jvm(MpiPrograms.class, List.of("-Dlockstep.provider=mpi"), program));
         assertFalse(outcome.timedOut(), () -> program + " timed out:\n" + outcome.output());
         assertEquals(0, outcome.exitCode(), () -> program + " failed:\n" + outcome.output());
         assertEquals(ranks, outcome.lines("OK " + program), () -> "every rank finishes " + program + ":\n" + outcome.output());
@@ -42,6 +42,11 @@ class MpiProviderMpichTest {
     @Test
     void communicators() throws Exception {
         runs("communicators", 3);
+    }
+
+    @Test
+    void twoThreadsOfEachRankAtOnce() throws Exception {
+        runs("threads", 2);
     }
 
     @Test

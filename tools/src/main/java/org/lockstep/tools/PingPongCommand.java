@@ -44,7 +44,6 @@ import picocli.CommandLine.Spec;
                 + "p99 one-way latency (round trip / 2) per size, and bandwidth = size / median one-way latency.")
 final class PingPongCommand implements Callable<Integer> {
     private static final int PING = 0;
-    private static final int PONG = 1;
     private static final int MEASURED = 1;
     private static final int WARM_UP = 2;
     private static final int SIZE_WARM_UP_ROUND_TRIPS = 20_000;
@@ -82,6 +81,11 @@ final class PingPongCommand implements Callable<Integer> {
                     + "(started by the launcher) instead of threads of this JVM.")
     Integer processes;
 
+    @Option(names = "--echo-rank", paramLabel = "R", defaultValue = "1",
+            description = "The rank that echoes rank 0's messages (default: ${DEFAULT-VALUE}); in a launched job of more ranks "
+                    + "the others only wait, so that one pair of a larger job is measured (e.g. two ranks on different hosts).")
+    int echoRank;
+
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "With --processes: pin the two processes to cores 0 and 1, as the peers' mpirun --bind-to core "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -117,10 +121,17 @@ final class PingPongCommand implements Callable<Integer> {
 
         List<PingPongResult> results = Collections.synchronizedList(new ArrayList<>());
         Lockstep.run(options, world -> {
+            if (echoRank < 1 || echoRank >= world.size()) {
+                throw new LockstepException(ErrorClass.RANK, "--echo-rank " + echoRank + " is not a rank other than 0 of "
+                        + world.size());
+            }
             if (world.rank() == PING) {
                 results.addAll(ping(world));
-            } else {
+            } else if (world.rank() == echoRank) {
                 pong(world);
+            }
+            if (world.size() > 2) {
+                world.barrier(); // the ranks outside the pair wait here, out of the way
             }
         });
         if (results.isEmpty()) {
@@ -188,13 +199,13 @@ final class PingPongCommand implements Callable<Integer> {
                     oneWayNanos.getValueAtPercentile(MEDIAN) / NANOS_PER_MICRO,
                     oneWayNanos.getValueAtPercentile(P99) / NANOS_PER_MICRO));
         }
-        world.send(buffer, 0, Datatype.BYTE, PONG, STOP);
+        world.send(buffer, 0, Datatype.BYTE, echoRank, STOP);
         return results;
     }
 
-    private static void roundTrip(Communicator world, MemorySegment buffer, long size, int tag) {
-        world.send(buffer, size, Datatype.BYTE, PONG, tag);
-        Status echo = world.recv(buffer, size, Datatype.BYTE, PONG, tag);
+    private void roundTrip(Communicator world, MemorySegment buffer, long size, int tag) {
+        world.send(buffer, size, Datatype.BYTE, echoRank, tag);
+        Status echo = world.recv(buffer, size, Datatype.BYTE, echoRank, tag);
         if (echo.byteCount() != size) {
             throw new LockstepException(ErrorClass.INTERN, "sent " + size + " bytes, the echo has " + echo.byteCount());
         }

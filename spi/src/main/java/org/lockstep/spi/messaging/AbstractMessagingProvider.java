@@ -16,7 +16,7 @@ import org.lockstep.api.RankProgram;
  * JVM over the provider's {@link ThreadWorld}, reports a rank that throws to the others as a
  * failed process, and gathers the failures into one exception.
  */
-public abstract class AbstractMessagingProvider implements LockstepProvider {
+public abstract class AbstractMessagingProvider implements LockstepProvider, AttachableProvider {
 
     /** Sets up a world of {@code options.ranks()} ranks (for example formats a device for them). */
     protected abstract ThreadWorld openThreadWorld(JobOptions options);
@@ -27,6 +27,12 @@ public abstract class AbstractMessagingProvider implements LockstepProvider {
      */
     protected AttachedRank attachRank(JobOptions options, LaunchEnvironment launch) {
         throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot run separate processes");
+    }
+
+    /** Joins this process to {@code launch}'s world for a provider that builds on this one ({@link AttachableProvider}). */
+    @Override
+    public final AttachedRank attach(JobOptions options, LaunchEnvironment launch) {
+        return attachRank(options, launch);
     }
 
     @Override

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The hybrid provider with 4 ranks as 2 pretend hosts of 2 (lockstep.mpi.hostOf=2), Open MPI on TCP only
+# (--mca btl self,tcp) so that traffic between the pretend hosts crosses the network stack: ping-pong of a
+# pair on one host (ranks 0,1: the mailbox transport) and of a pair across hosts (ranks 0,2: MPI over TCP),
+# beside the pure mailbox transport (2 processes) and the mpi provider over TCP (2 processes); then the
+# collectives of the 4 ranks, two-level (hybrid) beside flat MPI over TCP (mpi). Interleaved; each run is
+# bracketed by the cache-line probe. Needs the peers' probe (bash bench/peers/setup.sh hw) and the tools
+# module (mvn -q -DskipTests package).
+# Usage: REPS=3 OUT=/tmp/hybrid bash tools/bench/hybrid-pretend-hosts.sh; python3 tools/bench/summarize-mpi-provider.py OUT
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+peers=${PEERS_BUILD:-/tmp/lockstep-peers}
+reps=${REPS:-3}
+sizes=${SIZES:-8,4k,64k,1m}
+out=${OUT:-/tmp/hybrid-pretend-hosts-$(date -u +%Y%m%dT%H%M%S)}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+tcp=(mpirun.openmpi --oversubscribe --mca btl self,tcp)
+hybrid=(--provider hybrid -o lockstep.mpi.hostOf=2)
+run() { # name command...
+    local name=$1; shift
+    local before after
+    before=$(probe)
+    "$@" > "$out/$name.$rep.log" 2>&1 || echo "FAILED: $*" >> "$out/$name.$rep.log"
+    after=$(probe)
+    echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
+}
+for rep in $(seq 1 "$reps"); do
+    run pingpong-java-mailbox "$root/lockstep" bench pingpong --processes=2 --sizes="$sizes" --iterations=20000
+    run pingpong-java-hybridintra "${tcp[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 1 --sizes="$sizes" --iterations=20000
+    run pingpong-java-hybridinter "${tcp[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 2 --sizes="$sizes" --iterations=20000
+    run pingpong-java-mpitcp "${tcp[@]}" -np 2 "$root/lockstep" bench pingpong --provider mpi --sizes="$sizes" --iterations=20000
+    run collectives-twolevel-4 "${tcp[@]}" -np 4 "$root/lockstep" bench collectives "${hybrid[@]}"
+    run collectives-flat-4 "${tcp[@]}" -np 4 "$root/lockstep" bench collectives --provider mpi
+done
+echo "$out"
