@@ -51,6 +51,11 @@ class HybridProviderTest {
     }
 
     @Test
+    void aRankWaitingOnTheDeviceKeepsMpiMoving() throws Exception {
+        runs("cross-progress", 4, 2);
+    }
+
+    @Test
     void communicatorsAcrossUnevenPretendHosts() throws Exception {
         runs("communicators", 3, 2);
     }

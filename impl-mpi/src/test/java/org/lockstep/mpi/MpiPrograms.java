@@ -33,6 +33,7 @@ public final class MpiPrograms {
             case "communicators" -> Lockstep.run(options, MpiPrograms::communicators);
             case "errors" -> Lockstep.run(options, MpiPrograms::errors);
             case "threads" -> Lockstep.run(options, MpiPrograms::threads);
+            case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
             default -> throw new IllegalArgumentException("no program " + program);
         }
         System.out.println("OK " + program);
@@ -232,6 +233,39 @@ public final class MpiPrograms {
         }
         channels[0].close();
         channels[1].close();
+        world.barrier();
+    }
+
+    /**
+     * For 4 ranks as 2 hosts of 2 (hybrid): rank 0 starts a large send to rank 2 (another host: MPI,
+     * whose rendezvous needs the sender's progress) and then blocks on a receive from rank 1 (its
+     * own host: the device), which rank 1 sends only once rank 2 has the large message. Rank 0 must
+     * keep MPI moving while it waits on the device, or the three wait for each other for ever.
+     */
+    static void crossProgress(Communicator world) {
+        check(world.size() == 4, "cross-progress needs 4 ranks");
+        int big = 4 << 20;
+        switch (world.rank()) {
+            case 0 -> {
+                Request large = world.isend(MemorySegment.ofArray(pattern(0, big)), big, Datatype.BYTE, 2, 1);
+                byte[] token = new byte[1];
+                world.recv(token, 1, 3);
+                check(token[0] == 42, "token");
+                large.await();
+            }
+            case 1 -> {
+                byte[] token = new byte[1];
+                world.recv(token, 2, 2);
+                world.send(new byte[] {42}, 0, 3);
+            }
+            case 2 -> {
+                byte[] in = new byte[big];
+                world.recv(in, 0, 1);
+                check(Arrays.equals(in, pattern(0, big)), "large message");
+                world.send(new byte[] {1}, 1, 2);
+            }
+            default -> { }
+        }
         world.barrier();
     }
 

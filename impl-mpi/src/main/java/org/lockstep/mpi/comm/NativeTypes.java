@@ -58,11 +58,14 @@ final class NativeTypes {
     private final Map<Op, NativeOp> predefined = new java.util.IdentityHashMap<>();
     private final Map<NativeType, Long> nativeTypes = new EnumMap<>(NativeType.class);
     private final Arena upcalls = Arena.global();
+    /** {@code MPI_BYTE}, read on every point-to-point call. */
+    private final long bytes;
 
     NativeTypes() {
         for (NativeType t : NativeType.values()) {
             nativeTypes.put(t, abi.datatype(t));
         }
+        bytes = abi.datatype(NativeType.BYTE);
         register(Datatype.BYTE, nativeTypes.get(NativeType.INT8));
         register(Datatype.BOOLEAN, nativeTypes.get(NativeType.C_BOOL));
         register(Datatype.SHORT, nativeTypes.get(NativeType.INT16));
@@ -91,7 +94,7 @@ final class NativeTypes {
 
     /** {@code MPI_BYTE}. */
     long bytes() {
-        return nativeTypes.get(NativeType.BYTE);
+        return bytes;
     }
 
     /** The handle that carries elements of {@code type}. */

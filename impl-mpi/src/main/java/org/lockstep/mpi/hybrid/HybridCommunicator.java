@@ -29,6 +29,9 @@ final class HybridCommunicator extends AbstractCommunicator {
     private final HostLayout layout;
     /** Member rank of each local rank of this host. */
     private final int[] memberOfLocal;
+    /** Polls of one transport's request between two progress calls of the other. */
+    private static final int OTHER_TRANSPORT_EVERY = 7;
+
     /** Whether some member is on another host (a rank's messages to itself are always local). */
     private final boolean anyRemotePeer;
     private final HybridMatching matching = new HybridMatching(this);
@@ -106,22 +109,12 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     @Override
     public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        checkSend(dest);
-        if (dest != PROC_NULL && isLocal(dest)) {
-            local.send(buffer, count, type, layout.localRankOf()[dest], tag);
-        } else {
-            mpi.send(buffer, count, type, dest, tag);
-        }
+        awaitBoth(isend(buffer, count, type, dest, tag), dest);
     }
 
     @Override
     public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        checkSend(dest);
-        if (dest != PROC_NULL && isLocal(dest)) {
-            local.ssend(buffer, count, type, layout.localRankOf()[dest], tag);
-        } else {
-            mpi.ssend(buffer, count, type, dest, tag);
-        }
+        awaitBoth(issend(buffer, count, type, dest, tag), dest);
     }
 
     @Override
@@ -138,6 +131,29 @@ final class HybridCommunicator extends AbstractCommunicator {
                 : mpi.issend(buffer, count, type, dest, tag);
     }
 
+    /**
+     * Completes a request of one transport while also moving the other: a rank blocked on one must
+     * still progress what it started on the other (a large MPI send needs its sender's progress),
+     * or two ranks could wait for each other through different transports.
+     */
+    private Status awaitBoth(Request request, int peer) {
+        if (!anyRemotePeer || peer == PROC_NULL || request.isComplete()) {
+            return request.await();
+        }
+        boolean onLocal = peer == ANY_SOURCE ? false : isLocal(peer);
+        IdleStrategy idle = new IdleStrategy();
+        for (int round = 1;; round++) {
+            Optional<Status> done = request.test();
+            if (done.isPresent()) {
+                return done.get();
+            }
+            if ((round & OTHER_TRANSPORT_EVERY) == 0) {
+                iprobeOn(!onLocal, ANY_SOURCE, ANY_TAG); // a probe makes the other transport progress
+            }
+            idle.idle();
+        }
+    }
+
     @Override
     public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
         checkReceive(source, tag);
@@ -147,7 +163,7 @@ final class HybridCommunicator extends AbstractCommunicator {
         if (spansBoth(source)) {
             return matching.post(buffer, count, type, source, tag).await();
         }
-        return receiveOn(onLocal(source), buffer, count, type, source, tag);
+        return awaitBoth(irecv(buffer, count, type, source, tag), source);
     }
 
     @Override
