@@ -36,7 +36,7 @@ public final class EngineChecks {
         Map<String, StringBuilder> byLauncher = new TreeMap<>();
         for (int r = 0; r < world.size(); r++) {
             String how = launcherName(all[r * mine.length]) + (all[r * mine.length + 1] == 1 ? " inside a Slurm allocation" : "");
-            byLauncher.computeIfAbsent(how, k -> new StringBuilder()).append(byLauncher.get(how) == null ? "" : "").append(r).append(' ');
+            byLauncher.computeIfAbsent(how, k -> new StringBuilder()).append(r).append(' ');
         }
         if (byLauncher.size() > 1) {
             StringBuilder what = new StringBuilder();

@@ -50,6 +50,34 @@ class MpiProviderOpenMpiTest {
     }
 
     @Test
+    void aWorldSizeThatDiffersFromTheLaunchersIsARankError() throws Exception {
+        // Lockstep's own launcher variables claim 3 ranks; mpirun started 2.
+        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, 2, List.of("-x", "LOCKSTEP_RANK", "-x", "LOCKSTEP_SIZE", "-x", "LOCKSTEP_JOB_KEY"),
+                MpiJob.jvm(MpiPrograms.class, List.of("-Dlockstep.provider=mpi"), "point-to-point"),
+                java.util.Map.of("LOCKSTEP_RANK", "0", "LOCKSTEP_SIZE", "3", "LOCKSTEP_JOB_KEY", "abc"));
+        assertFalse(outcome.timedOut(), outcome::output);
+        org.junit.jupiter.api.Assertions.assertNotEquals(0, outcome.exitCode(), outcome::output);
+        org.junit.jupiter.api.Assertions.assertTrue(outcome.output().contains("MPI_ERR_RANK")
+                && outcome.output().contains("world of 2 rank(s), but the lockstep launcher started 3"), outcome::output);
+    }
+
+    @Test
+    void aJobStartedHalfInsideSlurmIsRefusedOnEveryRank() throws Exception {
+        List<String> jvm = MpiJob.jvm(MpiPrograms.class, List.of("-Dlockstep.provider=mpi"), "point-to-point");
+        List<String> command = new java.util.ArrayList<>(List.of(LAUNCHER.command));
+        command.addAll(LAUNCHER.flags);
+        command.addAll(List.of("-np", "1", "-x", "SLURM_JOB_ID=41"));
+        command.addAll(jvm);
+        command.addAll(List.of(":", "-np", "1"));
+        command.addAll(jvm);
+        MpiJob.Outcome outcome = MpiJob.start(command, java.util.Map.of());
+        assertFalse(outcome.timedOut(), outcome::output);
+        org.junit.jupiter.api.Assertions.assertNotEquals(0, outcome.exitCode(), outcome::output);
+        org.junit.jupiter.api.Assertions.assertTrue(outcome.output().contains("not all started the same way")
+                && outcome.output().contains("inside a Slurm allocation"), outcome::output);
+    }
+
+    @Test
     void errors() throws Exception {
         runs("errors", 2);
     }

@@ -1,15 +1,15 @@
 package org.lockstep.mpi.comm;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.lockstep.mpi.binding.Mpi;
+import org.lockstep.mpi.binding.NativeMemory;
 
 /**
  * Native memory a thread reuses for its blocking calls: a status, a few out-parameters, and
  * staging areas into which buffers that live on the Java heap are copied (the native library
- * cannot see heap memory, which the garbage collector moves). Areas grow as needed and are
- * released with the thread.
+ * cannot see heap memory, which the garbage collector moves). Areas grow as needed; what a thread
+ * holds stays allocated for the life of the process (a few bytes, and its largest staging area).
  */
 final class Scratch {
     private static final ThreadLocal<Scratch> CURRENT = ThreadLocal.withInitial(Scratch::new);
@@ -23,9 +23,10 @@ final class Scratch {
     private final MemorySegment[] staging = new MemorySegment[STAGING_AREAS];
 
     private Scratch() {
-        Arena arena = Arena.ofAuto();
-        status = arena.allocate(Mpi.ABI.statusSize(), 8);
-        words = arena.allocate(16, 8);
+        // malloc'd, not from an arena: a segment of an automatic arena costs two atomic updates of its
+        // scope on every native call that takes it; these few bytes live as long as the thread anyway.
+        status = NativeMemory.allocate(Mpi.ABI.statusSize());
+        words = NativeMemory.allocate(16);
     }
 
     static Scratch get() {
@@ -37,7 +38,10 @@ final class Scratch {
         MemorySegment current = staging[area];
         if (current == null || current.byteSize() < bytes) {
             long size = Math.max(MIN_STAGING, Long.highestOneBit(Math.max(bytes, 1) - 1) << 1);
-            current = Arena.ofAuto().allocate(Math.max(size, bytes), 64);
+            if (current != null) {
+                NativeMemory.free(current); // only this thread ever used it, and no call of its is in flight
+            }
+            current = NativeMemory.allocate(Math.max(size, bytes));
             staging[area] = current;
         }
         return current.asSlice(0, bytes);
