@@ -7,6 +7,8 @@ module org.lockstep.tools {
     requires org.lockstep.tck;
     // `lockstep run` and `lockstep embsp` run the applications by name
     requires org.lockstep.applications;
+    // `lockstep run` gives programs of the Open MPI Java bindings their mpi package; `lockstep classpath` names its jar
+    requires org.lockstep.compat.mpi;
     requires info.picocli;
     // HdrHistogram 2.2.2 has no module descriptor nor Automatic-Module-Name: its name comes from the jar name.
     requires HdrHistogram;

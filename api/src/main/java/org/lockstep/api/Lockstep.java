@@ -32,6 +32,9 @@ public final class Lockstep {
     /** The provider preferred when several are installed and none is named. */
     public static final String DEFAULT_PROVIDER = "mailbox";
 
+    /** The world of the rank whose program the current thread runs (see {@link #currentWorld()}). */
+    private static final ScopedValue<Communicator> CURRENT_WORLD = ScopedValue.newInstance();
+
     private Lockstep() {
     }
 
@@ -52,6 +55,7 @@ public final class Lockstep {
      */
     public static void run(JobOptions options, RankProgram program) {
         options = withSystemProperties(options);
+        program = boundToItsWorld(program);
         Optional<LaunchEnvironment> launch = LaunchEnvironment.current();
         if (launch.isPresent()) {
             JobOptions launched = LaunchEnvironment.withLaunchProperties(
@@ -60,6 +64,50 @@ public final class Lockstep {
             return;
         }
         provider(options.property(PROVIDER_PROPERTY).orElse(null)).runInThreads(options, program);
+    }
+
+    /**
+     * The world communicator of the rank whose program the calling thread runs inside
+     * {@link #run}; empty elsewhere (and on threads the program starts itself). This is how code
+     * that is not handed the world finds it: the MPI bindings' {@code MPI.Init} called from a
+     * {@code main} that a launcher runs as a rank.
+     */
+    public static Optional<Communicator> currentWorld() {
+        return CURRENT_WORLD.isBound() ? Optional.of(CURRENT_WORLD.get()) : Optional.empty();
+    }
+
+    /**
+     * Joins the calling thread to a world as one rank and returns it, for programs whose entry
+     * point is their own {@code main} rather than a {@link RankProgram} (the MPI bindings'
+     * {@code MPI.Init}): when a launcher started this process ({@link LaunchEnvironment}), its
+     * rank of the launcher's world ({@link LockstepProvider#attach}); otherwise a world of this
+     * one rank (MPI's singleton start), which needs {@code options.ranks()} to be 1. Providers and
+     * properties are chosen as {@link #run(JobOptions, RankProgram)} chooses them.
+     *
+     * @throws LockstepException {@link ErrorClass#ARG} for more than one rank without a launcher
+     */
+    public static AttachedWorld attach(JobOptions options) {
+        JobOptions withProperties = withSystemProperties(options);
+        Optional<LaunchEnvironment> launch = LaunchEnvironment.current();
+        if (launch.isPresent()) {
+            JobOptions launched = LaunchEnvironment.withLaunchProperties(
+                    new JobOptions(launch.get().size(), withProperties.properties()), System.getenv());
+            return provider(launched.property(PROVIDER_PROPERTY).orElse(null)).attach(launched, launch.get());
+        }
+        if (withProperties.ranks() != 1) {
+            throw new LockstepException(ErrorClass.ARG, "a thread can join a world of " + withProperties.ranks()
+                    + " ranks only in a process a launcher started (lockstep run, mpirun, srun); alone it is a world of 1");
+        }
+        LockstepProvider provider = provider(withProperties.property(PROVIDER_PROPERTY).orElse(null));
+        return KeptRank.start("lockstep-singleton-rank", program -> provider.runInThreads(withProperties, program));
+    }
+
+    /** {@code program}, run with its world bound to the thread for {@link #currentWorld()}. */
+    private static RankProgram boundToItsWorld(RankProgram program) {
+        return world -> ScopedValue.where(CURRENT_WORLD, world).call(() -> {
+            program.run(world);
+            return null;
+        });
     }
 
     /** {@code options} with the {@value #PROPERTY_PREFIX} system properties it does not set itself. */

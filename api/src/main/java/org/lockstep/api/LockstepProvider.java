@@ -32,4 +32,17 @@ public interface LockstepProvider {
     default void runAttached(JobOptions options, LaunchEnvironment launch, RankProgram program) {
         throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "provider " + name() + " cannot run separate processes");
     }
+
+    /**
+     * Joins this process, as one rank, to a launcher's world as {@link #runAttached} does, but
+     * returns the rank to the calling thread instead of running a program: for programs whose entry
+     * point is their own {@code main} (the MPI bindings' {@code MPI.Init}). The default runs
+     * {@link #runAttached} on a keeper thread; a provider whose communicators may be used from
+     * the calling thread without one overrides it.
+     *
+     * @throws LockstepException {@link ErrorClass#UNSUPPORTED_OPERATION} if the provider has no multi-process mode
+     */
+    default AttachedWorld attach(JobOptions options, LaunchEnvironment launch) {
+        return KeptRank.start("lockstep-attached-rank-" + launch.rank(), program -> runAttached(options, launch, program));
+    }
 }

@@ -12,6 +12,8 @@ import java.util.concurrent.Callable;
 import org.lockstep.applications.ApplicationMain;
 import org.lockstep.applications.Applications;
 import org.lockstep.api.Checkpoints;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,6 +86,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--bind-to-core", description = "Pin rank r to core r mod cores, as mpirun --bind-to core (needs taskset).")
     boolean bindToCore;
 
+    @Option(names = "--threads",
+            description = "Run the ranks as threads of this JVM instead of processes: each rank calls the program's main "
+                    + "in a class loader of its own (so its statics, and MPI.COMM_WORLD, are its own). A rank's System.exit ends every rank.")
+    boolean threads;
+
+    @Option(names = "--provider", paramLabel = "NAME",
+            description = "With --threads: the provider to run on (default: the one Lockstep chooses), e.g. embsp for an EM-BSP simulation.")
+    String provider;
+
     @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", split = ":",
             description = "Class path of the program (its classes and jars).")
     List<String> classPath = new ArrayList<>();
@@ -138,6 +149,15 @@ final class RunCommand implements Callable<Integer> {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
         }
         Program program = program(target, arguments);
+        if (threads) {
+            if (engine == Engine.mpi) {
+                throw new ParameterException(spec.commandLine(), "--threads runs the ranks in this JVM; --engine mpi starts processes");
+            }
+            return runThreads(program, jobProperties);
+        }
+        if (provider != null) {
+            jobProperties.put(Lockstep.PROVIDER_PROPERTY, provider);
+        }
         List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
         if (engine == Engine.mpi) {
             return runOnEngine(program, jvm, jobProperties);
@@ -185,5 +205,26 @@ final class RunCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return 130;
         }
+    }
+
+    /** {@code --threads}: every rank a thread of this JVM running the program's main ({@link ThreadRanks}). */
+    private int runThreads(Program program, Map<String, String> jobProperties) {
+        if (restartOnFailure || device != null || keepDevice || bindToCore || jvmOptions != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--threads runs the ranks in this JVM: --restart-on-failure, --device, --keep-device, --bind-to-core and --jvm-option are for processes");
+        }
+        if (program.main().endsWith(".jar") || program.main().contains("/")) {
+            throw new ParameterException(spec.commandLine(), "--threads needs a main class on --class-path, not " + program.main());
+        }
+        JobOptions options = JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE);
+        for (Map.Entry<String, String> e : jobProperties.entrySet()) {
+            options = options.with(e.getKey(), e.getValue());
+        }
+        if (provider != null) {
+            options = options.with(Lockstep.PROVIDER_PROPERTY, provider);
+        }
+        List<Path> path = classPath.stream().map(Path::of).toList();
+        new ThreadRanks(path, program.main(), program.arguments()).run(options);
+        return 0;
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import org.lockstep.api.AttachedWorld;
+import org.lockstep.api.Communicator;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
@@ -55,6 +57,28 @@ public abstract class AbstractMessagingProvider implements LockstepProvider, Att
             throw new LockstepException(ErrorClass.OTHER, "rank " + launch.rank() + " failed: " + t, t);
         }
         rank.close();
+    }
+
+    /** The rank from {@link #attachRank}, handed to the calling thread without a keeper thread. */
+    @Override
+    public AttachedWorld attach(JobOptions options, LaunchEnvironment launch) {
+        AttachedRank rank = attachRank(options, launch);
+        return new AttachedWorld() {
+            @Override
+            public Communicator world() {
+                return rank.communicator();
+            }
+
+            @Override
+            public void fail(Throwable cause) {
+                rank.failed(cause);
+            }
+
+            @Override
+            public void close() {
+                rank.close();
+            }
+        };
     }
 
     @Override

@@ -1,0 +1,36 @@
+package mpi;
+
+/**
+ * What happens when a call on a communicator fails ({@code MPI_Errhandler}):
+ * {@link MPI#ERRORS_ARE_FATAL} (the default, as in MPI) prints the error on one line and aborts
+ * the job with the error class as exit code; {@link MPI#ERRORS_RETURN} throws it as an
+ * {@link MPIException}.
+ */
+public final class Errhandler {
+    private final boolean fatal;
+
+    Errhandler(boolean fatal) {
+        this.fatal = fatal;
+    }
+
+    /**
+     * The exception for a call that failed, to throw; when this handler is fatal, the job is
+     * aborted instead and this does not return.
+     */
+    MPIException handle(String call, Throwable failure) {
+        MPIException e = ErrorClasses.exception(call, failure);
+        if (fatal && e.getErrorClass() != ErrorClasses.UNSUPPORTED_OPERATION) {
+            Session.abortJob(e.getErrorClass(), e.getMessage() + " (MPI.ERRORS_ARE_FATAL: aborting the job)", e);
+        }
+        return e;
+    }
+
+    boolean isFatal() {
+        return fatal;
+    }
+
+    @Override
+    public String toString() {
+        return fatal ? "MPI.ERRORS_ARE_FATAL" : "MPI.ERRORS_RETURN";
+    }
+}

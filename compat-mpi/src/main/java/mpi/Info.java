@@ -1,0 +1,125 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hints as ordered (key, value) strings ({@code MPI_Info}). Lockstep reads none of them; they are
+ * kept, copied and listed as MPI says.
+ */
+public final class Info implements Freeable, Cloneable {
+    private final Map<String, String> entries = new LinkedHashMap<>();
+    private final boolean isNullInfo;
+    private boolean freed;
+
+    /** An empty info object ({@code MPI_Info_create}). */
+    public Info() throws MPIException {
+        this(false);
+    }
+
+    private Info(boolean isNullInfo) {
+        this.isNullInfo = isNullInfo;
+    }
+
+    /** {@code MPI.INFO_NULL}. */
+    static Info nullInfo() {
+        return new Info(true);
+    }
+
+    /** {@code MPI.INFO_ENV}: how this process was started. */
+    static Info environment() {
+        Info env = new Info(false);
+        env.entries.put("command", ProcessHandle.current().info().command().orElse("java"));
+        env.entries.put("wdir", System.getProperty("user.dir"));
+        env.entries.put("host", MPI.hostName());
+        env.entries.put("arch", System.getProperty("os.arch"));
+        env.entries.put("thread_level", "MPI_THREAD_SERIALIZED");
+        return env;
+    }
+
+    private void check(String call) throws MPIException {
+        if (isNullInfo || freed) {
+            throw ErrorClasses.argument(ErrorClasses.INFO, call, isNullInfo ? "MPI.INFO_NULL holds nothing" : "the info object was freed");
+        }
+    }
+
+    private static void checkKey(String call, String key) throws MPIException {
+        if (key == null || key.isEmpty() || key.length() > MPI.MAX_INFO_KEY) {
+            throw ErrorClasses.argument(ErrorClasses.INFO_KEY, call, "an info key must have 1 to " + MPI.MAX_INFO_KEY + " characters: '" + key + "'");
+        }
+    }
+
+    /** Adds or replaces a hint ({@code MPI_Info_set}). */
+    public void set(String key, String value) throws MPIException {
+        check("Info.set");
+        checkKey("Info.set", key);
+        if (value == null || value.length() > MPI.MAX_INFO_VAL) {
+            throw ErrorClasses.argument(ErrorClasses.INFO_VALUE, "Info.set", "an info value must have at most " + MPI.MAX_INFO_VAL + " characters");
+        }
+        entries.put(key, value);
+    }
+
+    /** The value of {@code key}, or null ({@code MPI_Info_get}). */
+    public String get(String key) throws MPIException {
+        check("Info.get");
+        checkKey("Info.get", key);
+        return entries.get(key);
+    }
+
+    /** Removes {@code key}, which must be present ({@code MPI_Info_delete}). */
+    public void delete(String key) throws MPIException {
+        check("Info.delete");
+        checkKey("Info.delete", key);
+        if (entries.remove(key) == null) {
+            throw ErrorClasses.argument(ErrorClasses.INFO_NOKEY, "Info.delete", "no key '" + key + "'");
+        }
+    }
+
+    /** Number of keys ({@code MPI_Info_get_nkeys}). */
+    public int size() throws MPIException {
+        check("Info.size");
+        return entries.size();
+    }
+
+    /** The {@code i}-th key ({@code MPI_Info_get_nthkey}). */
+    public String getKey(int i) throws MPIException {
+        check("Info.getKey");
+        List<String> keys = new ArrayList<>(entries.keySet());
+        if (i < 0 || i >= keys.size()) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, "Info.getKey", "no key number " + i + " of " + keys.size());
+        }
+        return keys.get(i);
+    }
+
+    @Override
+    public Info clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** A copy ({@code MPI_Info_dup}). */
+    public Info dup() throws MPIException {
+        check("Info.dup");
+        Info copy = new Info(false);
+        copy.entries.putAll(entries);
+        return copy;
+    }
+
+    /** Frees the object ({@code MPI_Info_free}). */
+    @Override
+    public void free() throws MPIException {
+        check("Info.free");
+        freed = true;
+        entries.clear();
+    }
+
+    /** Whether this is {@code MPI.INFO_NULL} or was freed. */
+    public boolean isNull() {
+        return isNullInfo || freed;
+    }
+}

@@ -1,0 +1,240 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.LockstepException;
+
+/**
+ * A communicator within one group ({@code MPI_Comm} that is not an intercommunicator): adds
+ * split, create, scans, topologies and the dynamic-process calls. Process topologies, dynamic
+ * processes and name publishing throw {@link MPIException}s of class
+ * {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ */
+public class Intracomm extends Comm {
+    private static final String TOPOLOGIES = "process topologies come with Lockstep's API for them (issue 16)";
+    private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned, connected or published";
+
+    Intracomm(String name) {
+        super(name);
+    }
+
+    Intracomm(Communicator comm, int[] members, String name) {
+        super(comm, members, name);
+    }
+
+    /** The result of a split for a rank that joined no communicator ({@code MPI_COMM_NULL}). */
+    static Intracomm nullComm() {
+        return new Intracomm(null, null, "MPI_COMM_NULL");
+    }
+
+    @Override
+    public Intracomm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Intracomm dup() throws MPIException {
+        return inherit(new Intracomm(dupCommunicator("Intracomm.dup"), members, this + " (dup)"));
+    }
+
+    @Override
+    public Intracomm iDup() throws MPIException {
+        return (Intracomm) super.iDup();
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        Intracomm copy = dup();
+        copy.setInfo(info);
+        return copy;
+    }
+
+    /**
+     * Partitions the group by {@code colour}, ordering each part by {@code key} and then by rank
+     * here; a rank with colour {@code MPI.UNDEFINED} gets a null communicator
+     * ({@link #isNull()}) ({@code MPI_Comm_split}).
+     */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        Communicator c = live("Intracomm.split");
+        try {
+            Communicator part = c.split(colour == MPI.UNDEFINED ? Communicator.UNDEFINED : colour, key);
+            return part == null ? nullComm() : new Intracomm(part, membersOf(part), this + " (split)");
+        } catch (LockstepException e) {
+            throw fail("Intracomm.split", e);
+        }
+    }
+
+    /** The world ranks of {@code part}'s members: each tells its own (a collective over {@code part}). */
+    private int[] membersOf(Communicator part) {
+        int[] worldRanks = new int[part.size()];
+        MemorySegment mine = MemorySegment.ofArray(new int[] {members[comm.rank()]});
+        part.allgather(mine, 1, org.lockstep.api.Datatype.INT, MemorySegment.ofArray(worldRanks));
+        return worldRanks;
+    }
+
+    /** Splits by the kind of resource the ranks share ({@code MPI_Comm_split_type}). */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        live("Intracomm.splitType");
+        throw ErrorClasses.unsupported("Intracomm.splitType", "Lockstep's API has no split by shared resource yet (issue 15)");
+    }
+
+    /** A communicator of the members of {@code group}, in its order; null for the others ({@code MPI_Comm_create}); collective. */
+    public final Intracomm create(Group group) throws MPIException {
+        live("Intracomm.create");
+        int rankInGroup = group.getRank();
+        Intracomm part = split(rankInGroup == MPI.UNDEFINED ? MPI.UNDEFINED : 0, rankInGroup);
+        if (!part.isNull()) {
+            part.members = group.worldRanks().clone();
+        }
+        return part;
+    }
+
+    /** As {@link #create}, collective over the group's members only ({@code MPI_Comm_create_group}). */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        live("Intracomm.createGroup");
+        throw ErrorClasses.unsupported("Intracomm.createGroup", "Lockstep's API has no communicator creation over a subgroup yet (issue 15)");
+    }
+
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        live("Intracomm.createCart");
+        throw ErrorClasses.unsupported("Intracomm.createCart", TOPOLOGIES);
+    }
+
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        live("Intracomm.createGraph");
+        throw ErrorClasses.unsupported("Intracomm.createGraph", TOPOLOGIES);
+    }
+
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info, boolean reorder)
+            throws MPIException {
+        live("Intracomm.createDistGraph");
+        throw ErrorClasses.unsupported("Intracomm.createDistGraph", TOPOLOGIES);
+    }
+
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        live("Intracomm.createDistGraph");
+        throw ErrorClasses.unsupported("Intracomm.createDistGraph", TOPOLOGIES);
+    }
+
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
+                                                   Info info, boolean reorder) throws MPIException {
+        live("Intracomm.createDistGraphAdjacent");
+        throw ErrorClasses.unsupported("Intracomm.createDistGraphAdjacent", TOPOLOGIES);
+    }
+
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) throws MPIException {
+        live("Intracomm.createDistGraphAdjacent");
+        throw ErrorClasses.unsupported("Intracomm.createDistGraphAdjacent", TOPOLOGIES);
+    }
+
+    /** Inclusive prefix reduction: rank i gets ranks 0..i combined ({@code MPI_Scan}). */
+    public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collectives().scan("Intracomm.scan", false, sendbuf, recvbuf, count, type, op);
+    }
+
+    /** {@link #scan} in place. */
+    public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collectives().scan("Intracomm.scan", false, null, recvbuf, count, type, op);
+    }
+
+    public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        live("Intracomm.iScan");
+        throw ErrorClasses.unsupported("Intracomm.iScan", "Lockstep's API has no non-blocking scan yet (issue 15)");
+    }
+
+    public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iScan(buf, buf, count, type, op);
+    }
+
+    /** Exclusive prefix reduction: rank i gets ranks 0..i-1 combined; rank 0's buffer is untouched ({@code MPI_Exscan}). */
+    public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collectives().scan("Intracomm.exScan", true, sendbuf, recvbuf, count, type, op);
+    }
+
+    /** {@link #exScan} in place. */
+    public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collectives().scan("Intracomm.exScan", true, null, buf, count, type, op);
+    }
+
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        live("Intracomm.iExScan");
+        throw ErrorClasses.unsupported("Intracomm.iExScan", "Lockstep's API has no non-blocking exscan yet (issue 15)");
+    }
+
+    public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iExScan(buf, buf, count, type, op);
+    }
+
+    private static MPIException dynamic(String call) throws MPIException {
+        MPI.check();
+        return ErrorClasses.unsupported(call, DYNAMIC);
+    }
+
+    public static String openPort() throws MPIException {
+        throw dynamic("Intracomm.openPort");
+    }
+
+    public static String openPort(Info info) throws MPIException {
+        throw dynamic("Intracomm.openPort");
+    }
+
+    public static void closePort(String name) throws MPIException {
+        throw dynamic("Intracomm.closePort");
+    }
+
+    public final Intercomm accept(String port, int root) throws MPIException {
+        throw dynamic("Intracomm.accept");
+    }
+
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        throw dynamic("Intracomm.accept");
+    }
+
+    public final Intercomm connect(String port, int root) throws MPIException {
+        throw dynamic("Intracomm.connect");
+    }
+
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        throw dynamic("Intracomm.connect");
+    }
+
+    public static void publishName(String service, String port) throws MPIException {
+        throw dynamic("Intracomm.publishName");
+    }
+
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        throw dynamic("Intracomm.publishName");
+    }
+
+    public static void unpublishName(String service, String port) throws MPIException {
+        throw dynamic("Intracomm.unpublishName");
+    }
+
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        throw dynamic("Intracomm.unpublishName");
+    }
+
+    public static String lookupName(String service) throws MPIException {
+        throw dynamic("Intracomm.lookupName");
+    }
+
+    public static String lookupName(String service, Info info) throws MPIException {
+        throw dynamic("Intracomm.lookupName");
+    }
+
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes) throws MPIException {
+        throw dynamic("Intracomm.spawn");
+    }
+
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root, int[] errcodes)
+            throws MPIException {
+        throw dynamic("Intracomm.spawnMultiple");
+    }
+}

@@ -1,0 +1,98 @@
+package org.lockstep.tools;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
+
+/**
+ * Runs a program's {@code main(String[])} as every rank of a job whose ranks are threads of this
+ * JVM ({@code lockstep run --threads}): {@link Lockstep#run} gives each rank thread its world,
+ * and the rank calls {@code main} in a {@link RankClassLoader} of its own, so that the
+ * program's statics, and the {@code mpi} bindings' {@code MPI.COMM_WORLD}, are per rank. The
+ * bindings' {@code MPI.Init} finds the rank's world as {@link Lockstep#currentWorld()}.
+ *
+ * <p>A rank that throws fails the job as a failed process; a rank that calls {@code System.exit}
+ * ends the whole job, every rank being a thread of this JVM.
+ */
+final class ThreadRanks {
+    private final List<Path> classPath;
+    private final String mainClass;
+    private final List<String> arguments;
+
+    ThreadRanks(List<Path> classPath, String mainClass, List<String> arguments) {
+        this.classPath = List.copyOf(classPath);
+        this.mainClass = mainClass;
+        this.arguments = List.copyOf(arguments);
+    }
+
+    /** Runs the job; a rank's failure comes back as the {@link LockstepException} that {@link Lockstep#run} throws. */
+    void run(JobOptions options) {
+        URL[] urls = urls();
+        ClassLoader parent = ThreadRanks.class.getClassLoader();
+        Lockstep.run(options, world -> {
+            try (RankClassLoader loader = new RankClassLoader(world.rank(), urls, parent)) {
+                Thread thread = Thread.currentThread();
+                ClassLoader previous = thread.getContextClassLoader();
+                thread.setContextClassLoader(loader);
+                try {
+                    mainOf(loader).invokeExact(arguments.toArray(new String[0]));
+                } catch (Exception | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new LockstepException(ErrorClass.OTHER, "rank " + world.rank() + "'s main failed: " + t, t);
+                } finally {
+                    thread.setContextClassLoader(previous);
+                }
+            }
+        });
+    }
+
+    private MethodHandle mainOf(ClassLoader loader) {
+        try {
+            Class<?> main = Class.forName(mainClass, true, loader);
+            return MethodHandles.publicLookup().findStatic(main, "main", MethodType.methodType(void.class, String[].class));
+        } catch (ClassNotFoundException e) {
+            throw new LockstepException(ErrorClass.ARG, "no class " + mainClass + " on the class path " + classPath);
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            throw new LockstepException(ErrorClass.ARG, mainClass + " has no public static void main(String[])");
+        }
+    }
+
+    /** The program's class path, then the jar of the {@code mpi} bindings (each rank loads its own copy). */
+    private URL[] urls() {
+        List<URL> urls = new ArrayList<>();
+        try {
+            for (Path p : classPath) {
+                if (!Files.exists(p)) {
+                    throw new LockstepException(ErrorClass.ARG, "class path entry " + p + " does not exist");
+                }
+                urls.add(p.toUri().toURL());
+            }
+            urls.add(mpiBindings().toUri().toURL());
+        } catch (MalformedURLException e) {
+            throw new LockstepException(ErrorClass.ARG, "bad class path entry: " + e.getMessage());
+        }
+        return urls.toArray(new URL[0]);
+    }
+
+    /** Where the {@code mpi} package's classes are: its jar, or its classes directory in a build. */
+    static Path mpiBindings() {
+        try {
+            return Path.of(mpi.MPI.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | RuntimeException e) {
+            throw new LockstepException(ErrorClass.INTERN, "cannot locate the mpi bindings' classes: " + e);
+        }
+    }
+}
