@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCommand.Version.class,
         description = "MPI-style message passing through a shared storage device.",
-        subcommands = {ExampleCommand.class, RunCommand.class, EmbspCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
+        subcommands = {ExampleCommand.class, RunCommand.class, ClasspathCommand.class, EmbspCommand.class, BenchCommand.class, ProvidersCommand.class, TckCommand.class,
                 SoakCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LockstepCommand {
