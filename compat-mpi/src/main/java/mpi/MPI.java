@@ -214,6 +214,8 @@ public final class MPI {
 
     /** The buffer of buffered sends ({@link #attachBuffer}). */
     private static BsendBuffer bsendBuffer;
+    /** Buffered sends made with no buffer attached (small ones only; see {@link BsendBuffer}). */
+    private static final BsendBuffer EAGER_SENDS = new BsendBuffer(null);
 
     private MPI() {
     }
@@ -263,6 +265,7 @@ public final class MPI {
         if (bsendBuffer != null) {
             bsendBuffer.drain();
         }
+        EAGER_SENDS.drain();
         Session.close("MPI.Finalize");
         COMM_WORLD.unbind();
         COMM_SELF.unbind();
@@ -338,11 +341,9 @@ public final class MPI {
         return b.array();
     }
 
-    static BsendBuffer bsendBuffer(String call) throws MPIException {
-        if (bsendBuffer == null) {
-            throw ErrorClasses.argument(ErrorClasses.BUFFER, call, "no buffer is attached for buffered sends (MPI.attachBuffer)");
-        }
-        return bsendBuffer;
+    /** The attached buffer, else the one that sends small messages without it. */
+    static BsendBuffer bsendBuffer(String call) {
+        return bsendBuffer != null ? bsendBuffer : EAGER_SENDS;
     }
 
     /** Profiling control ({@code MPI_Pcontrol}); Lockstep has no profiling levels, so nothing to do. */

@@ -54,16 +54,24 @@ public final class Op implements Freeable {
                 for (int i = 0; i < count; i++) {
                     inOut.set(ValueLayout.JAVA_BYTE, i, b[i] ? (byte) 1 : 0);
                 }
-            } else {
+            } else if (inOut.isNative()) {
                 function.call(asBuffer(in), asBuffer(inOut), count, type);
+            } else {
+                // a heap segment over an int[] (or any array but byte[]) has no ByteBuffer view: work on a copy
+                ByteBuffer result = asBuffer(inOut);
+                function.call(asBuffer(in), result, count, type);
+                MemorySegment.copy(MemorySegment.ofBuffer(result.clear()), 0, inOut, 0, inOut.byteSize());
             }
         } catch (MPIException e) {
             throw new LockstepException(ErrorClass.OP, "the user function of " + name + " failed: " + e.getMessage(), e);
         }
     }
 
+    /** The segment as a byte buffer in native order: a view when it is native memory, else a copy. */
     private static ByteBuffer asBuffer(MemorySegment segment) {
-        return segment.asByteBuffer().order(ByteOrder.nativeOrder());
+        ByteBuffer buffer = segment.isNative() ? segment.asByteBuffer()
+                : ByteBuffer.wrap(segment.toArray(ValueLayout.JAVA_BYTE));
+        return buffer.order(ByteOrder.nativeOrder());
     }
 
     private static boolean[] booleans(MemorySegment segment, int count) {

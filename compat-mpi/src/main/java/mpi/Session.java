@@ -104,16 +104,21 @@ final class Session {
     }
 
     /**
-     * Ends the whole job, as {@code MPI_Abort} and a fatal error handler do: says why on one line,
-     * leaves the world as a failed rank, and exits this JVM with {@code code} (all ranks, when they
-     * are threads of it).
+     * Ends the job, as {@code MPI_Abort} and a fatal error handler do, and says why on one line.
+     * A process that attached to its world leaves it as a failed rank and exits with {@code code}.
+     * A rank whose world a launcher runs (threads, EM-BSP virtual processors: the JVM holds
+     * other ranks, or is an embedding application) does not end the JVM: it throws
+     * {@link JobAborted} out of its program, its rank fails, and the others see a failed process.
      */
     static void abortJob(int code, String why, Throwable cause) {
         Session s = current;
         String rank = s == null ? "" : "rank " + s.world.rank() + ": ";
         System.err.println("MPI abort: " + rank + why);
         System.err.flush();
-        if (s != null && s.attached != null) {
+        if (s != null && s.attached == null) {
+            throw new JobAborted(code, rank + why, cause);
+        }
+        if (s != null) {
             try {
                 s.attached.fail(cause == null ? new MPIException(why) : cause);
             } catch (RuntimeException ignored) {

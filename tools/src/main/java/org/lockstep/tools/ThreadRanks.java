@@ -41,6 +41,11 @@ final class ThreadRanks {
     void run(JobOptions options) {
         URL[] urls = urls();
         ClassLoader parent = ThreadRanks.class.getClassLoader();
+        try (RankClassLoader probe = new RankClassLoader(-1, urls, parent)) {
+            mainOf(probe); // a missing class or main fails here, once, before any rank starts
+        } catch (java.io.IOException e) {
+            throw new LockstepException(ErrorClass.OTHER, "cannot close a class loader: " + e);
+        }
         Lockstep.run(options, world -> {
             try (RankClassLoader loader = new RankClassLoader(world.rank(), urls, parent)) {
                 Thread thread = Thread.currentThread();
@@ -61,7 +66,7 @@ final class ThreadRanks {
 
     private MethodHandle mainOf(ClassLoader loader) {
         try {
-            Class<?> main = Class.forName(mainClass, true, loader);
+            Class<?> main = Class.forName(mainClass, false, loader);
             return MethodHandles.publicLookup().findStatic(main, "main", MethodType.methodType(void.class, String[].class));
         } catch (ClassNotFoundException e) {
             throw new LockstepException(ErrorClass.ARG, "no class " + mainClass + " on the class path " + classPath);

@@ -1,0 +1,99 @@
+package org.lockstep.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.lockstep.api.JobOptions;
+
+/**
+ * Programs written for the Open MPI Java bindings ({@code org.lockstep.mpiprograms}, one per
+ * family of calls, each failing its rank on a wrong result) run unchanged by the launcher of
+ * {@code lockstep run}: as processes over a device in {@code /dev/shm}, and with
+ * {@code --threads} as threads of one JVM, each rank in a class loader of its own; 2 and 4 ranks.
+ */
+@Timeout(300)
+class MpiBindingsProgramsTest {
+    private static final String PACKAGE = "org.lockstep.mpiprograms.";
+    private static final Path PROGRAMS = Path.of("target", "test-classes").toAbsolutePath();
+
+    record Launch(ProcessLauncher.Outcome outcome, String out, String err) {
+    }
+
+    static Launch processes(int ranks, String program) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, PACKAGE + program, List.of(), Optional.empty(), Map.of(),
+                List.of("-Xms64m", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xshare:auto"), List.of(PROGRAMS.toString()),
+                false, Duration.ofSeconds(5), false);
+        ProcessLauncher.Outcome outcome;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            outcome = new ProcessLauncher(o, e).run(job);
+        }
+        return new Launch(outcome, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} processes")
+    @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
+            "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4"})
+    void runsUnchangedAsProcesses(String program, int ranks) {
+        Launch l = processes(ranks, program);
+        assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
+        assertTrue(l.out().contains("[0] ") && l.out().contains(" passed on " + ranks + " ranks"), l.out());
+    }
+
+    @ParameterizedTest(name = "{0} on {1} threads")
+    @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
+            "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4"})
+    void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
+        new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
+                .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE));
+    }
+
+    @Test
+    void aFailedCallUnderErrorsAreFatalAbortsTheJobWithItsErrorClassOnOneLine() {
+        Launch l = processes(2, "FatalError");
+        assertEquals(0, l.outcome().firstFailedRank(), l.err() + l.out());
+        assertEquals(6, l.outcome().exitCodes()[0], "exit status = MPI.ERR_RANK; " + l.err());
+        List<String> aborts = l.err().lines().filter(line -> line.contains("MPI abort: rank 0: Comm.send")).toList();
+        assertEquals(1, aborts.size(), l.err());
+        assertTrue(aborts.getFirst().contains("MPI_ERR_RANK") && aborts.getFirst().contains("ERRORS_ARE_FATAL"), aborts.getFirst());
+    }
+
+    @Test
+    void lockstepRunThreadsRunsAMainClassAndLockstepClasspathNamesTheBindings() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = LockstepCommand.execute(new PrintWriter(out), new PrintWriter(err),
+                "run", "--threads", "-n", "3", "-cp", PROGRAMS.toString(), PACKAGE + "Collectives");
+        assertEquals(0, code, err.toString());
+        StringWriter path = new StringWriter();
+        assertEquals(0, LockstepCommand.execute(new PrintWriter(path), new PrintWriter(err), "classpath", "--compile"));
+        assertTrue(Path.of(path.toString().trim()).equals(ThreadRanks.mpiBindings()), path.toString());
+    }
+
+    @Test
+    void aMissingMainClassIsATypedErrorOnOneLine() {
+        StringWriter err = new StringWriter();
+        int code = LockstepCommand.execute(new PrintWriter(new StringWriter()), new PrintWriter(err),
+                "run", "--threads", "-n", "2", "-cp", PROGRAMS.toString(), PACKAGE + "NoSuchProgram");
+        assertEquals(LockstepCommand.FAILED, code);
+        assertTrue(err.toString().contains("no class " + PACKAGE + "NoSuchProgram"), err.toString());
+    }
+}
