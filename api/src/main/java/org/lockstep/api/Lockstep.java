@@ -80,7 +80,7 @@ public final class Lockstep {
      * Joins the calling thread to a world as one rank and returns it, for programs whose entry
      * point is their own {@code main} rather than a {@link RankProgram} (the MPI bindings'
      * {@code MPI.Init}): when a launcher started this process ({@link LaunchEnvironment}), its
-     * rank of the launcher's world ({@link LockstepProvider#attach}); otherwise a world of this
+     * rank of the launcher's world ({@link LockstepProvider#attachWorld}); otherwise a world of this
      * one rank (MPI's singleton start), which needs {@code options.ranks()} to be 1. Providers and
      * properties are chosen as {@link #run(JobOptions, RankProgram)} chooses them.
      *
@@ -92,7 +92,7 @@ public final class Lockstep {
         if (launch.isPresent()) {
             JobOptions launched = LaunchEnvironment.withLaunchProperties(
                     new JobOptions(launch.get().size(), withProperties.properties()), System.getenv());
-            return provider(launched.property(PROVIDER_PROPERTY).orElse(null)).attach(launched, launch.get());
+            return provider(launched.property(PROVIDER_PROPERTY).orElse(null)).attachWorld(launched, launch.get());
         }
         if (withProperties.ranks() != 1) {
             throw new LockstepException(ErrorClass.ARG, "a thread can join a world of " + withProperties.ranks()

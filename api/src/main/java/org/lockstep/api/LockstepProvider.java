@@ -42,7 +42,7 @@ public interface LockstepProvider {
      *
      * @throws LockstepException {@link ErrorClass#UNSUPPORTED_OPERATION} if the provider has no multi-process mode
      */
-    default AttachedWorld attach(JobOptions options, LaunchEnvironment launch) {
+    default AttachedWorld attachWorld(JobOptions options, LaunchEnvironment launch) {
         return KeptRank.start("lockstep-attached-rank-" + launch.rank(), program -> runAttached(options, launch, program));
     }
 }

@@ -61,7 +61,7 @@ public abstract class AbstractMessagingProvider implements LockstepProvider, Att
 
     /** The rank from {@link #attachRank}, handed to the calling thread without a keeper thread. */
     @Override
-    public AttachedWorld attach(JobOptions options, LaunchEnvironment launch) {
+    public AttachedWorld attachWorld(JobOptions options, LaunchEnvironment launch) {
         AttachedRank rank = attachRank(options, launch);
         return new AttachedWorld() {
             @Override
