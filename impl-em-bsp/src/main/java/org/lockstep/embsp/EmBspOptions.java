@@ -24,7 +24,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #CORES}</td><td>k, memory partitions and VPs that run at once</td><td>min(v, CPUs)</td></tr>
  *   <tr><td>{@value #CONTEXT_SIZE}</td><td>μ, bytes of one VP's context, a multiple of B</td><td>1m</td></tr>
  *   <tr><td>{@value #BLOCK_SIZE}</td><td>B, the disk block, a multiple of each disk's device block</td><td>64k</td></tr>
- *   <tr><td>{@value #DISKS}</td><td>comma-separated files (or directories to create a file in), one per disk</td><td>the temp directory</td></tr>
+ *   <tr><td>{@value #DISKS}</td><td>comma-separated files (or directories to create a file in), one per disk; {@code {p}} becomes the real processor's index</td><td>the temp directory</td></tr>
  *   <tr><td>{@value #IO}</td><td>{@code sync} (O_DIRECT), {@code async} (many requests in flight), {@code mmap}</td><td>sync</td></tr>
  *   <tr><td>{@value #THREADS}</td><td>{@code platform}, {@code virtual}, {@code sequential} (one VP at a time, reproducible)</td><td>virtual</td></tr>
  *   <tr><td>{@value #ALPHA}</td><td>α, delivery writes a VP keeps in flight</td><td>8</td></tr>
@@ -39,13 +39,16 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #STATS_OUT}</td><td>file that receives the closing key=value line</td><td>none</td></tr>
  *   <tr><td>{@value #BENCH_OUT}</td><td>gnuplot data file: time and I/O per superstep</td><td>none</td></tr>
  *   <tr><td>{@value #PROGRESS}</td><td>seconds between progress lines on standard error (0: none)</td><td>0</td></tr>
+ *   <tr><td>{@value #NETWORK}</td><td>P &gt; 1: the provider real processors talk through</td><td>{@value #DEFAULT_NETWORK}</td></tr>
+ *   <tr><td>{@value #DELIVERY}</td><td>Alltoallv: {@code direct} (PEMS2) or {@code indirect} (PEMS1's area on disk)</td><td>direct</td></tr>
+ *   <tr><td>{@value #FRAME}</td><td>P &gt; 1: most message bytes in one network frame, a multiple of B</td><td>256k</td></tr>
  * </table>
  */
 public record EmBspOptions(
         int vps, int cores, long contextSize, long blockSize, List<Path> disks, IoMode io, ThreadMode threads,
         int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
-        long progressSeconds) {
+        long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -67,6 +70,11 @@ public record EmBspOptions(
     public static final String STATS_OUT = PREFIX + "statsOut";
     public static final String BENCH_OUT = PREFIX + "benchOut";
     public static final String PROGRESS = PREFIX + "progress";
+    public static final String NETWORK = PREFIX + "network";
+    public static final String DELIVERY = PREFIX + "delivery";
+    public static final String FRAME = PREFIX + "frame";
+    /** In a disk path, replaced by the real processor's index, so that each process gets a directory of its own. */
+    public static final String PROCESSOR_PLACEHOLDER = "{p}";
 
     static final long DEFAULT_CONTEXT_SIZE = 1L << 20;
     static final long DEFAULT_BLOCK_SIZE = 64L << 10;
@@ -76,6 +84,8 @@ public record EmBspOptions(
     static final long MIN_SLOT = 64L << 10;
     static final long DEFAULT_EAGER_LIMIT = 64L << 10;
     static final long DEFAULT_SPOOL = 16L << 20;
+    static final String DEFAULT_NETWORK = "mailbox";
+    static final long DEFAULT_FRAME = 256L << 10;
 
     /** I/O drivers (seed 003 chapter 5). */
     public enum IoMode { SYNC, ASYNC, MMAP }
@@ -89,19 +99,44 @@ public record EmBspOptions(
     /** How contexts are placed on the disks. */
     public enum LayoutMode { AUTO, STRIPED, CONTIGUOUS }
 
-    /** Reads and checks the options of a job of {@code options.ranks()} virtual processors. */
+    /** Alltoallv's message delivery: PEMS2's direct delivery into contexts, or PEMS1's indirect area on disk (a baseline). */
+    public enum Delivery { DIRECT, INDIRECT }
+
+    /** Reads and checks the options of a job of {@code options.ranks()} virtual processors on one real processor. */
     public static EmBspOptions from(JobOptions options) {
-        int v = options.ranks();
+        return read(options, options.ranks(), 1, 0);
+    }
+
+    /**
+     * Reads and checks the options of real processor {@code processor} of {@code processors}, one
+     * process each: v is {@value #VPS} (default: one VP per processor), and each processor
+     * simulates v/P of them, VPs p·v/P … (p+1)·v/P − 1 on processor p.
+     */
+    public static EmBspOptions ofProcessor(JobOptions options, int processors, int processor) {
+        long v = options.longProperty(VPS, processors);
+        if (v < 1 || v > Integer.MAX_VALUE) {
+            throw arg(VPS + " = " + v + " is out of range");
+        }
+        if (v % processors != 0) {
+            throw arg("v = " + v + " virtual processors (" + VPS + ") cannot be spread evenly over P = " + processors
+                    + " real processors: each simulates v/P, so v must be a multiple of P");
+        }
+        return read(options, (int) v, processors, processor);
+    }
+
+    private static EmBspOptions read(JobOptions options, int v, int processors, int processor) {
         long vpsProperty = options.longProperty(VPS, v);
         if (vpsProperty != v) {
             throw arg(VPS + "=" + vpsProperty + " disagrees with the job's " + v + " ranks");
         }
-        int k = intProperty(options, CORES, Math.min(v, Runtime.getRuntime().availableProcessors()));
+        int local = v / processors;
+        int k = intProperty(options, CORES, Math.min(local, Runtime.getRuntime().availableProcessors()));
         if (k < 1) {
             throw arg(CORES + " must be at least 1, got " + k);
         }
-        if (v < k) {
-            throw arg("v = " + v + " virtual processors is fewer than k = " + k + " cores (" + CORES + "): every core needs a VP");
+        if (local < k) {
+            throw arg((processors == 1 ? "v = " + v : "v/P = " + v + "/" + processors + " = " + local) + " virtual processors is fewer than k = "
+                    + k + " cores (" + CORES + "): every core needs a VP");
         }
         long block = options.longProperty(BLOCK_SIZE, DEFAULT_BLOCK_SIZE);
         if (block <= 0 || Long.bitCount(block) != 1) {
@@ -111,7 +146,7 @@ public record EmBspOptions(
         if (mu <= 0 || mu % block != 0) {
             throw arg(CONTEXT_SIZE + " (μ) = " + mu + " must be a positive multiple of the block size B = " + block);
         }
-        List<Path> disks = parseDisks(options.property(DISKS).orElse(System.getProperty("java.io.tmpdir")));
+        List<Path> disks = parseDisks(options.property(DISKS).orElse(System.getProperty("java.io.tmpdir")), processor);
         IoMode io = enumProperty(options, IO, IoMode.class, IoMode.SYNC);
         ThreadMode threads = enumProperty(options, THREADS, ThreadMode.class, ThreadMode.VIRTUAL);
         int alpha = intProperty(options, ALPHA, DEFAULT_ALPHA);
@@ -133,11 +168,17 @@ public record EmBspOptions(
         } catch (ArithmeticException e) {
             throw arg("k·μ = " + k + "·" + mu + " overflows");
         }
-        long needed = io == IoMode.MMAP ? cache : partitions + k * staging + cache;
+        long frame = options.longProperty(FRAME, DEFAULT_FRAME);
+        if (frame < block || frame % block != 0) {
+            throw arg(FRAME + " = " + frame + " must be a positive multiple of the block size B = " + block);
+        }
+        long networkBuffers = processors == 1 ? 0 : networkMemory(processors, k, alpha, staging, frame);
+        long needed = (io == IoMode.MMAP ? cache : partitions + k * staging + cache) + networkBuffers;
         if (needed > budget) {
             throw new LockstepException(ErrorClass.NO_MEM, "k·μ = " + k + "·" + mu + " = " + partitions
-                    + " bytes of partitions plus " + k + "·" + staging + " of staging and " + cache
-                    + " of boundary cache exceed the memory budget " + MEMORY + " = " + budget + " bytes");
+                    + " bytes of partitions plus " + k + "·" + staging + " of staging, " + cache
+                    + " of boundary cache" + (networkBuffers > 0 ? " and " + networkBuffers + " of network frames" : "")
+                    + " exceed the memory budget " + MEMORY + " = " + budget + " bytes");
         }
         DirectMode direct = enumProperty(options, DIRECT, DirectMode.class, DirectMode.AUTO);
         LayoutMode layout = enumProperty(options, LAYOUT, LayoutMode.class, LayoutMode.AUTO);
@@ -154,9 +195,45 @@ public record EmBspOptions(
             throw arg(EAGER_LIMIT + " and " + SPOOL + " must not be negative");
         }
         long progress = options.longProperty(PROGRESS, 0);
+        String network = options.property(NETWORK).orElse(DEFAULT_NETWORK).trim();
+        Delivery delivery = enumProperty(options, DELIVERY, Delivery.class, Delivery.DIRECT);
         return new EmBspOptions(v, k, mu, block, disks, io, threads, alpha, budget, cache, staging, direct, layout,
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
-                progress);
+                progress, processors, processor, network, delivery, frame);
+    }
+
+    /**
+     * Memory a real processor of P holds for the network: the agent's staging, one receive frame
+     * per other processor, and α frames in flight for each of k VPs and the agent.
+     */
+    static long networkMemory(int processors, int k, int alpha, long staging, long frame) {
+        return staging + (processors - 1L + (k + 1L) * alpha) * (frame + 64);
+    }
+
+    /** v/P, the VPs this real processor simulates. */
+    public int localVps() {
+        return vps / processors;
+    }
+
+    /** The id of this processor's first VP. */
+    public int firstVp() {
+        return processor * localVps();
+    }
+
+    /** The real processor that simulates VP {@code vp}. */
+    public int processorOf(int vp) {
+        return vp / localVps();
+    }
+
+    /**
+     * The parameters every real processor must share, as {@code key=value} pairs: v, P, k, μ, B,
+     * D, the drivers, α, the delivery and the frame size. Disk paths and memory budgets may differ.
+     */
+    public String sharedParameters() {
+        return String.join(" ", "vps=" + vps, "processors=" + processors, "cores=" + cores, "contextSize=" + contextSize,
+                "blockSize=" + blockSize, "disks=" + disks.size(), "io=" + io.name().toLowerCase(Locale.ROOT),
+                "threads=" + threads.name().toLowerCase(Locale.ROOT), "alpha=" + alpha,
+                "delivery=" + delivery.name().toLowerCase(Locale.ROOT), "frame=" + frameBytes);
     }
 
     /** D, the number of disks. */
@@ -173,16 +250,16 @@ public record EmBspOptions(
         };
     }
 
-    /** v·μ, the disk space of all contexts. */
+    /** (v/P)·μ, the disk space of this processor's contexts. */
     public long totalContextBytes() {
-        return Math.multiplyExact((long) vps, contextSize);
+        return Math.multiplyExact((long) localVps(), contextSize);
     }
 
-    private static List<Path> parseDisks(String text) {
+    private static List<Path> parseDisks(String text, int processor) {
         List<Path> paths = new ArrayList<>();
         for (String part : text.split(",")) {
             if (!part.isBlank()) {
-                paths.add(Path.of(part.trim()));
+                paths.add(Path.of(part.trim().replace(PROCESSOR_PLACEHOLDER, Integer.toString(processor))));
             }
         }
         if (paths.isEmpty()) {

@@ -27,17 +27,38 @@ import org.lockstep.embsp.sim.CallRecord;
 public record RunReport(EmBspOptions options, String ioDriver, String threadDriver, boolean direct, boolean striped,
                         int supersteps, double seconds, IoSnapshot total, IoSnapshot pointToPoint,
                         List<IoSnapshot> perSuperstep, double[] superstepSeconds, List<CallRecord> calls, long boundBytes,
-                        long peakCacheBytes, long partitionBytes, long kernelReadBytes, long kernelWriteBytes) {
+                        long peakCacheBytes, long partitionBytes, long kernelReadBytes, long kernelWriteBytes,
+                        long networkBytes, long[] peakRssBytes) {
+
+    /** Network frame bytes the calls may send, summed over them. */
+    public long networkBoundBytes() {
+        long total = 0;
+        for (CallRecord c : calls) {
+            total += c.networkBoundBytes();
+        }
+        return total;
+    }
+
+    /** The peak resident memory of each real processor's process, comma-separated. */
+    public String peakRss() {
+        StringBuilder b = new StringBuilder();
+        for (long r : peakRssBytes) {
+            b.append(b.isEmpty() ? "" : ",").append(r);
+        }
+        return b.toString();
+    }
 
     /** The closing line for scripts: {@code vps=… cores=… supersteps=… seconds=… swap_bytes=… delivery_bytes=… bound_bytes=…} and more. */
     public String keyValueLine() {
         return String.format(Locale.ROOT, "vps=%d cores=%d supersteps=%d seconds=%.3f swap_bytes=%d delivery_bytes=%d bound_bytes=%d"
                         + " p2p_bytes=%d io_ops=%d io=%s threads=%s direct=%s striped=%s disks=%d block_size=%d context_size=%d"
-                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d within_bounds=%s",
+                        + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d processors=%d"
+                        + " delivery=%s network_bytes=%d network_bound_bytes=%d processor_peak_rss_bytes=%s within_bounds=%s",
                 options.vps(), options.cores(), supersteps, seconds, total.swapBytes(), total.deliveryBytes(), boundBytes,
                 pointToPoint.totalBytes(), total.totalOperations(), ioDriver, threadDriver, direct, striped, options.diskCount(),
                 options.blockSize(), options.contextSize(), options.alpha(), partitionBytes, peakCacheBytes, kernelReadBytes,
-                kernelWriteBytes, withinBounds());
+                kernelWriteBytes, options.processors(), options.delivery().name().toLowerCase(Locale.ROOT), networkBytes,
+                networkBoundBytes(), peakRss(), withinBounds());
     }
 
     /** Whether every collective call kept within its bound. */
@@ -53,12 +74,12 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             out.println("# lockstep embsp " + keyValueLine());
             out.println("# sequence operation participants omega_bytes swap_bytes delivery_bytes swap_bound_bytes"
-                    + " delivery_bound_bytes thesis_bound_bytes cache_misses within_bound seconds");
+                    + " delivery_bound_bytes thesis_bound_bytes cache_misses within_bound seconds network_bytes network_bound_bytes");
             for (CallRecord c : calls) {
-                out.printf(Locale.ROOT, "%d %s %d %d %d %d %d %d %d %d %s %.6f%n", c.sequence(), c.operation(), c.participants(),
+                out.printf(Locale.ROOT, "%d %s %d %d %d %d %d %d %d %d %s %.6f %d %d%n", c.sequence(), c.operation(), c.participants(),
                         c.omega(), c.counted().swapBytes(), c.counted().deliveryBytes(), c.swapBoundBytes(),
                         c.deliveryBoundBytes() + c.missAllowance(), c.thesisBoundBytes() + c.missAllowance(), c.cacheMisses(),
-                        c.withinBound(), c.seconds());
+                        c.withinBound(), c.seconds(), c.networkBytes(), c.networkBoundBytes());
             }
         }
     }

@@ -10,19 +10,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import org.lockstep.api.Communicator;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.RankProgram;
 import org.lockstep.embsp.comm.CommWorld;
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.io.IoSnapshot;
+import org.lockstep.embsp.net.Interconnect;
 import org.lockstep.embsp.sim.Accounting;
 import org.lockstep.embsp.sim.CallRecord;
 import org.lockstep.embsp.sim.Machine;
 import org.lockstep.embsp.sim.Vp;
 
-/** Runs one program as v virtual processors on one {@link Machine} and reports what it did. */
+/**
+ * Runs one program as v virtual processors — on one {@link Machine}, or on P of them in P
+ * processes, each simulating v/P and talking to the others through an {@link Interconnect} —
+ * and reports what it did.
+ */
 public final class Simulation {
     private Simulation() {
     }
@@ -37,42 +44,106 @@ public final class Simulation {
         EmBspOptions options = EmBspOptions.from(job);
         long[] kernelBefore = kernelIo();
         RunReport report;
-        AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(options.vps());
-        Throwable cause;
         try (Machine machine = Machine.open(options)) {
             CommWorld world = new CommWorld(machine);
-            Thread progress = startProgress(machine);
-            List<Thread> threads = new ArrayList<>(options.vps());
-            for (int t = 0; t < options.vps(); t++) {
-                Vp vp = machine.vp(t);
-                threads.add(machine.threads().start("lockstep-vp-" + t, () -> runVp(machine, world, vp, program, failures)));
-            }
-            for (Thread t : threads) {
-                joinUninterruptibly(t);
-            }
-            if (progress != null) {
-                progress.interrupt();
-            }
-            cause = machine.scheduler().firstFailure();
-            report = report(machine, kernelBefore);
-        }
-        if (cause == null) {
-            writeOutputs(options, report);
-            return report;
-        }
-        LockstepException summary = new LockstepException(cause instanceof LockstepException le ? le.errorClass() : ErrorClass.OTHER,
-                "EM-BSP run failed: " + cause, cause);
-        for (int t = 0; t < options.vps(); t++) {
-            Throwable f = failures.get(t);
-            if (f != null && f != cause && summary.getSuppressed().length < 16) {
-                summary.addSuppressed(f);
+            Outcome outcome = runVps(machine, world, program, null);
+            report = report(machine, kernelBefore, 0);
+            if (outcome.cause() != null) {
+                throw outcome.failure();
             }
         }
-        throw summary;
+        writeOutputs(options, report);
+        return report;
+    }
+
+    /**
+     * Runs real processor {@code network.rank()} of {@code network.size()}: its v/P VPs of
+     * {@code program}, talking to the other processors through {@code network} (the world of a
+     * messaging provider, one rank per processor). At start every processor checks that all share
+     * the simulation's parameters; at the end processor 0 writes the whole run's report. A failure
+     * here fails every processor: the others get {@code PROC_FAILED}.
+     *
+     * @throws LockstepException a setup failure or parameter mismatch (on every processor), or the first failure of a VP
+     */
+    public static RunReport runProcessor(JobOptions job, Communicator network, RankProgram program) {
+        int processors = network.size();
+        int processor = network.rank();
+        long[] kernelBefore = kernelIo();
+        EmBspOptions options = null;
+        Machine machine = null;
+        String setupFailure = null;
+        try {
+            options = EmBspOptions.ofProcessor(job, processors, processor);
+            machine = Machine.open(options);
+        } catch (LockstepException e) {
+            setupFailure = "[" + e.errorClass().mpiName() + "] " + e.getMessage();
+        }
+        long frame = options != null ? options.frameBytes() : EmBspOptions.DEFAULT_FRAME;
+        try (Interconnect link = new Interconnect(network, frame)) {
+            try {
+                link.handshake(options == null ? "" : options.sharedParameters(), setupFailure == null ? null
+                        : "real processor " + processor + " could not start: " + setupFailure);
+            } catch (LockstepException e) {
+                if (machine != null) {
+                    machine.close();
+                }
+                throw e;
+            }
+            try (Machine m = machine) {
+                CommWorld world = new CommWorld(m, link);
+                link.start(world.frameHandler());
+                Outcome outcome = runVps(m, world, program, link);
+                if (outcome.cause() != null) {
+                    link.abort("VP " + m.scheduler().firstFailedVp() + " failed: " + outcome.cause());
+                    throw outcome.failure();
+                }
+                RunReport mine = report(m, kernelBefore, link.sentBytes());
+                List<byte[]> all = link.finish(ProcessorReports.encode(mine));
+                RunReport whole = ProcessorReports.merge(mine, all);
+                if (processor == 0) {
+                    writeOutputs(options, whole);
+                }
+                return whole;
+            }
+        }
+    }
+
+    /** How the VPs of one processor ended: the first failure (null if none) and each VP's. */
+    private record Outcome(Throwable cause, AtomicReferenceArray<Throwable> failures) {
+        /** The run's failure: the first one the cause, the others suppressed. */
+        LockstepException failure() {
+            LockstepException summary = new LockstepException(cause instanceof LockstepException le ? le.errorClass() : ErrorClass.OTHER,
+                    "EM-BSP run failed: " + cause, cause);
+            for (int t = 0; t < failures.length(); t++) {
+                Throwable f = failures.get(t);
+                if (f != null && f != cause && summary.getSuppressed().length < 16) {
+                    summary.addSuppressed(f);
+                }
+            }
+            return summary;
+        }
+    }
+
+    /** Runs every VP of {@code machine} to its end. */
+    private static Outcome runVps(Machine machine, CommWorld world, RankProgram program, Interconnect link) {
+        AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(machine.vpCount());
+        Thread progress = startProgress(machine);
+        List<Thread> threads = new ArrayList<>(machine.vpCount());
+        for (int t = 0; t < machine.vpCount(); t++) {
+            Vp vp = machine.vp(machine.firstVp() + t);
+            threads.add(machine.threads().start("lockstep-vp-" + vp.id(), () -> runVp(machine, world, vp, program, failures, link)));
+        }
+        for (Thread t : threads) {
+            joinUninterruptibly(t);
+        }
+        if (progress != null) {
+            progress.interrupt();
+        }
+        return new Outcome(machine.scheduler().firstFailure(), failures);
     }
 
     private static void runVp(Machine machine, CommWorld world, Vp vp, RankProgram program,
-                              AtomicReferenceArray<Throwable> failures) {
+                              AtomicReferenceArray<Throwable> failures, Interconnect link) {
         Throwable failure = null;
         try {
             machine.scheduler().begin(vp);
@@ -80,7 +151,13 @@ public final class Simulation {
             program.run(world.worldCommunicator(vp));
         } catch (Throwable t) {
             failure = t;
-            failures.set(vp.id(), t);
+            failures.set(vp.id() - machine.firstVp(), t);
+            if (link != null && !(t instanceof ProcessFailedException)) {
+                // the job fails: the VPs here and on the other processors stop waiting
+                link.announceFailure("VP " + vp.id() + " failed: " + t);
+                machine.scheduler().abort(new ProcessFailedException(ErrorClass.PROC_FAILED, vp.id(), "VP " + vp.id()
+                        + " on real processor " + machine.options().processor() + " failed: " + t));
+            }
         } finally {
             vp.context().discard();
             vp.accounting().finished(vp.superstep());
@@ -88,7 +165,7 @@ public final class Simulation {
         }
     }
 
-    private static RunReport report(Machine machine, long[] kernelBefore) {
+    private static RunReport report(Machine machine, long[] kernelBefore, long networkBytes) {
         Accounting a = machine.accounting();
         List<IoSnapshot> perSuperstep = new ArrayList<>();
         for (IoMeter m : a.superstepMeters()) {
@@ -106,7 +183,7 @@ public final class Simulation {
         return new RunReport(o, machine.store().driverName(), machine.threads().name(), machine.store().direct(),
                 machine.store().layout().striped(), a.superstepCount(), a.elapsedSeconds(), a.world().snapshot(),
                 a.pointToPoint().snapshot(), perSuperstep, a.superstepSeconds(), calls, bound, machine.blockPool().peakBytes(),
-                machine.partitionBytes(), read, write);
+                machine.partitionBytes(), read, write, networkBytes, new long[] {peakResidentBytes()});
     }
 
     private static void writeOutputs(EmBspOptions options, RunReport report) {
@@ -141,6 +218,20 @@ public final class Simulation {
                         a.world().swapBytes() >> 20, a.world().deliveryBytes() >> 20);
             }
         });
+    }
+
+    /** VmHWM of /proc/self/status in bytes, or -1 where there is none. */
+    static long peakResidentBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return -1;
     }
 
     /** read_bytes and write_bytes of /proc/self/io, or -1 each where that file is missing. */

@@ -1,6 +1,7 @@
 package org.lockstep.embsp.comm;
 
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.sim.CallRecord;
@@ -20,6 +21,9 @@ final class CallMeter {
     private long swapBound;
     private long deliveryBound;
     private long omega;
+    private final LongAdder networkBytes = new LongAdder();
+    private long networkBound;
+    private long group;
 
     CallMeter(long block) {
         this.block = block;
@@ -60,6 +64,30 @@ final class CallMeter {
         deliveryBound += IoBounds.push(bytes, block);
     }
 
+    /** Counts frame bytes this processor sent for the call. */
+    void sent(long bytes) {
+        networkBytes.add(bytes);
+    }
+
+    /**
+     * {@code bytes} of message data must cross to another real processor, in frames of at most
+     * {@code framePayload} bytes each (their headers are allowed for too).
+     */
+    void crosses(long bytes, long framePayload) {
+        long frames = Math.max(1, -Math.floorDiv(-bytes, framePayload));
+        networkBound += bytes + frames * org.lockstep.embsp.net.FrameLayout.HEADER_BYTES;
+    }
+
+    /** {@code frames} control frames with up to {@code payload} bytes each may cross. */
+    void control(long frames, long payload) {
+        networkBound += frames * (org.lockstep.embsp.net.FrameLayout.HEADER_BYTES + payload);
+    }
+
+    /** The call's group, for the record. */
+    void group(long key) {
+        group = key;
+    }
+
     /** Bytes of the blocks that cover {@code ranges} ([from, to) offsets): what re-reading them costs. */
     long coveringBlocks(List<long[]> ranges) {
         return IoBounds.coveringBlocks(ranges, block);
@@ -67,7 +95,8 @@ final class CallMeter {
 
     /** The record of the finished call. */
     CallRecord record(String operation, long sequence, int n, long mu, long cacheMisses) {
-        return new CallRecord(operation, sequence, n, omega, counted.snapshot(), swapBound, deliveryBound,
-                IoBounds.thesis(operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9);
+        return new CallRecord(operation, group, sequence, n, omega, counted.snapshot(), swapBound, deliveryBound,
+                IoBounds.thesis(operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9,
+                networkBytes.sum(), networkBound);
     }
 }

@@ -16,7 +16,8 @@ import org.lockstep.embsp.sim.Location;
  * says otherwise.
  */
 final class CallState {
-    final String operation;
+    /** The collective's name; null while only frames from other processors have made the call here. */
+    String operation;
     final long sequence;
     final int n;
     /** Its counted I/O and its bound. */
@@ -55,6 +56,12 @@ final class CallState {
     final boolean[] contributed;
     int combinedUpTo = -1;
     boolean combining;
+    /** Threads still sending the call's running value to other processors: the last VP out waits for them. */
+    int sending;
+    /** The reduction's operation, count and type, once a VP here has contributed (the agent folds with them). */
+    org.lockstep.api.Op op;
+    long count;
+    org.lockstep.api.Datatype type;
 
     // communicator creation
     Group dupGroup;
@@ -62,7 +69,18 @@ final class CallState {
     final int[] keys;
     Group[] splitGroups;
 
-    CallState(String operation, long sequence, int n, long block) {
+    /** The exchanges with other real processors, when the group spans several (else null). */
+    final SpanningState span;
+
+    CallState(String operation, long sequence, Group group, long block) {
+        this(operation, sequence, group.size(), block, group.spansProcessors() ? new SpanningState(group.size(), group.otherProcessors()) : null);
+        if (span != null) {
+            span.tokenHere = group.isLocal(0);
+        }
+    }
+
+    CallState(String operation, long sequence, int n, long block, SpanningState span) {
+        this.span = span;
         this.operation = operation;
         this.io = new CallMeter(block);
         this.sequence = sequence;

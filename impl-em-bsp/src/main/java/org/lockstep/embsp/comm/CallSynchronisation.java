@@ -53,12 +53,16 @@ final class CallSynchronisation {
         CallState call;
         scheduler().lock().lock();
         try {
-            call = group.calls.computeIfAbsent(sequence, s -> new CallState(operation, s, group.size(), block()));
+            call = group.calls.computeIfAbsent(sequence, s -> new CallState(operation, s, group, block()));
+            if (call.operation == null) {
+                call.operation = operation;
+            }
             if (!call.operation.equals(operation)) {
                 throw new LockstepException(ErrorClass.OTHER, "collective mismatch on " + group + ": rank " + c.rank()
                         + " called " + operation + " as collective call #" + sequence + ", which other ranks entered as "
                         + call.operation);
             }
+            call.io.group(group.key());
             call.io.swapsOnce(me.context().swapBytes());
         } finally {
             scheduler().lock().unlock();
@@ -73,12 +77,15 @@ final class CallSynchronisation {
         me.endCall();
         scheduler().lock().lock();
         try {
-            if (++call.departed < call.n) {
+            if (++call.departed < c.group().localMembers()) {
                 return;
             }
             c.group().calls.remove(call.sequence);
         } finally {
             scheduler().lock().unlock();
+        }
+        if (call.span != null) {
+            awaitHolding(() -> call.sending == 0, "sends of the call's value to other real processors");
         }
         long misses = call.cache == null ? 0 : call.cache.misses();
         call.release();
@@ -95,6 +102,31 @@ final class CallSynchronisation {
                Runnable resume) {
         scheduler().await(c.vp(), condition, signal, what + " (collective #" + call.sequence + " on " + c.group() + ")",
                 world.swapOut(c.vp()), resume);
+    }
+
+    /**
+     * Waits until {@code condition} holds without giving up the partition: only for what depends
+     * on no VP (a fetch in progress that another VP makes, holding its own partition).
+     */
+    void awaitHolding(BooleanSupplier condition, String what) {
+        while (true) {
+            scheduler().lock().lock();
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+                LockstepException aborted = scheduler().aborted();
+                if (aborted != null) {
+                    throw aborted;
+                }
+            } finally {
+                scheduler().lock().unlock();
+            }
+            if (world.network() != null) {
+                world.network().checkHealthy();
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(what, 50_000);
+        }
     }
 
     /** Rooted synchronisation: waits for the root's flag; a VP that arrives after the root does not wait (or swap) at all. */

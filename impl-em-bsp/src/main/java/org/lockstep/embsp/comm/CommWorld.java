@@ -1,42 +1,72 @@
 package org.lockstep.embsp.comm;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.lockstep.embsp.EmBspOptions;
+import org.lockstep.embsp.net.Frame;
+import org.lockstep.embsp.net.FrameHandler;
+import org.lockstep.embsp.net.Interconnect;
 import org.lockstep.embsp.sim.Machine;
 import org.lockstep.embsp.sim.Scheduler;
 import org.lockstep.embsp.sim.Vp;
 
 /**
- * The communication state of one simulation: every VP's mailbox, the groups of its
- * communicators, the budget of buffered (eager) point-to-point messages, and the EM-BSP
- * collective engine. The world communicator of each VP comes from {@link #worldCommunicator}.
+ * The communication state of one real processor's share of a simulation: its VPs' mailboxes, the
+ * groups of their communicators (by key, the same on every processor), the budget of buffered
+ * (eager) point-to-point messages, the EM-BSP collective engine and — with several real
+ * processors — the {@link Interconnect} to the others. The world communicator of each VP comes
+ * from {@link #worldCommunicator}.
  */
 public final class CommWorld {
     private final Machine machine;
     private final Mailbox[] mailboxes;
     private final Group worldGroup;
+    private final Map<Long, Group> groups = new HashMap<>();
+    /** Frames for groups not formed here yet (copied), by group key; replayed by the agent once the group forms. */
+    private final Map<Long, List<Frame>> parked = new HashMap<>();
     private final EmCollectives collectives;
+    private final Interconnect network;
+    private final Remote remote;
     private final ThreadLocal<Vp> current = new ThreadLocal<>();
-    private int nextGroupId = 1;
     private long spoolUsed;
 
+    /** The world of a simulation on one real processor. */
     public CommWorld(Machine machine) {
+        this(machine, null);
+    }
+
+    /** The world of real processor {@code network.processor()} of several; {@code network} is not started yet. */
+    public CommWorld(Machine machine, Interconnect network) {
         this.machine = machine;
-        int v = machine.vpCount();
-        this.mailboxes = new Mailbox[v];
+        this.network = network;
+        int v = machine.options().vps();
+        this.mailboxes = new Mailbox[machine.vpCount()];
         int[] all = new int[v];
         for (int t = 0; t < v; t++) {
             all[t] = t;
         }
-        this.worldGroup = new Group(0, all);
+        this.worldGroup = newGroup(Group.WORLD, all);
+        groups.put(Group.WORLD, worldGroup);
+        this.remote = network == null ? null : new Remote(this);
         this.collectives = new EmCollectives(this);
+        if (network != null) {
+            machine.scheduler().expectRemoteEvents();
+        }
     }
 
     /** The world communicator of VP {@code vp}; call on that VP's thread, which it binds to the VP. */
     public EmCommunicator worldCommunicator(Vp vp) {
         current.set(vp);
         return new EmCommunicator(this, worldGroup, vp);
+    }
+
+    /** What handles the frames of other real processors (the collectives' side of the network). */
+    public FrameHandler frameHandler() {
+        return new FrameDispatch(this, collectives);
     }
 
     /** The VP whose thread this is, or null. */
@@ -56,6 +86,16 @@ public final class CommWorld {
         return machine.scheduler();
     }
 
+    /** The network to the other real processors, or null with one. */
+    Interconnect network() {
+        return network;
+    }
+
+    /** Frames, pulls and agent I/O; null with one real processor. */
+    Remote remote() {
+        return remote;
+    }
+
     /**
      * VP {@code vp}'s mailbox, made on first use: the SPI's matching engine keeps two queues per
      * possible sender, so v mailboxes made up front would cost memory in v², even for programs that
@@ -64,10 +104,11 @@ public final class CommWorld {
     Mailbox mailbox(int vp) {
         scheduler().lock().lock();
         try {
-            Mailbox box = mailboxes[vp];
+            int index = vp - machine.firstVp();
+            Mailbox box = mailboxes[index];
             if (box == null) {
-                box = new Mailbox(mailboxes.length);
-                mailboxes[vp] = box;
+                box = new Mailbox(options().vps());
+                mailboxes[index] = box;
             }
             return box;
         } finally {
@@ -79,9 +120,32 @@ public final class CommWorld {
         return collectives;
     }
 
-    /** A new group id (scheduler lock held). */
-    int newGroupId() {
-        return nextGroupId++;
+    private Group newGroup(long key, int[] members) {
+        return new Group(key, members, machine.options()::processorOf, machine.options().processor());
+    }
+
+    /** The group {@code key} of {@code members}, made and registered if it is new here (scheduler lock held). */
+    Group group(long key, int[] members) {
+        Group g = groups.get(key);
+        if (g == null) {
+            g = newGroup(key, members);
+            groups.put(key, g);
+            List<Frame> waiting = parked.remove(key);
+            if (waiting != null && remote != null) {
+                remote.replay(waiting);
+            }
+        }
+        return g;
+    }
+
+    /** The group {@code key} if it has formed here, else null after parking a copy of {@code frame} for it (scheduler lock held). */
+    Group groupOrPark(long key, Frame frame) {
+        Group g = groups.get(key);
+        if (g == null) {
+            MemorySegment copy = MemorySegment.ofArray(frame.payload().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            parked.computeIfAbsent(key, k -> new ArrayList<>()).add(frame.with(copy));
+        }
+        return g;
     }
 
     /** Reserves spool memory for an eager message (scheduler lock held); false if the budget is spent. */

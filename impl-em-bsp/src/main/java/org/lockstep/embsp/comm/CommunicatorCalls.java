@@ -24,7 +24,7 @@ final class CommunicatorCalls {
         Group[] made = new Group[1];
         calls.locked(() -> {
             if (call.dupGroup == null) {
-                call.dupGroup = new Group(calls.world().newGroupId(), c.group().members());
+                call.dupGroup = calls.world().group(Group.derivedKey(c.group().key(), call.sequence, -1), c.group().members());
             }
             made[0] = call.dupGroup;
         });
@@ -53,7 +53,8 @@ final class CommunicatorCalls {
         return mine == null ? null : c.on(mine);
     }
 
-    private void formSplitGroups(Group parent, CallState call) {
+    /** Forms the groups of a split whose colors and keys are all known (lock held). */
+    void formSplitGroups(Group parent, CallState call) {
         Map<Integer, List<Integer>> byColor = new LinkedHashMap<>();
         for (int r = 0; r < call.n; r++) {
             if (call.colors[r] != Communicator.UNDEFINED) {
@@ -65,7 +66,7 @@ final class CommunicatorCalls {
             List<Integer> ranks = byColor.get(color);
             ranks.sort(Comparator.<Integer>comparingInt(r -> call.keys[r]).thenComparingInt(r -> r));
             int[] members = ranks.stream().mapToInt(parent::vpOf).toArray();
-            Group g = new Group(calls.world().newGroupId(), members);
+            Group g = calls.world().group(Group.derivedKey(parent.key(), call.sequence, color), members);
             for (int r : ranks) {
                 call.splitGroups[r] = g;
             }

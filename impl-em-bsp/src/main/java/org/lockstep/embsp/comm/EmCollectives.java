@@ -42,6 +42,8 @@ final class EmCollectives implements CollectiveEngine {
     private final Reductions reductions;
     private final Scans scans;
     private final CommunicatorCalls communicators;
+    /** The families for groups that span real processors; null with one processor. */
+    private final SpanningCollectives spanning;
 
     EmCollectives(CommWorld world) {
         CallSynchronisation calls = new CallSynchronisation(world);
@@ -54,6 +56,16 @@ final class EmCollectives implements CollectiveEngine {
         this.reductions = new Reductions(calls);
         this.scans = new Scans(calls);
         this.communicators = new CommunicatorCalls(calls);
+        this.spanning = world.remote() == null ? null : new SpanningCollectives(calls, world.remote(), communicators);
+    }
+
+    SpanningCollectives spanning() {
+        return spanning;
+    }
+
+    /** Whether {@code c}'s group spans real processors: then the spanning family serves the call. */
+    private static boolean spans(EmCommunicator c) {
+        return c.group().spansProcessors();
     }
 
     private static EmCommunicator cast(Communicator channel) {
@@ -62,33 +74,50 @@ final class EmCollectives implements CollectiveEngine {
 
     @Override
     public void barrier(Communicator channel) {
-        barrier.barrier(cast(channel));
+        EmCommunicator c = cast(channel);
+        if (spans(c)) {
+            spanning.barrier.barrier(c);
+        } else {
+            barrier.barrier(c);
+        }
     }
 
     @Override
     public Request ibarrier(Communicator channel) {
-        return barrier.ibarrier(cast(channel));
+        EmCommunicator c = cast(channel);
+        return spans(c) ? spanning.barrier.ibarrier(c) : barrier.ibarrier(c);
     }
 
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         EmCommunicator c = cast(channel);
         checkRoot(c, root);
-        broadcast.bcast(c, slice(buffer, 0, bytes(type, count), "bcast buffer"), root);
+        MemorySegment data = slice(buffer, 0, bytes(type, count), "bcast buffer");
+        if (spans(c)) {
+            spanning.rooted.bcast(c, data, root);
+        } else {
+            broadcast.bcast(c, data, root);
+        }
     }
 
     @Override
     public Request ibcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         EmCommunicator c = cast(channel);
         checkRoot(c, root);
-        return broadcast.ibcast(c, slice(buffer, 0, bytes(type, count), "ibcast buffer"), root);
+        MemorySegment data = slice(buffer, 0, bytes(type, count), "ibcast buffer");
+        if (spans(c)) {
+            // across processors the broadcast completes at the call: the request is complete
+            spanning.rooted.bcast(c, data, root);
+            return EmRequest.completed(c.world(), c.vp(), org.lockstep.api.Status.of(Communicator.ANY_SOURCE, Communicator.ANY_TAG, 0));
+        }
+        return broadcast.ibcast(c, data, root);
     }
 
     @Override
     public void gather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
-        gather.gather(c, "gather", send, b, recv, uniform(b, c.size()), prefix(b, c.size()), root);
+        gatherBytes(c, "gather", send, b, recv, uniform(b, c.size()), prefix(b, c.size()), root);
     }
 
     @Override
@@ -97,14 +126,14 @@ final class EmCollectives implements CollectiveEngine {
         EmCommunicator c = cast(channel);
         long[] counts = c.rank() == root ? scaled(recvCounts, type, c.size(), "gatherv recvCounts") : null;
         long[] displs = c.rank() == root ? scaled(displacements, type, c.size(), "gatherv displacements") : null;
-        gather.gather(c, "gatherv", send, bytes(type, sendCount), recv, counts, displs, root);
+        gatherBytes(c, "gatherv", send, bytes(type, sendCount), recv, counts, displs, root);
     }
 
     @Override
     public void scatter(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
-        scatter.scatter(c, "scatter", send, uniform(b, c.size()), prefix(b, c.size()), recv, b, root);
+        scatterBytes(c, "scatter", send, uniform(b, c.size()), prefix(b, c.size()), recv, b, root);
     }
 
     @Override
@@ -113,21 +142,21 @@ final class EmCollectives implements CollectiveEngine {
         EmCommunicator c = cast(channel);
         long[] counts = c.rank() == root ? scaled(sendCounts, type, c.size(), "scatterv sendCounts") : null;
         long[] displs = c.rank() == root ? scaled(displacements, type, c.size(), "scatterv displacements") : null;
-        scatter.scatter(c, "scatterv", send, counts, displs, recv, bytes(type, recvCount), root);
+        scatterBytes(c, "scatterv", send, counts, displs, recv, bytes(type, recvCount), root);
     }
 
     @Override
     public void allgather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
-        allgather.allgather(c, "allgather", send, b, recv, uniform(b, c.size()), prefix(b, c.size()));
+        allgatherBytes(c, "allgather", send, b, recv, uniform(b, c.size()), prefix(b, c.size()));
     }
 
     @Override
     public void allgatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
                            long[] recvCounts, long[] displacements) {
         EmCommunicator c = cast(channel);
-        allgather.allgather(c, "allgatherv", send, bytes(type, sendCount), recv,
+        allgatherBytes(c, "allgatherv", send, bytes(type, sendCount), recv,
                 scaled(recvCounts, type, c.size(), "allgatherv recvCounts"),
                 scaled(displacements, type, c.size(), "allgatherv displacements"));
     }
@@ -138,7 +167,7 @@ final class EmCollectives implements CollectiveEngine {
         long b = bytes(type, count);
         long[] counts = uniform(b, c.size());
         long[] displs = prefix(b, c.size());
-        alltoall.alltoall(c, "alltoall", send, counts, displs, recv, counts, displs);
+        alltoallBytes(c, "alltoall", send, counts, displs, recv, counts, displs);
     }
 
     @Override
@@ -149,32 +178,43 @@ final class EmCollectives implements CollectiveEngine {
         long[] rc = scaled(recvCounts, type, n, "alltoallv recvCounts");
         long[] rd = scaled(recvDisplacements, type, n, "alltoallv recvDisplacements");
         if (send == Communicator.IN_PLACE) {
-            alltoall.alltoall(c, "alltoallv", send, rc, rd, recv, rc, rd);
+            alltoallBytes(c, "alltoallv", send, rc, rd, recv, rc, rd);
         } else {
-            alltoall.alltoall(c, "alltoallv", send, scaled(sendCounts, type, n, "alltoallv sendCounts"),
+            alltoallBytes(c, "alltoallv", send, scaled(sendCounts, type, n, "alltoallv sendCounts"),
                     scaled(sendDisplacements, type, n, "alltoallv sendDisplacements"), recv, rc, rd);
         }
     }
 
     @Override
     public void reduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        reductions.reduce(cast(channel), send, recv, count, type, op, root);
+        EmCommunicator c = cast(channel);
+        if (spans(c)) {
+            spanning.folds.reduce(c, send, recv, count, type, op, root);
+        } else {
+            reductions.reduce(c, send, recv, count, type, op, root);
+        }
     }
 
     @Override
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        reductions.allreduce(cast(channel), send, recv, count, type, op);
+        EmCommunicator c = cast(channel);
+        if (spans(c)) {
+            spanning.folds.allreduce(c, send, recv, count, type, op);
+        } else {
+            reductions.allreduce(c, send, recv, count, type, op);
+        }
     }
 
     @Override
     public Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return reductions.iallreduce(cast(channel), send, recv, count, type, op);
+        EmCommunicator c = cast(channel);
+        return spans(c) ? spanning.folds.iallreduce(c, send, recv, count, type, op) : reductions.iallreduce(c, send, recv, count, type, op);
     }
 
     @Override
     public void reduceScatterBlock(Communicator channel, MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
         EmCommunicator c = cast(channel);
-        reductions.reduceScatter(c, "reduce_scatter_block", send, recv, uniform(recvCount, c.size()), type, op);
+        reduceScatterCounts(c, "reduce_scatter_block", send, recv, uniform(recvCount, c.size()), type, op);
     }
 
     @Override
@@ -183,17 +223,17 @@ final class EmCollectives implements CollectiveEngine {
         if (recvCounts == null || recvCounts.length != c.size()) {
             throw new LockstepException(ErrorClass.COUNT, "reduce_scatter recvCounts must have one entry per rank (" + c.size() + ")");
         }
-        reductions.reduceScatter(c, "reduce_scatter", send, recv, recvCounts, type, op);
+        reduceScatterCounts(c, "reduce_scatter", send, recv, recvCounts, type, op);
     }
 
     @Override
     public void scan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        scans.scan(cast(channel), "scan", send, recv, count, type, op, true);
+        scanBytes(cast(channel), "scan", send, recv, count, type, op, true);
     }
 
     @Override
     public void exscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        scans.scan(cast(channel), "exscan", send, recv, count, type, op, false);
+        scanBytes(cast(channel), "exscan", send, recv, count, type, op, false);
     }
 
     /** {@code MPI_Comm_dup}. */
@@ -203,6 +243,60 @@ final class EmCollectives implements CollectiveEngine {
 
     /** {@code MPI_Comm_split}. */
     EmCommunicator split(EmCommunicator c, int color, int key) {
-        return communicators.split(c, color, key);
+        return spans(c) ? spanning.split.split(c, color, key) : communicators.split(c, color, key);
+    }
+
+    private void gatherBytes(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv,
+                             long[] counts, long[] displs, int root) {
+        if (spans(c)) {
+            spanning.rooted.gather(c, operation, send, sendBytes, recv, counts, displs, root);
+        } else {
+            gather.gather(c, operation, send, sendBytes, recv, counts, displs, root);
+        }
+    }
+
+    private void scatterBytes(EmCommunicator c, String operation, MemorySegment send, long[] counts, long[] displs,
+                              MemorySegment recv, long recvBytes, int root) {
+        if (spans(c)) {
+            spanning.rooted.scatter(c, operation, send, counts, displs, recv, recvBytes, root);
+        } else {
+            scatter.scatter(c, operation, send, counts, displs, recv, recvBytes, root);
+        }
+    }
+
+    private void allgatherBytes(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv,
+                                long[] counts, long[] displs) {
+        if (spans(c)) {
+            spanning.allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);
+        } else {
+            allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);
+        }
+    }
+
+    private void alltoallBytes(EmCommunicator c, String operation, MemorySegment send, long[] sendCounts, long[] sendDispls,
+                               MemorySegment recv, long[] recvCounts, long[] recvDispls) {
+        if (spans(c)) {
+            spanning.alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        } else {
+            alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        }
+    }
+
+    private void reduceScatterCounts(EmCommunicator c, String operation, MemorySegment send, MemorySegment recv, long[] counts,
+                                     Datatype type, Op op) {
+        if (spans(c)) {
+            spanning.folds.reduceScatter(c, operation, send, recv, counts, type, op);
+        } else {
+            reductions.reduceScatter(c, operation, send, recv, counts, type, op);
+        }
+    }
+
+    private void scanBytes(EmCommunicator c, String operation, MemorySegment send, MemorySegment recv, long count, Datatype type,
+                           Op op, boolean inclusive) {
+        if (spans(c)) {
+            spanning.folds.scan(c, operation, send, recv, count, type, op, inclusive);
+        } else {
+            scans.scan(c, operation, send, recv, count, type, op, inclusive);
+        }
     }
 }

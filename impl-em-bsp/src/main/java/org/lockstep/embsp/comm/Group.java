@@ -3,33 +3,65 @@ package org.lockstep.embsp.comm;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.IntUnaryOperator;
 
 /**
- * The group of a communicator: its members' VP ids in rank order, the context id that isolates
- * its point-to-point traffic, and the state of its collective calls in progress (keyed by the
- * call's sequence number on this communicator; guarded by the scheduler's lock).
+ * The group of a communicator: its members' VP ids in rank order, its key (the same on every
+ * real processor: derived from the parent's key, the call that made it and its color, so
+ * processors agree without talking), the context id that isolates its point-to-point traffic,
+ * where its members are simulated, and the state of its collective calls in progress (keyed by
+ * the call's sequence number on this communicator; guarded by the scheduler's lock).
  */
 final class Group {
-    private final int id;
+    /** The key of the world group. */
+    static final long WORLD = 0;
+
+    private final long key;
     private final int[] members;
     private final Map<Integer, Integer> rankOf = new HashMap<>();
+    private final int[] processorOfRank;
+    private final int[] processors;
+    private final int localMembers;
+    private final int here;
     final Map<Long, CallState> calls = new HashMap<>();
 
-    Group(int id, int[] members) {
-        this.id = id;
+    /** A group of {@code members}; {@code processorOf} says which real processor simulates a VP, {@code here} is this one. */
+    Group(long key, int[] members, IntUnaryOperator processorOf, int here) {
+        this.key = key;
         this.members = members.clone();
+        this.here = here;
+        this.processorOfRank = new int[members.length];
+        TreeSet<Integer> hosts = new TreeSet<>();
+        int local = 0;
         for (int r = 0; r < members.length; r++) {
             rankOf.put(members[r], r);
+            processorOfRank[r] = processorOf.applyAsInt(members[r]);
+            hosts.add(processorOfRank[r]);
+            if (processorOfRank[r] == here) {
+                local++;
+            }
         }
+        this.processors = hosts.stream().mapToInt(Integer::intValue).toArray();
+        this.localMembers = local;
     }
 
-    int id() {
-        return id;
+    /** The key of the group made by call {@code sequence} of {@code parent} for {@code color} (split) or a dup. */
+    static long derivedKey(long parent, long sequence, long color) {
+        long h = parent * 0x9E3779B97F4A7C15L + sequence;
+        h = (h ^ (h >>> 31)) * 0xBF58476D1CE4E5B9L + color;
+        h = (h ^ (h >>> 29)) * 0x94D049BB133111EBL;
+        h ^= h >>> 32;
+        return h == WORLD ? 1 : h;
+    }
+
+    long key() {
+        return key;
     }
 
     /** The matching context of point-to-point messages on this group. */
     int context() {
-        return id;
+        return (int) (key ^ (key >>> 32));
     }
 
     int size() {
@@ -51,8 +83,43 @@ final class Group {
         return members.clone();
     }
 
+    /** The real processor that simulates rank {@code rank}. */
+    int processorOf(int rank) {
+        return processorOfRank[rank];
+    }
+
+    /** Whether rank {@code rank} is simulated here. */
+    boolean isLocal(int rank) {
+        return processorOfRank[rank] == here;
+    }
+
+    /** Whether members live on more than this real processor. */
+    boolean spansProcessors() {
+        return processors.length > 1;
+    }
+
+    /** The real processors that simulate members, ascending. */
+    int[] processors() {
+        return processors.clone();
+    }
+
+    /** How many other real processors simulate members. */
+    int otherProcessors() {
+        return processors.length - 1;
+    }
+
+    /** Members simulated here. */
+    int localMembers() {
+        return localMembers;
+    }
+
+    /** Members simulated elsewhere. */
+    int remoteMembers() {
+        return members.length - localMembers;
+    }
+
     @Override
     public String toString() {
-        return "group " + id + " " + (members.length <= 8 ? Arrays.toString(members) : "of " + members.length);
+        return "group " + Long.toHexString(key) + " " + (members.length <= 8 ? Arrays.toString(members) : "of " + members.length);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Status;
 import org.lockstep.embsp.sim.Deliveries;
 import org.lockstep.embsp.sim.Location;
@@ -54,6 +55,14 @@ final class PointToPoint {
         }
     }
 
+    /** Point-to-point stays on one real processor; across processors only collectives run (for now). */
+    private static void requireLocal(Group group, int rank, String what) {
+        if (!group.isLocal(rank)) {
+            throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "point-to-point " + what + " rank " + rank
+                    + ", which real processor " + group.processorOf(rank) + " simulates: between real processors only collectives run");
+        }
+    }
+
     static EmRequest send(EmCommunicator comm, MemorySegment buffer, long count, Datatype type, int dest, int tag,
                           boolean synchronous) {
         comm.checkOpen();
@@ -68,6 +77,7 @@ final class PointToPoint {
         MemorySegment data = bytes == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, bytes);
         Group group = comm.group();
         int target = group.vpOf(dest);
+        requireLocal(group, dest, "send to");
         EmRequest request = new EmRequest(world, me, (synchronous ? "ssend" : "send") + " to rank " + dest + " tag " + tag);
         Envelope envelope = new Envelope(me.id(), tag, group.context());
         Scheduler scheduler = world.scheduler();
@@ -127,6 +137,9 @@ final class PointToPoint {
         }
         Group group = comm.group();
         MemorySegment destination = capacity == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, capacity);
+        if (source != Communicator.ANY_SOURCE) {
+            requireLocal(group, source, "receive from");
+        }
         int wanted = source == Communicator.ANY_SOURCE ? MatchingEngine.ANY_SOURCE : group.vpOf(source);
         EmRequest request = new EmRequest(world, me, "recv from " + (source == Communicator.ANY_SOURCE ? "ANY_SOURCE" : "rank " + source)
                 + " tag " + (tag == Communicator.ANY_TAG ? "ANY_TAG" : tag));

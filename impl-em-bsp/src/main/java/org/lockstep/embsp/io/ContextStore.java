@@ -17,6 +17,7 @@ public final class ContextStore implements AutoCloseable {
     /** Largest single request handed to a driver. */
     public static final long MAX_REQUEST = 1L << 20;
 
+    private final int firstVp;
     private final DiskSet disks;
     private final DiskLayout layout;
     private final IoDriver driver;
@@ -24,6 +25,12 @@ public final class ContextStore implements AutoCloseable {
     private final long contextSize;
 
     public ContextStore(DiskSet disks, DiskLayout layout, IoDriver driver, long blockSize, long contextSize) {
+        this(disks, layout, driver, blockSize, contextSize, 0);
+    }
+
+    /** A store of the contexts of VPs {@code firstVp}, {@code firstVp + 1}, … (one real processor's share). */
+    public ContextStore(DiskSet disks, DiskLayout layout, IoDriver driver, long blockSize, long contextSize, int firstVp) {
+        this.firstVp = firstVp;
         this.disks = disks;
         this.layout = layout;
         this.driver = driver;
@@ -70,7 +77,7 @@ public final class ContextStore implements AutoCloseable {
         if (!mapped()) {
             throw new IllegalStateException("contexts are not memory-mapped");
         }
-        return disks.mapping(layout.diskOf(vp)).asSlice(layout.contextStart(vp), contextSize);
+        return disks.mapping(layout.diskOf(vp - firstVp)).asSlice(layout.contextStart(vp - firstVp), contextSize);
     }
 
     /**
@@ -92,7 +99,7 @@ public final class ContextStore implements AutoCloseable {
                     + disks.deviceBlockSize() + "-byte device block");
         }
         List<IoHandle> pending = new ArrayList<>(1);
-        layout.forEachExtent(vp, contextOffset, length, (disk, position, rangeOffset, extent) -> {
+        layout.forEachExtent(vp - firstVp, contextOffset, length, (disk, position, rangeOffset, extent) -> {
             for (long done = 0; done < extent; done += MAX_REQUEST) {
                 long piece = Math.min(MAX_REQUEST, extent - done);
                 IoHandle h = driver.submit(direction, disks.channel(disk), position + done,

@@ -7,11 +7,13 @@ import org.lockstep.embsp.io.IoSnapshot;
  * largest message ω, the counted I/O, and two bounds from seed 003's analysis (see
  * {@code IoBounds}): one with the VPs' actual context sizes and message sizes, and the thesis's
  * form in terms of n, μ, ω and B. Fragments that found no room in the boundary-block cache cost a
- * read-modify-write of one block each, which the bounds allow for ({@code cacheMisses}).
+ * read-modify-write of one block each, which the bounds allow for ({@code cacheMisses}). With
+ * several real processors, one record per processor: its own I/O, and the frame bytes it sent for
+ * the call against what the algorithm must send ({@code networkBoundBytes}).
  */
-public record CallRecord(String operation, long sequence, int participants, long omega, IoSnapshot counted,
+public record CallRecord(String operation, long group, long sequence, int participants, long omega, IoSnapshot counted,
                          long swapBoundBytes, long deliveryBoundBytes, long thesisBoundBytes, long cacheMisses,
-                         long blockSize, double seconds) {
+                         long blockSize, double seconds, long networkBytes, long networkBoundBytes) {
     /** Allowance for read-modify-writes of uncached boundary blocks: one block read and one written each. */
     public long missAllowance() {
         return 2 * cacheMisses * blockSize;
@@ -26,6 +28,7 @@ public record CallRecord(String operation, long sequence, int participants, long
     public boolean withinBound() {
         return counted.swapBytes() <= swapBoundBytes
                 && counted.deliveryBytes() <= deliveryBoundBytes + missAllowance()
-                && counted.totalBytes() <= thesisBoundBytes + missAllowance();
+                && counted.totalBytes() <= thesisBoundBytes + missAllowance()
+                && networkBytes <= networkBoundBytes;
     }
 }

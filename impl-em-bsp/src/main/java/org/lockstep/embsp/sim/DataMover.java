@@ -51,7 +51,7 @@ public final class DataMover {
     }
 
     /** Copies {@code source} into {@code destination} (the actor's memory or external memory). */
-    public void read(Vp actor, Location source, MemorySegment destination, Deliveries inFlight) {
+    public void read(IoActor actor, Location source, MemorySegment destination, Deliveries inFlight) {
         long length = destination.byteSize();
         if (length == 0) {
             return;
@@ -73,7 +73,7 @@ public final class DataMover {
         }
     }
 
-    private void readFromDisk(Vp actor, int vp, long offset, MemorySegment destination) {
+    private void readFromDisk(IoActor actor, int vp, long offset, MemorySegment destination) {
         long length = destination.byteSize();
         long end = offset + length;
         long interiorStart = ceil(offset);
@@ -95,7 +95,7 @@ public final class DataMover {
     }
 
     /** Reads bytes [from, to) of VP {@code vp}'s context into {@code destination} at {@code at}, block by block through slot 0. */
-    private void readThroughStaging(Vp actor, int vp, long from, long to, MemorySegment destination, long at) {
+    private void readThroughStaging(IoActor actor, int vp, long from, long to, MemorySegment destination, long at) {
         MemorySegment slot = actor.partition().slot(0);
         long chunk = slot.byteSize();
         long blockStart = floor(from);
@@ -115,7 +115,7 @@ public final class DataMover {
      * Delivers {@code source} (the actor's memory, or external memory) to {@code destination};
      * fragments of blocks that {@code cache} holds go there (write-through when the receiver is resident).
      */
-    public void write(Vp actor, MemorySegment source, Location destination, BoundaryCache cache, Deliveries inFlight) {
+    public void write(IoActor actor, MemorySegment source, Location destination, BoundaryCache cache, Deliveries inFlight) {
         long length = source.byteSize();
         if (length == 0) {
             return;
@@ -157,7 +157,7 @@ public final class DataMover {
         }
     }
 
-    private void writeInterior(Vp actor, int vp, long contextOffset, MemorySegment data, Context held, Deliveries inFlight) {
+    private void writeInterior(IoActor actor, int vp, long contextOffset, MemorySegment data, Context held, Deliveries inFlight) {
         if (data.isNative() && data.address() % memoryAlignment == 0) {
             held.lock().readLock().lock();
             IoHandle h = store.submit(IoDriver.Direction.WRITE, vp, contextOffset, data, IoCategory.DELIVERY_WRITE, actor.meters());
@@ -179,7 +179,7 @@ public final class DataMover {
     }
 
     /** Patches {@code piece} (inside one block) into VP {@code vp}'s context on disk: read the block, change it, write it back. */
-    private void readModifyWrite(Vp actor, int vp, long offset, MemorySegment piece) {
+    private void readModifyWrite(IoActor actor, int vp, long offset, MemorySegment piece) {
         long block = floor(offset);
         MemorySegment slot = actor.partition().slot(0).asSlice(0, blockSize);
         synchronized (blockLocks[(int) Math.floorMod(vp * 0x9E3779B97F4A7C15L + block / blockSize, BLOCK_LOCKS)]) {

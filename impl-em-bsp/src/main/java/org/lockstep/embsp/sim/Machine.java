@@ -13,7 +13,7 @@ import org.lockstep.embsp.io.SyncIoDriver;
 
 /**
  * One real processor of the simulation (seed 003 Fig. 3.2): k cores with k memory partitions of
- * μ bytes, allocated once, off-heap and block-aligned; D disks holding the v contexts; the
+ * μ bytes, allocated once, off-heap and block-aligned; D disks holding its v/P contexts; the
  * scheduler, the I/O accounting and the machinery that moves messages between contexts.
  */
 public final class Machine implements AutoCloseable {
@@ -25,6 +25,8 @@ public final class Machine implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final Partition[] partitions;
     private final Vp[] vps;
+    private final int firstVp;
+    private final Partition agentPartition;
     private final DataMover mover;
     private final BlockPool blockPool;
 
@@ -41,13 +43,17 @@ public final class Machine implements AutoCloseable {
             MemorySegment staging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
             partitions[p] = new Partition(p, memory, staging, slot);
         }
-        this.vps = new Vp[options.vps()];
+        this.firstVp = options.firstVp();
+        this.vps = new Vp[options.localVps()];
         for (int t = 0; t < vps.length; t++) {
+            int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];
-            MemorySegment memory = store.mapped() ? store.mappedContext(t) : partition.memory();
-            vps[t] = new Vp(t, partition, new Context(t, memory, store), scheduler.newCondition(), accounting);
+            MemorySegment memory = store.mapped() ? store.mappedContext(id) : partition.memory();
+            vps[t] = new Vp(id, partition, new Context(id, memory, store), scheduler.newCondition(), accounting);
         }
         scheduler.register(vps);
+        MemorySegment agentStaging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
+        this.agentPartition = new Partition(-1, null, agentStaging, slot);
         this.mover = new DataMover(store);
         this.blockPool = new BlockPool(arena, options.blockSize(), options.boundaryCache());
     }
@@ -61,7 +67,7 @@ public final class Machine implements AutoCloseable {
 
     /** Creates the disks and the partitions for {@code options}. */
     public static Machine open(EmBspOptions options) {
-        DiskLayout layout = new DiskLayout(options.vps(), options.diskCount(), options.contextSize(), options.blockSize(),
+        DiskLayout layout = new DiskLayout(options.localVps(), options.diskCount(), options.contextSize(), options.blockSize(),
                 options.striped());
         DiskSet.Access access = switch (options.io()) {
             case MMAP -> DiskSet.Access.MAPPED;
@@ -77,7 +83,7 @@ public final class Machine implements AutoCloseable {
             case ASYNC -> new AsyncIoDriver(options.ioThreads());
             case MMAP -> null;
         };
-        ContextStore store = new ContextStore(disks, layout, driver, options.blockSize(), options.contextSize());
+        ContextStore store = new ContextStore(disks, layout, driver, options.blockSize(), options.contextSize(), options.firstVp());
         try {
             return new Machine(options, store);
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -106,12 +112,24 @@ public final class Machine implements AutoCloseable {
         return accounting;
     }
 
+    /** VP {@code id}, which this processor simulates. */
     public Vp vp(int id) {
-        return vps[id];
+        return vps[id - firstVp];
     }
 
+    /** Whether this processor simulates VP {@code id}. */
+    public boolean simulates(int id) {
+        return id >= firstVp && id < firstVp + vps.length;
+    }
+
+    /** The VPs this processor simulates (v/P of them). */
     public int vpCount() {
         return vps.length;
+    }
+
+    /** The id of this processor's first VP. */
+    public int firstVp() {
+        return firstVp;
     }
 
     public DataMover mover() {
@@ -130,6 +148,11 @@ public final class Machine implements AutoCloseable {
     /** Bytes of memory the simulator holds for partitions and staging. */
     public long partitionBytes() {
         return store.mapped() ? 0 : (long) partitions.length * (options.contextSize() + options.staging());
+    }
+
+    /** The staging of the network agent, which delivers what other real processors send (no memory of its own). */
+    public Partition agentPartition() {
+        return agentPartition;
     }
 
     @Override

@@ -40,6 +40,8 @@ public final class Scheduler {
     private final List<TreeSet<Integer>> queues = new ArrayList<>();
     private final TreeSet<Integer> readyHolding = new TreeSet<>();
     private Vp[] vps = new Vp[0];
+    /** The id of vps[0]: a real processor simulates VPs firstVp … firstVp + v/P − 1. */
+    private int firstVp;
     private int tokenHolder = -1;
     private int lastRunner = -1;
     private int active;
@@ -48,6 +50,9 @@ public final class Scheduler {
     private int unsettled;
     private Throwable firstFailure;
     private int firstFailedVp = -1;
+    /** With other real processors, every VP may wait for them: a local standstill is no deadlock. */
+    private boolean remoteEvents;
+    private LockstepException aborted;
 
     public Scheduler(int partitions, boolean exclusive) {
         this.partitions = partitions;
@@ -66,6 +71,7 @@ public final class Scheduler {
         lock.lock();
         try {
             this.vps = all.clone();
+            this.firstVp = all.length == 0 ? 0 : all[0].id();
             this.active = all.length;
             this.live = all.length;
             this.unsettled = all.length;
@@ -87,11 +93,66 @@ public final class Scheduler {
         return exclusive;
     }
 
+    /**
+     * Other real processors take part: their frames can end any wait, so a standstill of the VPs
+     * here is not reported as a deadlock (a failure still is).
+     */
+    public void expectRemoteEvents() {
+        lock.lock();
+        try {
+            remoteEvents = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Fails every wait now and later with {@code failure} (another real processor failed, or the
+     * network did): nothing a VP waits for can come any more.
+     */
+    public void abort(LockstepException failure) {
+        lock.lock();
+        try {
+            if (aborted != null) {
+                return;
+            }
+            aborted = failure;
+            for (Vp vp : vps) {
+                if (vp.state == RunState.BLOCKED) {
+                    vp.failure = failure;
+                    wake(vp);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The failure {@link #abort} was given, or null. */
+    public LockstepException aborted() {
+        lock.lock();
+        try {
+            return aborted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The first failure a VP ended with, in time order (the cause; later ones are its consequences), or null. */
     public Throwable firstFailure() {
         lock.lock();
         try {
             return firstFailure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The VP that failed first, or -1. */
+    public int firstFailedVp() {
+        lock.lock();
+        try {
+            return firstFailedVp;
         } finally {
             lock.unlock();
         }
@@ -157,6 +218,9 @@ public final class Scheduler {
                       Runnable yieldHook, Runnable resumeHook) {
         lock.lock();
         try {
+            if (aborted != null && vp.failure == null) {
+                vp.failure = aborted;
+            }
             while (vp.failure == null && !condition.getAsBoolean()) {
                 if (vp.holdsPartition && contended(vp)) {
                     ensureRunning(vp);
@@ -335,9 +399,9 @@ public final class Scheduler {
             return;
         }
         for (int p = 0; p < partitions; p++) {
-            if (!queues.get(p).isEmpty() && owner[p] >= 0 && vps[owner[p]].state == RunState.BLOCKED) {
+            if (!queues.get(p).isEmpty() && owner[p] >= 0 && vp(owner[p]).state == RunState.BLOCKED) {
                 // its partition is wanted: it must run to swap out
-                queueToRun(vps[owner[p]]);
+                queueToRun(vp(owner[p]));
             }
         }
         if (tokenHolder >= 0 || unsettled > 0) {
@@ -363,7 +427,7 @@ public final class Scheduler {
         if (best < 0) {
             return;
         }
-        Vp chosen = vps[best];
+        Vp chosen = vp(best);
         if (chosen.holdsPartition) {
             readyHolding.remove(best);
         } else {
@@ -381,13 +445,17 @@ public final class Scheduler {
             return;
         }
         if (owner[p] < 0) {
-            Vp chosen = vps[cyclicNext(queue, lastGranted[p] + 1)];
+            Vp chosen = vp(cyclicNext(queue, lastGranted[p] + 1));
             grantPartition(chosen);
             setState(chosen, RunState.RUNNING);
             chosen.wake.signal();
-        } else if (vps[owner[p]].state == RunState.BLOCKED) {
-            wake(vps[owner[p]]);
+        } else if (vp(owner[p]).state == RunState.BLOCKED) {
+            wake(vp(owner[p]));
         }
+    }
+
+    private Vp vp(int id) {
+        return vps[id - firstVp];
     }
 
     private void grantPartition(Vp vp) {
@@ -411,7 +479,7 @@ public final class Scheduler {
     }
 
     private void checkDeadlock() {
-        if (active > 0 || live == 0) {
+        if (active > 0 || live == 0 || remoteEvents && firstFailure == null) {
             return;
         }
         List<Vp> blocked = new ArrayList<>();

@@ -10,7 +10,7 @@ import org.lockstep.embsp.io.IoMeter;
  * {@link Scheduler} keeps for its thread. Fields marked "scheduler" are guarded by the
  * scheduler's lock; the accounting fields are written by the VP's own thread only.
  */
-public final class Vp {
+public final class Vp implements IoActor {
     private final int id;
     private final Partition partition;
     private final Context context;
@@ -42,6 +42,7 @@ public final class Vp {
         return id;
     }
 
+    @Override
     public Partition partition() {
         return partition;
     }
@@ -71,6 +72,7 @@ public final class Vp {
     }
 
     /** The meters this VP's I/O counts on now: the run's, the superstep's, the call's (or point-to-point's). */
+    @Override
     public IoMeter[] meters() {
         return new IoMeter[] {accounting.world(), superstepMeter, callMeter == null ? accounting.pointToPoint() : callMeter};
     }
