@@ -56,6 +56,8 @@ final class EmbspCommand implements Callable<Integer> {
 
     enum Threads { platform, virtual, sequential }
 
+    enum Delivery { direct, indirect }
+
     @Spec
     CommandSpec spec;
 
@@ -105,7 +107,29 @@ final class EmbspCommand implements Callable<Integer> {
             description = "Further simulator property (repeatable), e.g. -o lockstep.embsp.direct=false.")
     Map<String, String> properties = new LinkedHashMap<>();
 
-    @Parameters(index = "0", paramLabel = "PROGRAM", description = "The application: sort, prefix-sums or list-ranking.")
+    @Option(names = {"-P", "--processors"}, paramLabel = "P", defaultValue = "1",
+            description = "Real processors: P processes on this host, each simulating v/P VPs with its own K partitions and "
+                    + "its own disk files; they talk through the mailbox transport (default: ${DEFAULT-VALUE}).")
+    int processors;
+
+    @Option(names = "--delivery", paramLabel = "direct|indirect", defaultValue = "direct",
+            description = "Alltoallv's delivery: PEMS2's direct delivery into contexts, or PEMS1's indirect area on disk (default: ${DEFAULT-VALUE}).")
+    Delivery delivery;
+
+    @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", split = ":",
+            description = "Class path of a program of your own (its classes and jars): PROGRAM is then its main class or jar.")
+    List<String> classPath = new ArrayList<>();
+
+    @Option(names = "--module", paramLabel = "MODULE/CLASS",
+            description = "A program of your own as a main class in a module on the module path, instead of PROGRAM.")
+    String module;
+
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = "Option for each processor's JVM when processes are started (repeatable; default: -Xms256m -Xmx256m).")
+    List<String> jvmOptions;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
+            description = "The application: sort, prefix-sums or list-ranking; or a main class or jar of your own (with -cp).")
     String program;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the application.")
@@ -113,6 +137,21 @@ final class EmbspCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (module == null && program == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a PROGRAM (or --module MODULE/CLASS)");
+        }
+        if (processors < 1) {
+            return impossible(spec.commandLine().getErr(), new LockstepException(ErrorClass.ARG,
+                    "--processors (P) must be at least 1, got " + processors));
+        }
+        boolean ownProgram = module != null || !classPath.isEmpty() || program.endsWith(".jar");
+        if (!ownProgram && !Applications.isApplication(program)) {
+            return impossible(spec.commandLine().getErr(), new LockstepException(ErrorClass.ARG, "no application '" + program
+                    + "'; there are " + Applications.names() + ", or a program of your own with -cp PATH MAIN or --module MODULE/CLASS"));
+        }
+        if (ownProgram || processors > 1) {
+            return new EmbspLaunch(this).run();
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Application app;
@@ -164,23 +203,37 @@ final class EmbspCommand implements Callable<Integer> {
         if (vps < 1) {
             throw new LockstepException(ErrorClass.ARG, "--vps (v) must be at least 1, got " + vps);
         }
-        int k = cores != null ? cores : Math.min(vps, Runtime.getRuntime().availableProcessors());
-        if (k < 1) {
-            throw new LockstepException(ErrorClass.ARG, "--cores (k) must be at least 1, got " + k);
-        }
-        if (vps < k) {
-            throw new LockstepException(ErrorClass.ARG, "v = " + vps + " (--vps) is fewer than k = " + k
-                    + " cores (--cores): every partition needs a virtual processor");
-        }
-        if (blockSize <= 0 || Long.bitCount(blockSize) != 1) {
-            throw new LockstepException(ErrorClass.ARG, "--block-size (B) must be a positive power of two, got " + blockSize);
-        }
         long needed = app.contextBytes(vps);
         long mu = contextSize != null ? contextSize : (needed + blockSize - 1) / blockSize * blockSize;
         if (mu < needed) {
             throw new LockstepException(ErrorClass.NO_MEM, "--context-size (mu) = " + mu + " bytes is less than the " + needed
                     + " bytes " + app.name() + " of size " + app.size() + " allocates on each of v = " + vps
                     + " VPs; give at least that, or more VPs");
+        }
+        return job(mu, stats);
+    }
+
+    /** The simulator's job with contexts of {@code mu} bytes. */
+    JobOptions job(long mu, Path stats) {
+        if (vps < 1) {
+            throw new LockstepException(ErrorClass.ARG, "--vps (v) must be at least 1, got " + vps);
+        }
+        if (vps % processors != 0) {
+            throw new LockstepException(ErrorClass.ARG, "v = " + vps + " (--vps) cannot be spread evenly over P = " + processors
+                    + " real processors (--processors): each simulates v/P, so v must be a multiple of P");
+        }
+        int local = vps / processors;
+        int k = cores != null ? cores : Math.min(local, Runtime.getRuntime().availableProcessors());
+        if (k < 1) {
+            throw new LockstepException(ErrorClass.ARG, "--cores (k) must be at least 1, got " + k);
+        }
+        if (local < k) {
+            throw new LockstepException(ErrorClass.ARG, (processors == 1 ? "v = " + vps + " (--vps)"
+                    : "v/P = " + vps + "/" + processors + " = " + local + " (--vps, --processors)") + " is fewer than k = " + k
+                    + " cores (--cores): every partition needs a virtual processor");
+        }
+        if (blockSize <= 0 || Long.bitCount(blockSize) != 1) {
+            throw new LockstepException(ErrorClass.ARG, "--block-size (B) must be a positive power of two, got " + blockSize);
         }
         JobOptions job = JobOptions.ofRanks(vps).with(Lockstep.PROVIDER_PROPERTY, PROVIDER);
         for (Map.Entry<String, String> e : properties.entrySet()) {
@@ -194,6 +247,7 @@ final class EmbspCommand implements Callable<Integer> {
                 .with(PREFIX + "threads", threads.name())
                 .with(PREFIX + "alpha", Integer.toString(alpha))
                 .with(PREFIX + "progress", Long.toString(progressSeconds))
+                .with(PREFIX + "delivery", delivery.name())
                 .with(PREFIX + "statsOut", stats.toString());
         if (disks != null) {
             job = job.with(PREFIX + "disks", String.join(",", disks.stream().map(Path::toString).toList()));
@@ -207,7 +261,7 @@ final class EmbspCommand implements Callable<Integer> {
         return job;
     }
 
-    private static int impossible(PrintWriter err, LockstepException e) {
+    static int impossible(PrintWriter err, LockstepException e) {
         // the message starts with the MPI error class, e.g. [MPI_ERR_NO_MEM]
         String message = e.getMessage();
         err.println("lockstep embsp: impossible configuration: "

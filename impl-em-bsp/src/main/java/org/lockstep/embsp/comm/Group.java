@@ -59,9 +59,10 @@ final class Group {
         return key;
     }
 
-    /** The matching context of point-to-point messages on this group. */
+    /** The matching context of point-to-point messages on this group: the key's low word (the key's last mixing step folded the high word in), never the world's 0 for another group. */
     int context() {
-        return (int) (key ^ (key >>> 32));
+        int low = (int) key;
+        return key == WORLD ? 0 : low == 0 ? 1 : low;
     }
 
     int size() {

@@ -1,0 +1,86 @@
+package org.lockstep.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.lockstep.applications.Application;
+import org.lockstep.applications.Applications;
+
+/**
+ * {@code lockstep embsp --processors P}: P real processors as P launched JVMs, each simulating v/P
+ * VPs on its own disk files, talking through the mailbox transport — the applications give the
+ * sequential digest, a program of one's own runs, and bad input fails every processor clearly.
+ */
+@Timeout(600)
+class EmbspProcessorsTest {
+    private static final String TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath().toString();
+
+    @ParameterizedTest(name = "{0} P={3} v={4}")
+    @CsvSource({"sort, --keys, 40000, 2, 4", "prefix-sums, --values, 30000, 2, 6", "list-ranking, --nodes, 2000, 2, 4",
+            "sort, --keys, 40000, 4, 8"})
+    void applicationsGiveTheSequentialDigest(String name, String sizeOption, long size, int processors, int v) throws IOException {
+        Application app = Applications.create(name, List.of(sizeOption, Long.toString(size)));
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", Integer.toString(processors), "--vps", Integer.toString(v),
+                "--cores", "1", "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(), "--progress", "0",
+                "--jvm-option", "-Xmx128m", "--", name, sizeOption, Long.toString(size));
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        Map<String, String> line = EmbspCommandTest.closingLine(r.out());
+        assertEquals(Long.toString(app.expectedDigest()), line.get("digest"), name + " on " + processors + " processors");
+        assertEquals(Integer.toString(processors), line.get("processors"));
+        assertEquals("true", line.get("within_bounds"), r.out());
+        assertTrue(Long.parseLong(line.get("network_bytes")) > 0, r.out());
+        assertEquals(processors, line.get("processor_peak_rss_bytes").split(",").length, "one peak RSS per process");
+    }
+
+    @Test
+    void aProgramOfYourOwnRunsOnTwoProcessors() throws IOException {
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "6", "--cores", "1", "--context-size", "64k",
+                "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(), "--progress", "0", "--jvm-option", "-Xmx128m",
+                "-cp", TEST_CLASSES, "--", "org.lockstep.embsptest.UserProgram", "sum");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        Map<String, String> line = EmbspCommandTest.closingLine(r.out());
+        assertEquals("org.lockstep.embsptest.UserProgram", line.get("program"));
+        assertEquals("6", line.get("vps"));
+        assertEquals("true", line.get("within_bounds"), r.out());
+    }
+
+    @Test
+    void vThatPDoesNotDivideIsRefused() {
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "3", "--vps", "4", "--", "sort", "--keys", "100");
+        assertEquals(EmbspCommand.IMPOSSIBLE, r.exitCode(), r.err());
+        assertTrue(r.err().contains("MPI_ERR_ARG") && r.err().contains("v = 4") && r.err().contains("P = 3"), r.err());
+    }
+
+    @Test
+    void aProcessorThatDiesFailsTheOthersWithProcFailed() throws IOException {
+        long start = System.nanoTime();
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "4", "--cores", "1", "--context-size", "64k",
+                "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(), "--progress", "0", "--jvm-option", "-Xmx128m",
+                "-cp", TEST_CLASSES, "--", "org.lockstep.embsptest.UserProgram", "die");
+        assertNotEquals(0, r.exitCode(), r.out());
+        assertTrue(r.err().contains("real processor 1"), r.err());
+        assertTrue((System.nanoTime() - start) / 1e9 < 120, "nothing hung");
+    }
+
+    @Test
+    void aProcessorThatCannotStartFailsEveryProcessor(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("0"));
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "4", "--cores", "1", "--block-size", "4k",
+                "--disks", dir.resolve("{p}").resolve("disk").toString(), "--progress", "0", "--jvm-option", "-Xmx128m", "--", "prefix-sums",
+                "--values", "1000");
+        assertNotEquals(0, r.exitCode(), r.out());
+        assertTrue(r.err().contains("real processor 1 could not start"), r.err());
+    }
+}
