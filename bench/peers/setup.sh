@@ -60,7 +60,7 @@ for part in "${parts[@]}"; do
             # list (the system's apt configuration is left alone).
             jdir="$build/ompi-java"
             if [ ! -f "$jdir/mpi.jar" ]; then
-                version=$(dpkg-query -W -f='${Version}' libopenmpi-dev)
+                version=$(dpkg-query -W -f='${source:Version}' libopenmpi-dev)  # the source's version, without a binNMU suffix
                 mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
                 [ -n "$mirror" ] || mirror=$(awk '$1=="deb"{print $2; exit}' /etc/apt/sources.list 2>/dev/null)
                 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
