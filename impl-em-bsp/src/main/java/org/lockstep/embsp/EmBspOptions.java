@@ -41,6 +41,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #PROGRESS}</td><td>seconds between progress lines on standard error (0: none)</td><td>0</td></tr>
  *   <tr><td>{@value #NETWORK}</td><td>P &gt; 1: the provider real processors talk through</td><td>{@value #DEFAULT_NETWORK}</td></tr>
  *   <tr><td>{@value #DELIVERY}</td><td>Alltoallv: {@code direct} (PEMS2) or {@code indirect} (PEMS1's area on disk)</td><td>direct</td></tr>
+ *   <tr><td>{@value #INDIRECT_SLOT}</td><td>{@code delivery=indirect}: bytes of the indirect area per (sender, receiver), the most one message may hold (PEMS1's bound on ω)</td><td>2μ/v rounded up to B</td></tr>
  *   <tr><td>{@value #FRAME}</td><td>P &gt; 1: most message bytes in one network frame, a multiple of B</td><td>256k</td></tr>
  * </table>
  */
@@ -48,7 +49,8 @@ public record EmBspOptions(
         int vps, int cores, long contextSize, long blockSize, List<Path> disks, IoMode io, ThreadMode threads,
         int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
-        long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes) {
+        long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes,
+        long indirectSlot) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -73,6 +75,7 @@ public record EmBspOptions(
     public static final String NETWORK = PREFIX + "network";
     public static final String DELIVERY = PREFIX + "delivery";
     public static final String FRAME = PREFIX + "frame";
+    public static final String INDIRECT_SLOT = PREFIX + "indirectSlot";
     /** In a disk path, replaced by the real processor's index, so that each process gets a directory of its own. */
     public static final String PROCESSOR_PLACEHOLDER = "{p}";
 
@@ -197,9 +200,17 @@ public record EmBspOptions(
         long progress = options.longProperty(PROGRESS, 0);
         String network = options.property(NETWORK).orElse(DEFAULT_NETWORK).trim();
         Delivery delivery = enumProperty(options, DELIVERY, Delivery.class, Delivery.DIRECT);
+        if (delivery == Delivery.INDIRECT && io == IoMode.MMAP) {
+            throw arg(DELIVERY + "=indirect (PEMS1's area on disk) needs explicit I/O: " + IO + "=sync or async, not mmap");
+        }
+        // PEMS1 needs a bound on each message: by default twice a VP's even share of μ
+        long slot = options.longProperty(INDIRECT_SLOT, Math.max(block, -Math.floorDiv(-2 * mu / v, block) * block));
+        if (slot < block || slot % block != 0) {
+            throw arg(INDIRECT_SLOT + " = " + slot + " must be a positive multiple of the block size B = " + block);
+        }
         return new EmBspOptions(v, k, mu, block, disks, io, threads, alpha, budget, cache, staging, direct, layout,
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
-                progress, processors, processor, network, delivery, frame);
+                progress, processors, processor, network, delivery, frame, slot);
     }
 
     /**

@@ -90,6 +90,24 @@ class CollectivesTest {
         assertWithinBounds(report);
     }
 
+    /** PEMS1's indirect area as the Alltoallv baseline: the same results, within PEMS1's bound, and more delivery I/O than direct delivery. */
+    @ParameterizedTest(name = "io={0}")
+    @MethodSource("explicitIo")
+    void indirectDeliveryGivesTheSameResultsWithMoreIo(String io) {
+        JobOptions job = TestJobs.job(6, 2, MU, B).with(EmBspOptions.IO, io);
+        RunReport direct = Simulation.run(job, CollectiveChecks::run);
+        RunReport indirect = Simulation.run(job.with(EmBspOptions.DELIVERY, "indirect"), CollectiveChecks::run);
+        assertWithinBounds(indirect);
+        assertEquals("indirect", indirect.options().delivery().name().toLowerCase(java.util.Locale.ROOT));
+        long directAlltoall = alltoallDelivery(direct);
+        long indirectAlltoall = alltoallDelivery(indirect);
+        assertTrue(indirectAlltoall > directAlltoall, "indirect " + indirectAlltoall + " vs direct " + directAlltoall + " bytes");
+    }
+
+    private static long alltoallDelivery(RunReport report) {
+        return report.calls().stream().filter(c -> c.operation().startsWith("alltoall")).mapToLong(c -> c.counted().deliveryBytes()).sum();
+    }
+
     static Stream<String> explicitIo() {
         return Stream.of("sync", "async");
     }

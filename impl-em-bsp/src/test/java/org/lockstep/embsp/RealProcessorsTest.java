@@ -29,10 +29,12 @@ class RealProcessorsTest {
         return reports.get(0);
     }
 
-    @ParameterizedTest(name = "v={0} P={1} k={2} io={3}")
-    @CsvSource({"8, 2, 2, sync", "6, 3, 1, async", "8, 4, 2, sync", "12, 2, 3, mmap"})
-    void everyCollectiveMatchesTheReference(int v, int processors, int k, String io) {
-        RunReport report = run(TestJobs.job(v, k, MU, B).with(EmBspOptions.IO, io), processors, CollectiveChecks::run);
+    @ParameterizedTest(name = "v={0} P={1} k={2} io={3} delivery={4}")
+    @CsvSource({"8, 2, 2, sync, direct", "6, 3, 1, async, direct", "8, 4, 2, sync, direct", "12, 2, 3, mmap, direct",
+            "8, 2, 2, sync, indirect", "6, 3, 1, async, indirect"})
+    void everyCollectiveMatchesTheReference(int v, int processors, int k, String io, String delivery) {
+        RunReport report = run(TestJobs.job(v, k, MU, B).with(EmBspOptions.IO, io).with(EmBspOptions.DELIVERY, delivery), processors,
+                CollectiveChecks::run);
         assertEquals(processors, report.peakRssBytes().length, "one report per processor");
         assertTrue(report.networkBytes() > 0, "frames crossed: " + report.keyValueLine());
         CollectivesTest.assertWithinBounds(report);

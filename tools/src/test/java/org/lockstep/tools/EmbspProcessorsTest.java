@@ -27,16 +27,18 @@ import org.lockstep.applications.Applications;
 class EmbspProcessorsTest {
     private static final String TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath().toString();
 
-    @ParameterizedTest(name = "{0} P={3} v={4}")
-    @CsvSource({"sort, --keys, 40000, 2, 4", "prefix-sums, --values, 30000, 2, 6", "list-ranking, --nodes, 2000, 2, 4",
-            "sort, --keys, 40000, 4, 8"})
-    void applicationsGiveTheSequentialDigest(String name, String sizeOption, long size, int processors, int v) throws IOException {
+    @ParameterizedTest(name = "{0} P={3} v={4} {5}")
+    @CsvSource({"sort, --keys, 40000, 2, 4, direct", "prefix-sums, --values, 30000, 2, 6, direct",
+            "list-ranking, --nodes, 2000, 2, 4, direct", "sort, --keys, 40000, 4, 8, direct", "sort, --keys, 40000, 2, 4, indirect"})
+    void applicationsGiveTheSequentialDigest(String name, String sizeOption, long size, int processors, int v, String delivery)
+            throws IOException {
         Application app = Applications.create(name, List.of(sizeOption, Long.toString(size)));
         CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", Integer.toString(processors), "--vps", Integer.toString(v),
                 "--cores", "1", "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(), "--progress", "0",
-                "--jvm-option", "-Xmx128m", "--", name, sizeOption, Long.toString(size));
+                "--jvm-option", "-Xmx128m", "--delivery", delivery, "--", name, sizeOption, Long.toString(size));
         assertEquals(0, r.exitCode(), r.err() + r.out());
         Map<String, String> line = EmbspCommandTest.closingLine(r.out());
+        assertEquals(delivery, line.get("delivery"));
         assertEquals(Long.toString(app.expectedDigest()), line.get("digest"), name + " on " + processors + " processors");
         assertEquals(Integer.toString(processors), line.get("processors"));
         assertEquals("true", line.get("within_bounds"), r.out());

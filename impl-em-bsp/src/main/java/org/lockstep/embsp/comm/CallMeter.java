@@ -24,6 +24,7 @@ final class CallMeter {
     private final LongAdder networkBytes = new LongAdder();
     private long networkBound;
     private long group;
+    private boolean indirect;
 
     CallMeter(long block) {
         this.block = block;
@@ -52,6 +53,16 @@ final class CallMeter {
     /** Every VP but one pulls ω bytes from a context (rooted calls, reductions): set, not added, so every VP may say it. */
     void eachOtherPulls(int n, long bytes) {
         deliveryBound = (n - 1L) * IoBounds.pull(bytes, block);
+    }
+
+    /** The call delivers through PEMS1's indirect area: its thesis bound is PEMS1's. */
+    void indirect() {
+        indirect = true;
+    }
+
+    /** A message of {@code bytes} is written block-aligned into the indirect area and read back. */
+    void writesAndReads(long bytes) {
+        deliveryBound += 2 * IoBounds.roundUp(bytes, block);
     }
 
     /** One pull of {@code bytes} out of a context. */
@@ -96,7 +107,7 @@ final class CallMeter {
     /** The record of the finished call. */
     CallRecord record(String operation, long sequence, int n, long mu, long cacheMisses) {
         return new CallRecord(operation, group, sequence, n, omega, counted.snapshot(), swapBound, deliveryBound,
-                IoBounds.thesis(operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9,
+                IoBounds.thesis(indirect ? operation + "-indirect" : operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9,
                 networkBytes.sum(), networkBound);
     }
 }

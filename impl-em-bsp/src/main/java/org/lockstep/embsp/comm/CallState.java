@@ -45,6 +45,8 @@ final class CallState {
     final Location[] recvBuffers;
     final long[][] recvCounts;
     final long[][] recvDisplacements;
+    /** Indirect Alltoallv: what each rank here sends, by rank. */
+    final long[][] sendCounts;
     final List<Integer> recordedOrder = new ArrayList<>();
     BoundaryCache cache;
 
@@ -89,6 +91,7 @@ final class CallState {
         this.recvBuffers = new Location[n];
         this.recvCounts = new long[n][];
         this.recvDisplacements = new long[n][];
+        this.sendCounts = new long[n][];
         this.contributions = new Location[n];
         this.contributed = new boolean[n];
         this.colors = new int[n];

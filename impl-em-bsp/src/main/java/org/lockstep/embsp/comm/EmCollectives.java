@@ -44,6 +44,8 @@ final class EmCollectives implements CollectiveEngine {
     private final CommunicatorCalls communicators;
     /** The families for groups that span real processors; null with one processor. */
     private final SpanningCollectives spanning;
+    /** PEMS1's Alltoallv through the indirect area, when asked for ({@code lockstep.embsp.delivery=indirect}). */
+    private final IndirectAlltoall indirect;
 
     EmCollectives(CommWorld world) {
         CallSynchronisation calls = new CallSynchronisation(world);
@@ -56,7 +58,9 @@ final class EmCollectives implements CollectiveEngine {
         this.reductions = new Reductions(calls);
         this.scans = new Scans(calls);
         this.communicators = new CommunicatorCalls(calls);
-        this.spanning = world.remote() == null ? null : new SpanningCollectives(calls, world.remote(), communicators);
+        this.indirect = world.options().delivery() == org.lockstep.embsp.EmBspOptions.Delivery.INDIRECT
+                ? new IndirectAlltoall(calls, world.remote()) : null;
+        this.spanning = world.remote() == null ? null : new SpanningCollectives(calls, world.remote(), communicators, indirect);
     }
 
     SpanningCollectives spanning() {
@@ -275,7 +279,9 @@ final class EmCollectives implements CollectiveEngine {
 
     private void alltoallBytes(EmCommunicator c, String operation, MemorySegment send, long[] sendCounts, long[] sendDispls,
                                MemorySegment recv, long[] recvCounts, long[] recvDispls) {
-        if (spans(c)) {
+        if (indirect != null) {
+            indirect.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        } else if (spans(c)) {
             spanning.alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         } else {
             alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);

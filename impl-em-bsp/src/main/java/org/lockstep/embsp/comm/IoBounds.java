@@ -29,6 +29,7 @@ import java.util.List;
  *   <tr><td>Gather(v)</td><td>2nμ + (n−1)⌊ω⌋</td></tr>
  *   <tr><td>Allgather(v)</td><td>2nμ + n(n−1)/2 · (⌈ω⌉ + B + ⌊ω⌋)</td></tr>
  *   <tr><td>Alltoall(v)</td><td>3nμ + n(n−1)⌊ω⌋</td></tr>
+ *   <tr><td>Alltoall(v), PEMS1's indirect area</td><td>4nμ + 2n(n−1)⌈ω⌉</td></tr>
  * </table>
  */
 public final class IoBounds {
@@ -79,6 +80,8 @@ public final class IoBounds {
             case "gather", "gatherv" -> swap + (n - 1L) * push(omega, block);
             case "allgather", "allgatherv" -> swap + pairs / 2 * (pull(omega, block) + push(omega, block));
             case "alltoall", "alltoallv" -> 3L * n * mu + pairs * push(omega, block);
+            // PEMS1: two supersteps (each VP swapped twice), every message written to the indirect area and read back
+            case "alltoall-indirect", "alltoallv-indirect" -> 4L * n * mu + 2 * pairs * roundUp(omega, block);
             default -> throw new IllegalArgumentException("no bound for " + operation);
         };
     }

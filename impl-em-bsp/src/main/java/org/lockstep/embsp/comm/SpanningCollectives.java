@@ -13,10 +13,12 @@ final class SpanningCollectives {
     final SpanningAlltoall alltoall;
     final SpanningFolds folds;
     final SpanningSplit split;
+    private final IndirectAlltoall indirect;
     private final CallSynchronisation calls;
     private final Remote remote;
 
-    SpanningCollectives(CallSynchronisation calls, Remote remote, CommunicatorCalls communicators) {
+    SpanningCollectives(CallSynchronisation calls, Remote remote, CommunicatorCalls communicators, IndirectAlltoall indirect) {
+        this.indirect = indirect;
         this.calls = calls;
         this.remote = remote;
         this.barrier = new SpanningBarrier(calls, remote);
@@ -55,6 +57,7 @@ final class SpanningCollectives {
                     alltoall.data(call, frame);
                 }
             }
+            case SLOT_DATA -> indirect.slotData(group, call, frame);
             case PULL -> remote.pullRequested(group, call, frame);
             case FOLD, RESULT -> folds.value(group, call, frame);
             default -> throw new IllegalStateException("no collective speaks " + frame.kind());

@@ -18,6 +18,8 @@ public enum FrameKind {
     COLORS,
     /** Message bytes for a VP here (a = sending rank, b = receiving rank, c = offset in the message; payload). */
     DATA,
+    /** Indirect Alltoallv: message bytes for a slot of the indirect area here (a = sending rank, b = receiving rank, c = offset; payload). */
+    SLOT_DATA,
     /** Alltoallv: what a sender sends to the receivers here (a = sending rank; payload: lengths in rank order). */
     SUMMARY,
     /** A request to read bytes of a context here (a = request id, b = what, c = offset; payload: length, rank). */

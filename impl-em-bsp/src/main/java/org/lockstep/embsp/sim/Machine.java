@@ -2,6 +2,10 @@ package org.lockstep.embsp.sim;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.lockstep.embsp.EmBspOptions;
 import org.lockstep.embsp.io.AsyncIoDriver;
@@ -27,6 +31,7 @@ public final class Machine implements AutoCloseable {
     private final Vp[] vps;
     private final int firstVp;
     private final Partition agentPartition;
+    private ContextStore indirectArea;
     private final DataMover mover;
     private final BlockPool blockPool;
 
@@ -84,12 +89,43 @@ public final class Machine implements AutoCloseable {
             case MMAP -> null;
         };
         ContextStore store = new ContextStore(disks, layout, driver, options.blockSize(), options.contextSize(), options.firstVp());
+        ContextStore indirect = null;
         try {
-            return new Machine(options, store);
+            if (options.delivery() == EmBspOptions.Delivery.INDIRECT) {
+                indirect = openIndirectArea(options, access);
+            }
+            Machine machine = new Machine(options, store);
+            machine.indirectArea = indirect;
+            return machine;
         } catch (RuntimeException | OutOfMemoryError e) {
             store.close();
+            if (indirect != null) {
+                indirect.close();
+            }
             throw e;
         }
+    }
+
+    /**
+     * PEMS1's indirect area (seed 003 §2.2, the baseline of {@code lockstep.embsp.delivery=indirect}):
+     * on the same disks, beside the contexts, one region per VP of this processor, cut into one
+     * fixed slot per sender ({@link EmBspOptions#indirectSlot()}).
+     */
+    private static ContextStore openIndirectArea(EmBspOptions options, DiskSet.Access access) {
+        long region = Math.multiplyExact((long) options.vps(), options.indirectSlot());
+        DiskLayout layout = new DiskLayout(options.localVps(), options.diskCount(), region, options.blockSize(), options.striped());
+        List<Path> paths = new ArrayList<>();
+        for (Path p : options.disks()) {
+            paths.add(Files.isDirectory(p) ? p : p.resolveSibling(p.getFileName() + ".indirect"));
+        }
+        DiskSet disks = DiskSet.open(paths, layout, options.blockSize(), access);
+        IoDriver driver = options.io() == EmBspOptions.IoMode.ASYNC ? new AsyncIoDriver(options.ioThreads()) : new SyncIoDriver();
+        return new ContextStore(disks, layout, driver, options.blockSize(), region, options.firstVp());
+    }
+
+    /** PEMS1's indirect area, with {@code lockstep.embsp.delivery=indirect}; else null. */
+    public ContextStore indirectArea() {
+        return indirectArea;
     }
 
     public EmBspOptions options() {
@@ -159,6 +195,9 @@ public final class Machine implements AutoCloseable {
     public void close() {
         try {
             store.close();
+            if (indirectArea != null) {
+                indirectArea.close();
+            }
         } finally {
             arena.close();
         }
