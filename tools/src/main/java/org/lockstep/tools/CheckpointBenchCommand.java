@@ -221,7 +221,7 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         List<String> command = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "--enable-native-access=org.lockstep.pcie,org.lockstep.emulated",
                 "-p", System.getProperty("jdk.module.path", ""), "--add-modules", "ALL-MODULE-PATH",
-                "-m", "org.lockstep.pcie/org.lockstep.pcie.mailbox.CheckpointBenchmark", Integer.toString(messages), "5", "64",
+                "-m", "org.lockstep.pcie/org.lockstep.pcie.bench.CheckpointBenchmark", Integer.toString(messages), "5", "64",
                 // the device a user's processes share (the emulated one pays for its power-loss bookkeeping on every persist)
                 "lockstep.device=mapped", "lockstep.device.path=/dev/shm/lockstep-checkpoint-bench-" + ProcessHandle.current().pid(),
                 "lockstep.device.option.deleteOnClose=true"));

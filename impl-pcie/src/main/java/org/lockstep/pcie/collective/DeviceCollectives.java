@@ -10,18 +10,17 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
-import org.lockstep.pcie.layout.LayoutConstants;
-import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.ExternalMemory;
-import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
- * The collectives of one mailbox communicator, with device-native algorithms where one shared
- * device makes them cheaper than messages, and the point-to-point defaults elsewhere
- * ({@link PointToPointCollectives}). The device-native ones meet in the communicator's slot of the
- * collective area ({@link CollectiveAreaDescriptor}):
+ * The collectives of one mailbox communicator: the selection policy that chooses, per call, a
+ * device-native algorithm where one shared device makes it cheaper than messages, and the
+ * point-to-point defaults elsewhere ({@link PointToPointCollectives}). The algorithms live in one
+ * class per family — {@link DeviceBarriers}, {@link DeviceBroadcasts}, {@link DeviceAllreduces},
+ * {@link DeviceAlltoalls} — over the communicator's slot of the collective area
+ * ({@link CollectiveArea}, {@link CollectiveAreaDescriptor}):
  *
  * <ul>
  *   <li><b>flag barrier</b> (single-writer words only, any device): each rank writes its arrival
@@ -149,8 +148,6 @@ public class DeviceCollectives extends PointToPointCollectives {
      * flag barrier reads p − 1 lines per rank, the counter barrier one contended line.
      */
     public static final int COUNTER_BARRIER_MIN_RANKS = 9;
-    /** Idle rounds between two calls of the transport's progress in a device-native wait. */
-    private static final int PROGRESS_INTERVAL = 32;
 
     /** Which barrier runs. */
     public enum BarrierAlgorithm { FLAGS, LEADER, COUNTER, DISSEMINATION }
@@ -160,19 +157,14 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final boolean enabled;
     private final long chunkBytes;
     private final int size;
-    private final int rank;
-    /** Block of each member in this communicator's slot. */
-    private final long[] blocks;
-    private final long leaderBlock;
     private final boolean cas;
     private final BarrierAlgorithm barrier;
     /** The job's ranks share cores (every member sees the same: it comes from the device). */
     private final boolean ranksShareCores;
-    private final CollectiveSite.Faults faults;
-    private long barrierEpoch;
-    private long counterBarriers;
-    private long chunkSequence;
-    private MemorySegment scratch;
+    private final DeviceBarriers barriers;
+    private final DeviceBroadcasts broadcasts;
+    private final DeviceAllreduces allreduces;
+    private final DeviceAlltoalls alltoalls;
 
     /**
      * The collectives of the communicator behind {@code site}; with {@code useDevice} false (or no
@@ -182,22 +174,26 @@ public class DeviceCollectives extends PointToPointCollectives {
         this.site = site;
         this.device = site.device();
         this.size = site.size();
-        this.rank = site.rank();
         int worldSize = site.layout().config().worldSize();
         this.enabled = useDevice && site.slot() >= 0 && site.slot() < COMMUNICATOR_SLOTS && worldSize <= MAX_WORLD_SIZE
                 && size > 1;
         this.chunkBytes = CollectiveAreaDescriptor.chunkBytes(worldSize);
-        this.blocks = new long[size];
+        long[] blocks = new long[size];
         if (enabled) {
             for (int r = 0; r < size; r++) {
                 blocks[r] = site.layout().collectiveBlock(site.slot(), site.worldRank(r));
             }
         }
-        this.leaderBlock = enabled ? blocks[0] : -1;
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
         this.ranksShareCores = site.ranksShareCores();
-        this.faults = site.faults();
         this.barrier = chooseBarrier(site.requestedBarrier());
+        CollectiveArea area = new CollectiveArea(site, blocks, chunkBytes);
+        CollectiveSite.Faults faults = site.faults();
+        this.barriers = enabled ? new DeviceBarriers(area) : null;
+        // The kit's faulty families only when its self-test asks (CollectiveSite.Faults).
+        this.broadcasts = faults.skipsLastSharedPiece() ? new FaultyCollectives.SkippedLastPiece(area) : new DeviceBroadcasts(area);
+        this.allreduces = faults.reversesDirectFold() ? new FaultyCollectives.ReversedFold(area) : new DeviceAllreduces(area);
+        this.alltoalls = new DeviceAlltoalls(area);
     }
 
     private BarrierAlgorithm chooseBarrier(BarrierAlgorithm requested) {
@@ -257,211 +253,37 @@ public class DeviceCollectives extends PointToPointCollectives {
         return enabled && blockBytes > 0 && blockBytes * size <= Math.min(ALLTOALL_NATIVE_MAX_BYTES, chunkBytes);
     }
 
-    // ================================================================ barrier
+    // ================================================================ the calls
 
     @Override
     public void barrier(Communicator channel) {
         switch (barrierAlgorithm()) {
-            case FLAGS -> flagBarrier();
-            case LEADER -> leaderBarrier();
-            case COUNTER -> counterBarrier();
+            case FLAGS -> barriers.flags();
+            case LEADER -> barriers.leader();
+            case COUNTER -> barriers.counter();
             case DISSEMINATION -> super.barrier(channel);
         }
     }
-
-    private void flagBarrier() {
-        long epoch = ++barrierEpoch;
-        device.putLongRelease(blocks[rank] + ARRIVAL_OFFSET, epoch);
-        for (int q = 0; q < size; q++) {
-            if (q != rank) {
-                awaitWord(blocks[q] + ARRIVAL_OFFSET, epoch, q, "barrier");
-            }
-        }
-    }
-
-    private void leaderBarrier() {
-        long epoch = ++barrierEpoch;
-        // the leader's arrival too: a member that sees a gone leader then knows whether it had arrived
-        device.putLongRelease(blocks[rank] + ARRIVAL_OFFSET, epoch);
-        if (rank == 0) {
-            for (int q = 1; q < size; q++) {
-                awaitWord(blocks[q] + ARRIVAL_OFFSET, epoch, q, "barrier");
-            }
-            device.putLongRelease(leaderBlock + RELEASE_OFFSET, epoch);
-            return;
-        }
-        awaitRelease(epoch, epoch, true);
-    }
-
-    private void counterBarrier() {
-        long epoch = ++barrierEpoch;
-        long target = ++counterBarriers * size;
-        // The arrival word says, if a member fails, whether it had arrived.
-        device.putLongRelease(blocks[rank] + ARRIVAL_OFFSET, epoch);
-        long counted = device.getAndAddLong(leaderBlock + COUNTER_OFFSET, 1) + 1;
-        if (counted == target) {
-            device.putLongRelease(leaderBlock + RELEASE_OFFSET, counterBarriers);
-            return;
-        }
-        awaitRelease(counterBarriers, epoch, false);
-    }
-
-    /**
-     * Waits until the leader's release word reaches {@code release}; fails if a member that has not
-     * arrived at barrier {@code epoch} is gone (the release would never come), or, when
-     * {@code leaderReleases}, if the leader is gone (it arrived, but will not release).
-     */
-    private void awaitRelease(long release, long epoch, boolean leaderReleases) {
-        IdleStrategy idle = site.newIdleStrategy();
-        int rounds = 0;
-        while (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
-            if (++rounds % PROGRESS_INTERVAL == 0) {
-                site.progress();
-                for (int q = 0; q < size; q++) {
-                    if (q != rank && site.isGone(q) && device.getLongAcquire(blocks[q] + ARRIVAL_OFFSET) < epoch
-                            && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
-                        throw site.failure(q, "barrier");
-                    }
-                }
-                if (leaderReleases && site.isGone(0) && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
-                    throw site.failure(0, "barrier");
-                }
-            }
-            idle.idle();
-        }
-    }
-
-    // ================================================================ bcast
 
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
         long n = count * type.size();
         boolean shared = enabled && n >= (ranksShareCores ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES);
         boolean direct = !shared && enabled && n >= BCAST_DIRECT_MIN_BYTES;
-        if (shared && bcastShared(buffer, n, root) || direct && bcastDirect(buffer, n, root)) {
+        if (shared && broadcasts.shared(buffer, n, root) || direct && broadcasts.direct(buffer, n, root)) {
             return;
         }
         if (!bcastNative(n)) {
             super.bcast(channel, buffer, count, type, root);
             return;
         }
-        for (long offset = 0; offset < n; offset += chunkBytes) {
-            long chunk = ++chunkSequence;
-            long length = Math.min(chunkBytes, n - offset);
-            long half = blocks[root] + halfOffset(chunk, n);
-            if (rank == root) {
-                awaitAllConsumed(chunk - 2, "bcast");
-                device.write(half, buffer, offset, length);
-                device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-            } else {
-                awaitWord(blocks[root] + PUBLISHED_OFFSET, chunk, root, "bcast");
-                device.read(half, buffer, offset, length);
-            }
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-        }
+        broadcasts.writtenOnce(buffer, n, root);
     }
-
-    /**
-     * The direct broadcast, if the root's buffer is a device buffer: the root exposes it with its
-     * next chunk, every other rank copies it from there and consumes the chunk, and the root returns
-     * once all have. The root alone knows where its buffer lives, so the others learn from the
-     * exposed line whether that chunk is direct or the first of the chunked broadcast; false (and
-     * nothing consumed) when it is chunked.
-     */
-    private boolean bcastDirect(MemorySegment buffer, long n, int root) {
-        long chunk = chunkSequence + 1;
-        if (rank == root) {
-            long offset = site.deviceOffset(buffer, n);
-            if (offset < 0) {
-                return false;
-            }
-            chunkSequence = chunk;
-            awaitAllConsumed(chunk - 1, "bcast"); // nobody still reads the exposed line
-            expose(chunk, offset, -1, n);
-            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-            awaitAllConsumed(chunk, "bcast");
-            return true;
-        }
-        awaitWord(blocks[root] + PUBLISHED_OFFSET, chunk, root, "bcast");
-        if (device.getLong(blocks[root] + EXPOSED_OFFSET + EXPOSED_CHUNK) != chunk) {
-            return false;
-        }
-        chunkSequence = chunk;
-        try {
-            device.read(exposedSource(root, n, "bcast"), buffer, 0, n);
-        } finally {
-            // consumed even when the sizes do not match: the root must not wait for this rank for ever
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-        }
-        return true;
-    }
-
-    /**
-     * The direct broadcast of a large message with the copying shared out: every rank exposes its
-     * buffer (the root as source, the others as results, -1 if process memory); rank k copies piece
-     * k of the root's buffer into every result that is exposed, and a rank whose buffer is process
-     * memory copies the whole message itself. With p ranks each copies (p − 1)/p of the message
-     * instead of the receivers copying all of it while the root waits. All return once all are done.
-     * False when the root's buffer is not a device buffer (every member sees it).
-     */
-    private boolean bcastShared(MemorySegment buffer, long n, int root) {
-        long chunk = ++chunkSequence;
-        awaitAllConsumed(chunk - 1, "bcast");
-        long own = site.deviceOffset(buffer, n);
-        expose(chunk, rank == root ? own : -1, rank == root ? -1 : own, n);
-        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-        boolean direct = false;
-        try {
-            long source = -1;
-            long[] results = new long[size];
-            awaitAllPublished(chunk, "bcast");
-            for (int q = 0; q < size; q++) {
-                if (q == root) {
-                    source = exposedSource(q, n, "bcast");
-                } else {
-                    results[q] = exposedResult(q, n, "bcast");
-                }
-            }
-            if (source >= 0) {
-                direct = true;
-                long from = pieceStart(rank, n);
-                long length = pieceStart(rank + 1, n) - from;
-                if (faults.skipsLastSharedPiece() && rank == size - 1) { // kit self-test fault hook, off by default
-                    length = 0;
-                }
-                MemorySegment whole = device.asSegment();
-                for (int k = 1; k <= size; k++) {
-                    int q = (rank + k) % size; // this rank's own result last: the others wait for theirs
-                    if (q != root && results[q] >= 0 && length > 0) {
-                        device.read(source + from, whole, results[q] + from, length);
-                    }
-                }
-                if (rank != root && results[rank] < 0) {
-                    device.read(source, buffer, 0, n);
-                }
-            }
-        } finally {
-            // also when the sizes differ (every rank that sees it fails): nobody waits for this rank for ever
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-        }
-        if (direct) {
-            awaitAllConsumed(chunk, "bcast"); // every piece is in place, and nobody reads the root's buffer any more
-        }
-        return direct;
-    }
-
-    /** Where piece {@code piece} of an {@code n}-byte message starts: pieces end on cache lines, so no two copiers share one. */
-    private long pieceStart(int piece, long n) {
-        return piece >= size ? n : Math.min(n, n / size * piece & -LayoutConstants.CACHE_LINE);
-    }
-
-    // ================================================================ allreduce
 
     @Override
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         if (count > 0 && allreduceDirect(count, type)) {
-            if (!allreduceDirect(channel, send, recv, count, type, op)) {
+            if (!allreduces.direct(send, recv, count, type, op)) {
                 super.allreduce(channel, send, recv, count, type, op);
             }
             return;
@@ -470,145 +292,14 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.allreduce(channel, send, recv, count, type, op);
             return;
         }
-        long elementSize = type.size();
-        long chunkElements = chunkBytes / elementSize;
-        MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
-        long scratchHalf = Math.min(chunkBytes, count * elementSize);
-        // Both operands of the fold in process memory: the operation's accesses then meet one kind of segment.
-        MemorySegment scratchBoth = scratch(2 * scratchHalf);
-        MemorySegment contribution = scratchBoth.asSlice(0, scratchHalf);
-        MemorySegment folded = scratchBoth.asSlice(scratchHalf, scratchHalf);
-        for (long first = 0; first < count; first += chunkElements) {
-            long chunk = ++chunkSequence;
-            long elements = Math.min(chunkElements, count - first);
-            long offset = first * elementSize;
-            long length = elements * elementSize;
-            long halfOffset = halfOffset(chunk, count * elementSize);
-            awaitAllConsumed(chunk - 2, "allreduce");
-            device.write(blocks[rank] + halfOffset, input, offset, length);
-            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-            awaitAllPublished(chunk, "allreduce");
-            // The same fold on every rank, from the highest rank down: c0 op (c1 op (… op c(p−1))).
-            MemorySegment result = folded.asSlice(0, length);
-            device.read(blocks[size - 1] + halfOffset, result, 0, length);
-            MemorySegment operand = contribution.asSlice(0, length);
-            for (int q = size - 2; q >= 0; q--) {
-                device.read(blocks[q] + halfOffset, operand, 0, length);
-                op.apply(operand, result, elements, type);
-            }
-            device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-            MemorySegment.copy(result, 0, recv, offset, length);
-        }
+        allreduces.contributions(send, recv, count, type, op);
     }
-
-    /**
-     * The direct allreduce — a reduce-scatter and an allgather that read the members' own device
-     * buffers. Every rank exposes its input and its result buffer (a staged copy where one is not a
-     * device buffer); rank r folds segment r of every input, {@code c0 op (c1 op (… op c(p−1)))},
-     * into segment r of its result and publishes; then every rank copies the other segments from
-     * their owners' results. Each segment is folded once, so every rank gets the same bits. False
-     * (after every member has seen it) when some member had no room to stage: all then take the
-     * point-to-point algorithm.
-     *
-     * <p>Why in place is safe: rank q reads segment q of rank r's input, which is segment q of r's
-     * result when in place; r overwrites it only after q has published its folded segment q.
-     */
-    private boolean allreduceDirect(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type,
-                                    Op op) {
-        long elementSize = type.size();
-        long n = count * elementSize;
-        MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
-        long exposedChunk = ++chunkSequence;
-        long foldedChunk = ++chunkSequence;
-        awaitAllConsumed(exposedChunk - 1, "allreduce");
-        Staged stagedInput = null;
-        Staged stagedResult = null;
-        try {
-            long inputOffset = site.deviceOffset(input, n);
-            if (inputOffset < 0 && (stagedInput = stage(0, n)) != null) {
-                device.write(stagedInput.offset(), input, 0, n);
-                inputOffset = stagedInput.offset();
-            }
-            long resultOffset = site.deviceOffset(recv, n);
-            if (resultOffset < 0 && (stagedResult = stage(1, n)) != null) {
-                resultOffset = stagedResult.offset();
-            }
-            boolean ready = inputOffset >= 0 && resultOffset >= 0;
-            expose(exposedChunk, ready ? inputOffset : -1, ready ? resultOffset : -1, n);
-            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, exposedChunk);
-            long[] inputs = new long[size];
-            long[] results = new long[size];
-            boolean folded = false;
-            try {
-                awaitAllPublished(exposedChunk, "allreduce");
-                boolean allReady = true;
-                for (int q = 0; q < size; q++) {
-                    inputs[q] = exposedSource(q, n, "allreduce");
-                    results[q] = exposedResult(q, n, "allreduce");
-                    allReady &= inputs[q] >= 0 && results[q] >= 0;
-                }
-                if (!allReady) {
-                    return false;
-                }
-                allreduceSegments(recv, count, type, op, inputs, results, resultOffset, stagedResult != null, foldedChunk);
-                folded = true;
-            } finally {
-                if (!folded) {
-                    // no room on some member, sizes that differ (every member then fails), or a user operation
-                    // that threw: the chunk ends here, so that nobody waits for this rank for ever
-                    device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
-                    device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
-                }
-            }
-            awaitAllConsumed(foldedChunk, "allreduce"); // nobody reads this rank's buffers any more
-            return true;
-        } finally {
-            unstage(stagedInput);
-            unstage(stagedResult);
-        }
-    }
-
-    /** The fold of this rank's segment, then the other segments from their owners' results. */
-    private void allreduceSegments(MemorySegment recv, long count, Datatype type, Op op, long[] inputs, long[] results,
-                                   long resultOffset, boolean resultStaged, long foldedChunk) {
-        long elementSize = type.size();
-        long first = segmentStart(rank, count) * elementSize;
-        long length = segmentStart(rank + 1, count) * elementSize - first;
-        MemorySegment folded = scratch(length).asSlice(0, length);
-        MemorySegment whole = device.asSegment();
-        boolean reversed = faults.reversesDirectFold(); // kit self-test fault hook, off by default
-        device.read(inputs[reversed ? 0 : size - 1] + first, folded, 0, length);
-        for (int k = size - 2; k >= 0; k--) {
-            int q = reversed ? size - 1 - k : k;
-            op.apply(whole.asSlice(inputs[q] + first, length), folded, length / elementSize, type);
-        }
-        device.write(resultOffset + first, folded, 0, length);
-        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, foldedChunk);
-        if (resultStaged) {
-            MemorySegment.copy(folded, 0, recv, first, length);
-        }
-        for (int k = 1; k < size; k++) {
-            int q = (rank + k) % size;
-            long from = segmentStart(q, count) * elementSize;
-            long bytes = segmentStart(q + 1, count) * elementSize - from;
-            awaitWord(blocks[q] + PUBLISHED_OFFSET, foldedChunk, q, "allreduce");
-            device.read(results[q] + from, recv, from, bytes);
-        }
-        device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, foldedChunk);
-    }
-
-    /** First element of segment {@code segment} of {@code count} elements split over the members (the last ends at count). */
-    private long segmentStart(int segment, long count) {
-        return count / size * segment + Math.min(segment, count % size);
-    }
-
-    // ================================================================ alltoall
 
     @Override
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
         long block = count * type.size();
         if (alltoallDirect(block)) {
-            if (!alltoallDirect(send, block, recv)) {
+            if (!alltoalls.direct(send, block, recv)) {
                 super.alltoall(channel, send, count, type, recv);
             }
             return;
@@ -617,205 +308,6 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.alltoall(channel, send, count, type, recv);
             return;
         }
-        MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
-        long chunk = ++chunkSequence;
-        long halfOffset = halfOffset(chunk, block * size);
-        awaitAllConsumed(chunk - 2, "alltoall");
-        // All blocks go to the device before any is read back, so an in-place call overwrites nothing it still sends.
-        device.write(blocks[rank] + halfOffset, input, 0, block * size);
-        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-        if (input != recv) {
-            MemorySegment.copy(input, rank * block, recv, rank * block, block);
-        }
-        for (int k = 1; k < size; k++) {
-            int q = (rank + k) % size;
-            awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, "alltoall");
-            device.read(blocks[q] + halfOffset + rank * block, recv, q * block, block);
-        }
-        device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-    }
-
-    /**
-     * The direct alltoall: every rank exposes its send buffer (a staged copy if it is not a device
-     * buffer, or if in place: the blocks it sends are the ones it receives into), then copies its
-     * block of every member's buffer straight into its receive buffer. One copy a byte when the
-     * send buffers are device buffers, and no member waits for another to be scheduled to send.
-     * False (after every member has seen it, before anything is written) when some member had no
-     * room to stage.
-     */
-    private boolean alltoallDirect(MemorySegment send, long block, MemorySegment recv) {
-        long n = block * size;
-        boolean inPlace = send == Communicator.IN_PLACE;
-        MemorySegment input = inPlace ? recv : send;
-        long chunk = ++chunkSequence;
-        awaitAllConsumed(chunk - 1, "alltoall");
-        Staged staged = null;
-        try {
-            long offset = inPlace ? -1 : site.deviceOffset(input, n);
-            if (offset < 0 && (staged = stage(0, n)) != null) {
-                device.write(staged.offset(), input, 0, n);
-                offset = staged.offset();
-            }
-            expose(chunk, offset, -1, n);
-            device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
-            long[] sources = new long[size];
-            boolean allReady = true;
-            try {
-                awaitAllPublished(chunk, "alltoall");
-                for (int q = 0; q < size; q++) {
-                    sources[q] = exposedSource(q, n, "alltoall");
-                    allReady &= sources[q] >= 0;
-                }
-                if (allReady) {
-                    for (int k = 0; k < size; k++) {
-                        int q = (rank + k) % size;
-                        device.read(sources[q] + rank * block, recv, q * block, block);
-                    }
-                }
-            } finally {
-                // also when the sizes differ (every member then fails): nobody waits for this rank for ever
-                device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
-            }
-            awaitAllConsumed(chunk, "alltoall"); // nobody reads this rank's buffer any more
-            return allReady;
-        } finally {
-            unstage(staged);
-        }
-    }
-
-    /** Device memory that stands in for a buffer in process memory; {@code buffer} non-null if allocated for it. */
-    private record Staged(long offset, MemorySegment buffer) {
-    }
-
-    /**
-     * Room in the device for {@code n} bytes of this rank: half {@code half} of its data area if
-     * they fit (a direct collective starts once every member has consumed every earlier chunk, so
-     * both halves are free until it ends), else a buffer from its heap partition; null if neither.
-     */
-    private Staged stage(int half, long n) {
-        if (n <= chunkBytes) {
-            return new Staged(blocks[rank] + DATA_OFFSET + half * chunkBytes, null);
-        }
-        MemorySegment buffer = site.allocateStaging(n);
-        return buffer == null ? null : new Staged(site.deviceOffset(buffer, n), buffer);
-    }
-
-    private void unstage(Staged staged) {
-        if (staged != null && staged.buffer() != null) {
-            site.freeStaging(staged.buffer());
-        }
-    }
-
-    // ================================================================ exposed buffers
-
-    /** Writes this rank's exposed line for {@code chunk}; the release store of the published chunk that follows makes it visible. */
-    private void expose(long chunk, long source, long result, long length) {
-        long line = blocks[rank] + EXPOSED_OFFSET;
-        device.putLong(line + EXPOSED_SOURCE, source);
-        device.putLong(line + EXPOSED_RESULT, result);
-        device.putLong(line + EXPOSED_LENGTH, length);
-        device.putLong(line + EXPOSED_CHUNK, chunk);
-    }
-
-    /** The source buffer member {@code q} exposed (its chunk already awaited), or -1 if it has none. */
-    private long exposedSource(int q, long length, String collective) {
-        return exposed(q, EXPOSED_SOURCE, length, collective);
-    }
-
-    /** The result buffer member {@code q} exposed (its chunk already awaited), or -1 if it has none. */
-    private long exposedResult(int q, long length, String collective) {
-        return exposed(q, EXPOSED_RESULT, length, collective);
-    }
-
-    /**
-     * An offset member {@code q} exposed, checked: the member must have exposed as many bytes as
-     * this rank expects (MPI requires matching sizes), inside its own heap partition or data area —
-     * a corrupt or hostile line fails the collective, it is never followed outside them.
-     */
-    private long exposed(int q, int field, long length, String collective) {
-        long line = blocks[q] + EXPOSED_OFFSET;
-        long offset = device.getLong(line + field);
-        long exposedLength = device.getLong(line + EXPOSED_LENGTH);
-        // the size first, also when nothing is exposed: every member must see a mismatch
-        if (exposedLength != length) {
-            throw new LockstepException(ErrorClass.TRUNCATE, collective + ": rank " + q + " of the communicator gives " + exposedLength
-                    + " bytes where rank " + rank + " expects " + length + " (counts and datatypes must match on every rank)");
-        }
-        if (offset < 0) {
-            return -1;
-        }
-        MailboxLayout layout = site.layout();
-        long partition = layout.heapPartition(site.worldRank(q));
-        long dataArea = blocks[q] + DATA_OFFSET;
-        boolean inPartition = offset >= partition && offset - partition <= layout.heapAllocatorLength() - length;
-        boolean inDataArea = offset >= dataArea && offset - dataArea <= 2 * chunkBytes - length;
-        if (!inPartition && !inDataArea) {
-            throw new LockstepException(ErrorClass.INTERN, collective + ": rank " + q + " exposed [" + offset + ", +" + length
-                    + ") outside its heap partition [" + partition + ", +" + layout.heapAllocatorLength() + ") and its data area ["
-                    + dataArea + ", +" + 2 * chunkBytes + ")");
-        }
-        return offset;
-    }
-
-    /**
-     * Where in a block chunk {@code chunk} of a collective of {@code n} bytes lies: in the
-     * published line itself when the whole collective fits an inline half (the reader then gets
-     * the data with the line it watches: one line from another core instead of two), else in the
-     * data area. Halves alternate with the chunk either way.
-     */
-    private long halfOffset(long chunk, long n) {
-        return n <= INLINE_HALF_BYTES ? PUBLISHED_OFFSET + INLINE_OFFSET + (chunk & 1) * INLINE_HALF_BYTES
-                : DATA_OFFSET + (chunk & 1) * chunkBytes;
-    }
-
-    // ================================================================ waiting
-
-    /** Waits until every other member has published chunk {@code chunk} (and with it its exposed line). */
-    private void awaitAllPublished(long chunk, String collective) {
-        for (int k = 1; k < size; k++) {
-            int q = (rank + k) % size;
-            awaitWord(blocks[q] + PUBLISHED_OFFSET, chunk, q, collective);
-        }
-    }
-
-    /** Waits until every member has consumed chunk {@code chunk} (a half is free once the chunk two before is). */
-    private void awaitAllConsumed(long chunk, String collective) {
-        if (chunk <= 0) {
-            return;
-        }
-        for (int q = 0; q < size; q++) {
-            if (q != rank) {
-                awaitWord(blocks[q] + CONSUMED_OFFSET, chunk, q, collective);
-            }
-        }
-    }
-
-    /**
-     * Waits until the word at {@code address}, written by member {@code writer} only, reaches
-     * {@code value}. Fails if the writer is gone and the word has not got there (read again after
-     * the writer's end was seen: what it wrote before it ended is visible then).
-     */
-    private void awaitWord(long address, long value, int writer, String collective) {
-        if (device.getLongAcquire(address) >= value) {
-            return;
-        }
-        IdleStrategy idle = site.newIdleStrategy();
-        int rounds = 0;
-        while (device.getLongAcquire(address) < value) {
-            if (++rounds % PROGRESS_INTERVAL == 0) {
-                site.progress();
-                if (site.isGone(writer) && device.getLongAcquire(address) < value) {
-                    throw site.failure(writer, collective);
-                }
-            }
-            idle.idle();
-        }
-    }
-
-    private MemorySegment scratch(long bytes) {
-        if (scratch == null || scratch.byteSize() < bytes) {
-            scratch = MemorySegment.ofArray(new long[(int) ((bytes + Long.BYTES - 1) / Long.BYTES)]);
-        }
-        return scratch;
+        alltoalls.writtenOnce(send, block, recv);
     }
 }

@@ -84,17 +84,17 @@ final class MailboxCollectiveSite implements CollectiveSite {
 
     @Override
     public Faults faults() {
-        return endpoint.collectiveFaults();
+        return endpoint.collectiveSettings().faults();
     }
 
     @Override
     public boolean ranksShareCores() {
-        return endpoint.ranksShareCores();
+        return endpoint.collectiveSettings().ranksShareCores();
     }
 
     @Override
     public DeviceCollectives.BarrierAlgorithm requestedBarrier() {
-        return endpoint.requestedBarrier();
+        return endpoint.collectiveSettings().requestedBarrier();
     }
 
     @Override

@@ -160,7 +160,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
     protected CollectiveEngine collectiveEngine() {
         if (collectives == null) {
             collectives = new DeviceCollectives(new MailboxCollectiveSite(endpoint, group, rank, context),
-                    endpoint.usesDeviceCollectives());
+                    endpoint.collectiveSettings().usesDevice());
         }
         return collectives;
     }

@@ -3,7 +3,6 @@ package org.lockstep.pcie.mailbox;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
 import org.lockstep.api.ErrorClass;
@@ -11,9 +10,6 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
-import org.lockstep.pcie.collective.CollectiveSite;
-import org.lockstep.pcie.collective.DeviceCollectives;
-import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
@@ -71,8 +67,7 @@ final class MailboxEndpoint implements ProgressEngine {
     private final DeviceBuffers deviceBuffers;
     private final SingleCopy singleCopy;
     private final boolean asyncMailboxes;
-    private DeviceCollectives.BarrierAlgorithm requestedBarrier;
-    private boolean deviceCollectives = true;
+    private final CollectiveSettings collectiveSettings;
     private int progressCalls;
     /** Progress calls, counted without the lock (a hint). */
     private int quietRounds;
@@ -114,10 +109,13 @@ final class MailboxEndpoint implements ProgressEngine {
                 // with the message log on, a message must stay in the sender's heap: no single copy
                 config.checkpoints() ? 0 : MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD, config.checkpoints());
         this.peers = new PeerWatch(device, layout, rank, restartPolicy);
-        MessageLog messageLog = config.checkpoints() ? newMessageLog(incarnation) : null;
+        // Receivers that have ended for good: finished, or failed with no restart to wait for.
+        MessageLog messageLog = config.checkpoints() ? MessageLog.open(device, layout, rank, incarnation, heap, statistics,
+                dest -> peers.hasFinished(dest) || peers.isGone(dest) && !restartPolicy.restartOnFailure(), restartPolicy) : null;
         this.log = messageLog == null ? ChannelLog.NONE : messageLog;
         this.sender = new Sender(device, layout, rank, incarnation, maxFragment, heap, log, peers, singleCopy, statistics);
         this.receiver = new Receiver(device, layout, rank, matching, log, peers, singleCopy, statistics);
+        this.collectiveSettings = new CollectiveSettings(device, log.retainsMessages(), restartPolicy.faults().collectiveFaults());
         MessageLog.Recovery recovery = messageLog == null ? null : recover(messageLog);
         this.checkpoints = new MailboxCheckpoints(new MailboxCheckpoints.Transport() {
             @Override
@@ -131,16 +129,6 @@ final class MailboxEndpoint implements ProgressEngine {
             }
         }, recovery, incarnation);
         peers.register(incarnation);
-    }
-
-    /** The message log of a job that checkpoints: the kit's faulty one when its self-test asks for it. */
-    private MessageLog newMessageLog(long incarnation) {
-        // Receivers that have ended for good: finished, or failed with no restart to wait for.
-        IntPredicate gone = dest -> peers.hasFinished(dest) || peers.isGone(dest) && !restartPolicy.restartOnFailure();
-        TransportFaults faults = restartPolicy.faults();
-        return faults.breaksTheLog()
-                ? new FaultyMessageLog(device, layout, rank, incarnation, heap, statistics, gone, restartPolicy.logFullWait(), faults)
-                : new MessageLog(device, layout, rank, incarnation, heap, statistics, gone, restartPolicy.logFullWait());
     }
 
     /**
@@ -161,69 +149,27 @@ final class MailboxEndpoint implements ProgressEngine {
      * predecessor placed are dropped as re-sends).
      */
     void restored() {
-        lock.lock();
-        try {
+        locked(() -> {
             log.endPreamble();
-        } finally {
-            lock.unlock();
-        }
+            return null;
+        });
     }
 
-    // ------------------------------------------------------------------ settings of the rank's collectives
-
-    /** Whether communicators of this rank may use the device-native collectives (every rank of a job says the same). */
-    void useDeviceCollectives(boolean use) {
-        // With the message log on, collectives must go through logged point-to-point messages: a
-        // restarted rank could not replay what it read from the collective area.
-        deviceCollectives = use && !log.retainsMessages();
-    }
-
-    boolean usesDeviceCollectives() {
-        return deviceCollectives;
-    }
-
-    /** The barrier the job asks for, or null to let the collectives choose. */
-    void requestBarrier(DeviceCollectives.BarrierAlgorithm barrier) {
-        requestedBarrier = barrier;
-    }
-
-    DeviceCollectives.BarrierAlgorithm requestedBarrier() {
-        return requestedBarrier;
-    }
-
-    /** The collectives' kit self-test faults (none by default). */
-    CollectiveSite.Faults collectiveFaults() {
-        return restartPolicy.faults().collectiveFaults();
-    }
-
-    /**
-     * Whether the job's ranks share cores, as the device's formatter found it: one answer for every
-     * rank, so that the collectives all choose alike (this rank's waits back off by its own host).
-     */
-    boolean ranksShareCores() {
-        return DeviceFormat.ranksShareCores(device);
+    /** How this rank's communicators run their collectives. */
+    CollectiveSettings collectiveSettings() {
+        return collectiveSettings;
     }
 
     // ------------------------------------------------------------------ peers
 
     /** Whether world rank {@code peer} is known (from the last peer check) to have failed or finished. */
     boolean isPeerGone(int peer) {
-        lock.lock();
-        try {
-            return peers.isGone(peer);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> peers.isGone(peer));
     }
 
     /** The error of an operation that waited on world rank {@code peer}, which is gone. */
     ProcessFailedException peerGoneError(int peer, String what) {
-        lock.lock();
-        try {
-            return peers.error(peer, what);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> peers.error(peer, what));
     }
 
     /** Checks whether this host's peers' processes still exist; the process's heartbeat thread calls it. */
@@ -304,12 +250,10 @@ final class MailboxEndpoint implements ProgressEngine {
             if (found.isPresent()) {
                 return found.get();
             }
-            lock.lock();
-            try {
+            locked(() -> {
                 peers.failIfGone(source, group, "probe for");
-            } finally {
-                lock.unlock();
-            }
+                return null;
+            });
             idle.idle();
         }
     }
@@ -330,12 +274,7 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     private boolean cancelReceive(ReceiveRequest request) {
-        lock.lock();
-        try {
-            return matching.cancel(request.posted);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> matching.cancel(request.posted));
     }
 
     // ------------------------------------------------------------------ checkpoints
@@ -456,13 +395,10 @@ final class MailboxEndpoint implements ProgressEngine {
     /** Device memory from this rank's heap partition ({@link DeviceBuffers}): receives into it may take a single copy. */
     MemorySegment allocate(long byteSize) {
         checkOpen();
-        lock.lock();
-        try {
+        return locked(() -> {
             checkOpen();
             return deviceBuffers.allocate(byteSize, sender::reclaimReleased);
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Like {@link #allocate}, but null instead of {@code NO_MEM} when the partition has no room. */
@@ -479,21 +415,14 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Where the first {@code bytes} bytes of {@code buffer} lie in the device if in one of this rank's buffers, else -1. */
     long deviceOffset(MemorySegment buffer, long bytes) {
-        lock.lock();
-        try {
-            return deviceBuffers.deviceOffset(buffer, bytes);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> deviceBuffers.deviceOffset(buffer, bytes));
     }
 
     void free(MemorySegment segment) {
-        lock.lock();
-        try {
+        locked(() -> {
             deviceBuffers.free(segment);
-        } finally {
-            lock.unlock();
-        }
+            return null;
+        });
     }
 
     /** Closes the world communicator of this rank: pending requests fail, allocations are freed. */
@@ -509,12 +438,10 @@ final class MailboxEndpoint implements ProgressEngine {
         } finally {
             lock.unlock();
         }
-        lock.lock();
-        try {
+        locked(() -> {
             deviceBuffers.forgetAll();
-        } finally {
-            lock.unlock();
-        }
+            return null;
+        });
         closeAction.run();
     }
 
@@ -527,6 +454,16 @@ final class MailboxEndpoint implements ProgressEngine {
         this.closeAction = action;
     }
 
+    /** {@code action}'s result, run under this rank's lock (for the calls off the message path). */
+    private <T> T locked(java.util.function.Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
@@ -535,13 +472,10 @@ final class MailboxEndpoint implements ProgressEngine {
 
     /** Bytes of this rank's heap partition (log rings included) held by payloads not yet released by their receivers. */
     long heapBytesInUse() {
-        lock.lock();
-        try {
+        return locked(() -> {
             sender.reclaimReleased();
             return heap.bytesInUse() + log.ringBytesInUse();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     TransportStatistics statistics() {

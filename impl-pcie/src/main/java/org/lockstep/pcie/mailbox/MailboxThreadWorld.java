@@ -90,8 +90,8 @@ public final class MailboxThreadWorld implements ThreadWorld {
         }
         MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         endpoint.singleCopy().threshold(singleCopyThreshold);
-        endpoint.useDeviceCollectives(nativeCollectives);
-        endpoint.requestBarrier(barrier);
+        endpoint.collectiveSettings().useDevice(nativeCollectives);
+        endpoint.collectiveSettings().requestBarrier(barrier);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
     }

@@ -73,7 +73,7 @@ class MessageLog implements ChannelLog {
     private final HeapAllocator heap;
     private final TransportStatistics statistics;
     private final long directoryEntries;
-    private final MemorySegment header = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
+    private final LogReader reader;
 
     // sender side
     /** Per destination: the log ring most logged blocks go to ({@link LogRingDescriptor}). */
@@ -130,8 +130,17 @@ class MessageLog implements ChannelLog {
             rings[d] = new LogRing(layout.logRing(rank, d), layout.logRingLength());
         }
         placedThrough = new long[size];
+        reader = new LogReader(device, layout, rank);
         consumed = new ConsumedSets(size);
         matches = new MatchLog(device, layout, rank, statistics);
+    }
+
+    /** The message log of a job that checkpoints; the kit's faulty one when its self-test asks for it ({@link TransportFaults}). */
+    static MessageLog open(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap,
+                           TransportStatistics statistics, IntPredicate gone, RestartPolicy policy) {
+        return policy.faults().breaksTheLog()
+                ? new FaultyMessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait(), policy.faults())
+                : new MessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait());
     }
 
     // ------------------------------------------------------------------ the channel log
@@ -502,9 +511,7 @@ class MessageLog implements ChannelLog {
         if (state.byteSize() > 0) {
             device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET + transportLength, state, 0, state.byteSize());
         }
-        long stateWords = state.byteSize() / Long.BYTES;
-        long h = foldWords(foldWords(checksumSeed(epoch, bodyLength), body, 0, transportWords), state, 0, stateWords);
-        long check = checksumEnd(foldTail(h, state, stateWords * Long.BYTES, state.byteSize()));
+        long check = CheckpointChecksum.of(epoch, bodyLength, body, transportWords, state);
         device.putLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET, epoch);
         device.putLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET, bodyLength);
         device.putLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET, check);
@@ -524,35 +531,6 @@ class MessageLog implements ChannelLog {
         return CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
     }
 
-    /** Checksum of a checkpoint slot: epoch, length and body, 8 bytes at a time. */
-    static long checksum(long epoch, MemorySegment body, long length) {
-        long words = length / Long.BYTES;
-        return checksumEnd(foldTail(foldWords(checksumSeed(epoch, length), body, 0, words), body, words * Long.BYTES, length));
-    }
-
-    // The checksum in pieces, so that a commit folds the transport section and the state where each lies.
-    private static long checksumSeed(long epoch, long length) {
-        return 0x6A09E667F3BCC909L ^ epoch * 0x9E3779B97F4A7C15L ^ length;
-    }
-
-    private static long foldWords(long h, MemorySegment segment, long from, long words) {
-        for (long i = 0; i < words; i++) {
-            h = Long.rotateLeft((h ^ segment.get(ValueLayout.JAVA_LONG_UNALIGNED, from + i * Long.BYTES)) * 0xBF58476D1CE4E5B9L, 27);
-        }
-        return h;
-    }
-
-    private static long foldTail(long h, MemorySegment segment, long from, long to) {
-        for (long i = from; i < to; i++) {
-            h = (h ^ segment.get(ValueLayout.JAVA_BYTE, i)) * 0x94D049BB133111EBL;
-        }
-        return h;
-    }
-
-    private static long checksumEnd(long h) {
-        return h ^ (h >>> 31);
-    }
-
     // ------------------------------------------------------------------ recovery
 
     /**
@@ -570,17 +548,9 @@ class MessageLog implements ChannelLog {
             throw corrupt("committed epoch " + epoch);
         }
         if (epoch > 0) {
-            long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
-            long stored = device.getLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET);
-            long length = device.getLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET);
-            if (stored != epoch || length < 0 || length > layout.checkpointBodyCapacity() || (length & 7) != 0 && length < 8) {
-                throw corrupt("checkpoint slot of epoch " + epoch + " holds epoch " + stored + " of " + length + " bytes");
-            }
-            MemorySegment body = MemorySegment.ofArray(new long[(int) ((length + 7) / 8)]);
-            device.read(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, length);
-            if (checksum(epoch, body, length) != device.getLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET)) {
-                throw corrupt("checkpoint of epoch " + epoch + " fails its checksum");
-            }
+            LogReader.CheckpointBody read = reader.checkpointBody(epoch);
+            MemorySegment body = read.body();
+            long length = read.length();
             long at = 0;
             if (length < 8 || body.get(ValueLayout.JAVA_LONG, 0) != size) {
                 throw corrupt("checkpoint of epoch " + epoch + " is for another world size");
@@ -618,7 +588,7 @@ class MessageLog implements ChannelLog {
                     continue;
                 }
                 layout.checkHeapRange(source, block, 0);
-                Logged logged = readBlock(source, block, index);
+                Logged logged = reader.readBlock(source, block, index);
                 if (logged == null) {
                     continue; // torn or stale: never a message anyone consumed (blocks are persisted before they are named)
                 }
@@ -627,18 +597,18 @@ class MessageLog implements ChannelLog {
                     used[(int) index] = true;
                 }
                 if (logged.dest() == rank && !isConsumed(source, logged.sequence())) {
-                    toReplay.add(replayed(source, logged));
+                    toReplay.add(LogReader.replayed(source, logged));
                 }
             }
             if (source != rank) {
-                for (Logged logged : walkRing(source, rank).blocks()) {
+                for (Logged logged : reader.walkRing(source, rank, Integer.MAX_VALUE).blocks()) {
                     if (!isConsumed(source, logged.sequence())) {
-                        toReplay.add(replayed(source, logged));
+                        toReplay.add(LogReader.replayed(source, logged));
                     }
                 }
             } else {
                 for (int dest = 0; dest < size; dest++) {
-                    RingWalk walk = walkRing(rank, dest);
+                    LogReader.RingWalk walk = reader.walkRing(rank, dest, Integer.MAX_VALUE);
                     // Leading blocks the receiver's checkpoint has released are gone already (an empty ring's
                     // walk reads an earlier lap): the ring restarts at the first block still retained.
                     long released = device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
@@ -662,7 +632,7 @@ class MessageLog implements ChannelLog {
                     if (dest == rank) {
                         for (Logged logged : walk.blocks()) {
                             if (!isConsumed(rank, logged.sequence())) {
-                                toReplay.add(replayed(rank, logged));
+                                toReplay.add(LogReader.replayed(rank, logged));
                             }
                         }
                     }
@@ -693,131 +663,17 @@ class MessageLog implements ChannelLog {
         }
     }
 
-    /** A logged message to replay. Ticket "infinity": a synchronous sender waits for its release word to reach its slot's ticket. */
-    private static IncomingMessage replayed(int source, Logged logged) {
-        return new IncomingMessage(logged.block(), Long.MAX_VALUE, logged.sequence(), source, logged.tag(), logged.context(),
-                logged.length(), logged.messageLength(), logged.flags(),
-                logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
-    }
-
-    /** What a walk of a log ring found: its tail and head, where it wrapped (-1: nowhere), and the blocks between, in order. */
-    record RingWalk(long tail, long head, long wrappedAt, List<Logged> blocks) {
-    }
-
     /**
      * Walks {@code sender}'s log ring to {@code dest} from its persisted tail
-     * ({@link LogRingDescriptor}). A live sender may move the tail meanwhile (only over blocks its
-     * receiver's checkpoint released): the walk is repeated until the tail stood still.
+     * ({@link LogRingDescriptor}); see {@link LogReader#walkRing}.
      */
-    RingWalk walkRing(int sender, int dest) {
-        return walkRing(sender, dest, Integer.MAX_VALUE);
+    LogReader.RingWalk walkRing(int sender, int dest) {
+        return reader.walkRing(sender, dest, Integer.MAX_VALUE);
     }
 
     /** This rank's retained blocks in its ring to {@code dest}: a walk of as many blocks as the ring holds. */
     private List<Logged> ringBlocks(int dest) {
-        return walkRing(rank, dest, rings[dest].blocks()).blocks();
-    }
-
-    /** Like {@link #walkRing(int, int)}, at most {@code limit} blocks. */
-    private RingWalk walkRing(int sender, int dest, int limit) {
-        long start = layout.logRing(sender, dest);
-        long end = start + layout.logRingLength();
-        long tailWord = layout.logRingTailAddress(sender, dest);
-        for (int attempt = 0; ; attempt++) {
-            long tailRead = device.getLongAcquire(tailWord);
-            long tail = tailRead;
-            if (tail == 0) {
-                tail = start; // never written: the ring is as formatted
-            }
-            if (tail < start || tail > end || (tail & (LayoutConstants.CACHE_LINE - 1)) != 0) {
-                throw corrupt("log ring tail " + tail + " to rank " + dest + " outside its ring [" + start + ", " + end + ")");
-            }
-            List<Logged> blocks = new ArrayList<>();
-            long position = tail;
-            long previous = 0;
-            long wrappedTo = -1; // after a wrap marker: the sequence number the block at the start must have
-            long wrappedAt = -1;
-            long walked = 0;
-            while (walked < end - start && blocks.size() < limit) {
-                if (position == end) {
-                    wrappedAt = end;
-                    position = start;
-                }
-                BlockHeader h = readHeader(position);
-                if (h == null || h.sequence() <= previous || wrappedTo > 0 && h.sequence() < wrappedTo) {
-                    break; // the head: a block being written, or an older lap's
-                }
-                long w0 = h.w0();
-                long sequence = h.sequence();
-                long length = h.length();
-                long blockLength = h.blockLength();
-                if ((int) w0 == LogRingDescriptor.WRAP_DESTINATION) {
-                    if (position == start || blockLength != end - position) {
-                        break;
-                    }
-                    wrappedTo = sequence;
-                    wrappedAt = position;
-                    walked += blockLength;
-                    position = start;
-                    continue;
-                }
-                long rounded = LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
-                if ((int) w0 != dest || length < 0 || blockLength != HeapBlockDescriptor.blockLength(length) || rounded > end - position) {
-                    break;
-                }
-                blocks.add(new Logged(dest, sequence, position, blockLength, -1, (int) h.w2(), (int) (h.w2() >>> 32), length,
-                        h.messageLength(), (int) (w0 >>> 32)));
-                previous = sequence;
-                wrappedTo = -1;
-                walked += rounded;
-                position += rounded;
-            }
-            if (device.getLongAcquire(tailWord) == tailRead || attempt >= 3) {
-                return new RingWalk(tail, blocks.isEmpty() ? tail : position, wrappedAt, blocks);
-            }
-        }
-    }
-
-    /** The header words of a logged block (or wrap marker), {@link LoggedBlockDescriptor}. */
-    private record BlockHeader(long w0, long sequence, long w2, long length, long messageLength, long blockLength) {
-    }
-
-    /** The header at {@code block} if its check word holds, else null (torn, stale, or never written). */
-    private BlockHeader readHeader(long block) {
-        MemorySegment h = header;
-        device.read(block + LoggedBlockDescriptor.DESTINATION_OFFSET, h, LoggedBlockDescriptor.DESTINATION_OFFSET,
-                LoggedBlockDescriptor.HEADER_LENGTH);
-        BlockHeader read = new BlockHeader(h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.DESTINATION_OFFSET),
-                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.SEQUENCE_OFFSET),
-                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.TAG_OFFSET),
-                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.LENGTH_OFFSET),
-                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET),
-                h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET));
-        long check = LoggedBlockDescriptor.check(read.w0(), read.sequence(), read.w2(), read.length(), read.messageLength(),
-                read.blockLength());
-        return h.get(ValueLayout.JAVA_LONG_UNALIGNED, LoggedBlockDescriptor.CHECK_OFFSET) == check ? read : null;
-    }
-
-    /** A logged block's header, checked; null if the check fails (a block named by a torn or stale entry). */
-    private Logged readBlock(int source, long block, long index) {
-        BlockHeader h = readHeader(block);
-        if (h == null) {
-            return null;
-        }
-        long w0 = h.w0();
-        long sequence = h.sequence();
-        long w2 = h.w2();
-        long length = h.length();
-        long messageLength = h.messageLength();
-        long blockLength = h.blockLength();
-        int dest = (int) w0;
-        int flags = (int) (w0 >>> 32);
-        if (dest < 0 || dest >= size || sequence < 1 || blockLength != HeapBlockDescriptor.blockLength(length)) {
-            throw corrupt("logged block " + block + " of rank " + source + " names destination " + dest + ", sequence "
-                    + sequence + ", length " + length + " in a block of " + blockLength);
-        }
-        layout.checkHeapRange(source, block, length);
-        return new Logged(dest, sequence, block, blockLength, index, (int) w2, (int) (w2 >>> 32), length, messageLength, flags);
+        return reader.walkRing(rank, dest, rings[dest].blocks()).blocks();
     }
 
     /** Logged messages of this rank, per destination, with a sequence number above {@code publishedThrough[dest]}, in order. */

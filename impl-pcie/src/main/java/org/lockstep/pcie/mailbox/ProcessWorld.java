@@ -94,8 +94,8 @@ public final class ProcessWorld implements AttachedRank {
             long incarnation = device.getLong(entry + RankTableDescriptor.INCARNATION_OFFSET) + 1;
             MailboxEndpoint endpoint = new MailboxEndpoint(device, layout, launch.rank(), incarnation,
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
-            endpoint.useDeviceCollectives(MailboxOptions.nativeCollectives(options));
-            endpoint.requestBarrier(MailboxOptions.barrier(options));
+            endpoint.collectiveSettings().useDevice(MailboxOptions.nativeCollectives(options));
+            endpoint.collectiveSettings().requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             ProcessWorld world = new ProcessWorld(device, endpoint);
             if (externalLauncher && !System.getenv().containsKey(LaunchEnvironment.DEVICE) && launch.devicePath().startsWith("/dev/shm/")) {

@@ -1,4 +1,4 @@
-package org.lockstep.pcie.mailbox;
+package org.lockstep.pcie.bench;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -11,10 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import org.lockstep.api.Checkpoints;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.JobOptions;
+import org.lockstep.pcie.mailbox.MailboxOptions;
+import org.lockstep.pcie.mailbox.MailboxThreadWorld;
 
 /**
- * Measures the cost of the message log (a benchmark, not a test; the {@code lockstep} command can
- * wire it as a bench option): throughput of a message-heavy two-rank workload with the log on and
+ * Measures the cost of the message log (a benchmark, not a test, apart from the transport's
+ * packages; {@code lockstep bench checkpoint --log-throughput} runs it as this module's main): throughput of a message-heavy two-rank workload with the log on and
  * off, measured alternately in one run so that their ratio is meaningful on a shared machine;
  * checkpoint time against state size; and restart time with messages to replay.
  *
