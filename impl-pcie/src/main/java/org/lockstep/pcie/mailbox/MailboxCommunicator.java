@@ -15,6 +15,7 @@ import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.CompletedRequest;
 
 /**
  * A communicator of the mailbox transport: a group of world ranks and two context ids — one for

@@ -1,13 +1,19 @@
-package org.lockstep.pcie.mailbox;
+package org.lockstep.spi.messaging;
 
 import java.util.Optional;
 
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
-/** A request that completed when it was started (operations on {@code PROC_NULL}). */
-record CompletedRequest(Status status) implements Request {
-    static Request of(Status status) {
+/**
+ * A request that completed when it was started, e.g. an operation on {@code PROC_NULL}: every
+ * provider returns one of these rather than a request class of its own.
+ *
+ * @param status what the request completed with
+ */
+public record CompletedRequest(Status status) implements Request {
+    /** A request already complete with {@code status}. */
+    public static Request of(Status status) {
         return new CompletedRequest(status);
     }
 
