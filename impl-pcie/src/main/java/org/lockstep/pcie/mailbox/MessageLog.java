@@ -4,21 +4,16 @@ import static org.lockstep.pcie.layout.CheckpointAreaDescriptor.*;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.time.Duration;
-import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.CheckpointSlotDescriptor;
-import org.lockstep.pcie.layout.HeapBlockDescriptor;
-import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.LogRingDescriptor;
 import org.lockstep.pcie.layout.LoggedBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -72,18 +67,9 @@ class MessageLog implements ChannelLog {
     private final long incarnation;
     private final HeapAllocator heap;
     private final TransportStatistics statistics;
-    private final long directoryEntries;
     private final LogReader reader;
 
-    // sender side
-    /** Per destination: the log ring most logged blocks go to ({@link LogRingDescriptor}). */
-    private final LogRing[] rings;
-    /** Per destination: logged messages in heap blocks (too large for the ring), in sequence order. */
-    private final ArrayDeque<Logged>[] heapBlocks;
-    private final long[] freeDirectory;
-    private int freeDirectoryCount;
-    /** Per destination: the highest sequence number any incarnation of this rank has placed (re-sends up to it are dropped). */
-    private final long[] placedThrough;
+    private final SentLog sent;
 
     // receiver side
     private final ConsumedSets consumed;
@@ -104,7 +90,6 @@ class MessageLog implements ChannelLog {
     private long fullSince;
     private int loggedSinceReclaim;
 
-    @SuppressWarnings("unchecked")
     MessageLog(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap, TransportStatistics statistics,
                IntPredicate gone, Duration fullWait) {
         this.gone = gone;
@@ -116,21 +101,8 @@ class MessageLog implements ChannelLog {
         this.incarnation = incarnation;
         this.heap = heap;
         this.statistics = statistics;
-        this.directoryEntries = layout.config().logEntriesPerRank();
-        if (directoryEntries > Integer.MAX_VALUE) {
-            throw new LockstepException(ErrorClass.ARG, "a log directory of " + directoryEntries + " entries is too large");
-        }
-        heapBlocks = new ArrayDeque[size];
-        for (int i = 0; i < size; i++) {
-            heapBlocks[i] = new ArrayDeque<>();
-        }
-        freeDirectory = new long[(int) directoryEntries];
-        rings = new LogRing[size];
-        for (int d = 0; d < size; d++) {
-            rings[d] = new LogRing(layout.logRing(rank, d), layout.logRingLength());
-        }
-        placedThrough = new long[size];
         reader = new LogReader(device, layout, rank);
+        sent = new SentLog(device, layout, rank, heap, statistics, reader);
         consumed = new ConsumedSets(size);
         matches = new MatchLog(device, layout, rank, statistics);
     }
@@ -162,19 +134,19 @@ class MessageLog implements ChannelLog {
 
     @Override
     public boolean placedBefore(int dest, long sequence) {
-        return sequence <= placedThrough[dest];
+        return sequence <= sent.placedThrough(dest);
     }
 
     @Override
     public long reserve(int dest, long blockLength) {
-        long block = reserveInRing(dest, blockLength);
+        long block = sent.reserveInRing(dest, blockLength);
         if (block == LogRing.FAILED && reclaim()) {
-            block = reserveInRing(dest, blockLength);
+            block = sent.reserveInRing(dest, blockLength);
         }
-        if (block == LogRing.FAILED && !hasDirectoryRoom()) {
+        if (block == LogRing.FAILED && !sent.hasDirectoryRoom()) {
             // a logged heap block needs a directory entry too
             reclaim();
-            if (!hasDirectoryRoom()) {
+            if (!sent.hasDirectoryRoom()) {
                 noteFull();
                 return FULL;
             }
@@ -184,7 +156,7 @@ class MessageLog implements ChannelLog {
 
     @Override
     public void record(long block, long blockLength, int dest, SlotHeader h) {
-        log(block, blockLength, dest, h.flags, h.sequence, h.tag, h.context, h.length, h.messageLength);
+        sent.log(block, blockLength, dest, h.flags, h.sequence, h.tag, h.context, h.length, h.messageLength);
         fullSince = 0;
     }
 
@@ -199,12 +171,12 @@ class MessageLog implements ChannelLog {
 
     @Override
     public boolean reclaim() {
-        return reclaim(gone);
+        return sent.reclaim(gone);
     }
 
     @Override
     public boolean reclaimWhenIdle(int progressCalls) {
-        return retainsAny() && (progressCalls % RECLAIM_INTERVAL == 0 || fullSince != 0) && reclaim();
+        return statistics.retainedBytes > 0 && (progressCalls % RECLAIM_INTERVAL == 0 || fullSince != 0) && reclaim();
     }
 
     @Override
@@ -278,185 +250,25 @@ class MessageLog implements ChannelLog {
 
     // ------------------------------------------------------------------ sender
 
-    /** Whether a directory entry is free for one more logged message. */
-    boolean hasDirectoryRoom() {
-        return freeDirectoryCount > 0;
-    }
-
-    /** The highest sequence number to {@code dest} that an earlier incarnation placed; a re-send up to it is dropped. */
-    long placedThrough(int dest) {
-        return placedThrough[dest];
-    }
-
-    /**
-     * Reserves a block for the next logged message to {@code dest} in its log ring, or returns
-     * {@link LogRing#FAILED} when the ring has no room (the caller then allocates from the heap).
-     * The reservation is {@linkplain #log logged} or {@linkplain #rollback rolled back} before the
-     * next one.
-     */
-    long reserveInRing(int dest, long blockLength) {
-        return rings[dest].reserve(blockLength);
-    }
-
     /** Undoes a ring reservation that was not logged; false if {@code block} is no ring block (a heap block). */
     @Override
     public boolean rollback(int dest, long block) {
-        return rings[dest].rollback(block);
-    }
-
-    /**
-     * Writes a logged block's header (the payload is written already) and makes the block durable:
-     * in a log ring, block then check word, each persisted; a heap block is then also named in the
-     * directory, persisted. After this returns, the message survives a crash of this process and
-     * (on a persistent device) power loss, and may be published.
-     */
-    void log(long block, long blockLength, int dest, int flags, long sequence, int tag, int context, long length, long messageLength) {
-        LogRing ring = rings[dest];
-        long w0 = ((long) flags << 32) | (dest & 0xffffffffL);
-        long w2 = ((long) context << 32) | (tag & 0xffffffffL);
-        long index = -1;
-        if (ring.contains(block)) {
-            if (ring.tailUnpersisted()) {
-                persistTail(dest);
-            }
-            long marker = ring.wrapMarker();
-            if (marker >= 0) {
-                writeHeader(marker, LogRingDescriptor.WRAP_DESTINATION & 0xffffffffL, sequence, 0, 0, 0, ring.end() - marker, true);
-                device.persist(marker, LayoutConstants.CACHE_LINE);
-            }
-            long check = writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, false);
-            device.persist(block, HeapBlockDescriptor.blockLength(length));
-            device.putLong(block + LoggedBlockDescriptor.CHECK_OFFSET, check);
-            device.persist(block + LoggedBlockDescriptor.CHECK_OFFSET, Long.BYTES);
-            ring.commit();
-        } else {
-            writeHeader(block, w0, sequence, w2, length, messageLength, blockLength, true);
-            device.persist(block, HeapBlockDescriptor.blockLength(length));
-            index = freeDirectory[--freeDirectoryCount];
-            long entry = layout.directoryEntry(rank, index);
-            device.putLongRelease(entry, block);
-            device.persist(entry, DIRECTORY_ENTRY_LENGTH);
-            // A ring block needs no record here: the ring's own headers say what it retains.
-            heapBlocks[dest].addLast(new Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags));
-        }
-        placedThrough[dest] = Math.max(placedThrough[dest], sequence);
-        statistics.messagesLogged++;
-        statistics.retainedBytes += LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
-    }
-
-    /** Writes a logged block's header words at {@code block}, the check word too if {@code withCheck}; returns the check. */
-    private long writeHeader(long block, long w0, long sequence, long w2, long length, long messageLength, long blockLength,
-                             boolean withCheck) {
-        // Word stores: for one header line they cost less than a bulk copy through a scratch segment.
-        long check = LoggedBlockDescriptor.check(w0, sequence, w2, length, messageLength, blockLength);
-        device.putLong(block + LoggedBlockDescriptor.DESTINATION_OFFSET, w0);
-        device.putLong(block + LoggedBlockDescriptor.SEQUENCE_OFFSET, sequence);
-        device.putLong(block + LoggedBlockDescriptor.TAG_OFFSET, w2);
-        device.putLong(block + LoggedBlockDescriptor.LENGTH_OFFSET, length);
-        device.putLong(block + LoggedBlockDescriptor.MESSAGE_LENGTH_OFFSET, messageLength);
-        device.putLong(block + LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET, blockLength);
-        if (withCheck) {
-            device.putLong(block + LoggedBlockDescriptor.CHECK_OFFSET, check);
-        }
-        return check;
-    }
-
-    private void persistTail(int dest) {
-        long word = layout.logRingTailAddress(rank, dest);
-        device.putLongRelease(word, rings[dest].tail());
-        device.persist(word, Long.BYTES);
-        rings[dest].tailPersisted();
-    }
-
-    /**
-     * Reclaims the logged messages that no restart can need any more: those up to each receiver's
-     * release cursor, and all of those to receivers in {@code gone} (finished for good). Directory
-     * entries are cleared and persisted before their blocks return to the heap, so that a crash
-     * never leaves an entry naming a reused block.
-     */
-    boolean reclaim(IntPredicate gone) {
-        List<Logged> freed = null;
-        boolean any = false;
-        for (int dest = 0; dest < size; dest++) {
-            ArrayDeque<Logged> queue = heapBlocks[dest];
-            LogRing ring = rings[dest];
-            if (queue.isEmpty() && ring.blocks() == 0) {
-                continue;
-            }
-            long cursor = gone.test(dest) ? Long.MAX_VALUE : device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
-            while (!queue.isEmpty() && queue.peekFirst().sequence() <= cursor) {
-                if (freed == null) {
-                    freed = new ArrayList<>();
-                }
-                freed.add(queue.pollFirst());
-            }
-            boolean ringReleased = false;
-            while (ring.blocks() > 0) {
-                long block = ring.oldest();
-                if (device.getLong(block + LoggedBlockDescriptor.SEQUENCE_OFFSET) > cursor) {
-                    break;
-                }
-                long blockLength = device.getLong(block + LoggedBlockDescriptor.BLOCK_LENGTH_OFFSET);
-                ring.release(blockLength);
-                released(blockLength);
-                ringReleased = true;
-            }
-            if (ringReleased) {
-                persistTail(dest); // before the space behind it is written again (the next reservation)
-                any = true;
-            }
-        }
-        if (freed == null) {
-            return any;
-        }
-        long lowest = Long.MAX_VALUE;
-        long highest = -1;
-        for (Logged logged : freed) {
-            device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
-            lowest = Math.min(lowest, logged.directoryIndex());
-            highest = Math.max(highest, logged.directoryIndex());
-        }
-        // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
-        device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
-        for (Logged logged : freed) {
-            heap.release(logged.block(), logged.blockLength());
-            freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
-            released(logged.blockLength());
-        }
-        return true;
-    }
-
-    private void released(long blockLength) {
-        long bytes = LayoutConstants.align(blockLength, LayoutConstants.CACHE_LINE);
-        statistics.retainedBytes -= bytes;
-        statistics.bytesReclaimed += bytes;
-        statistics.messagesReclaimed++;
+        return sent.rollback(dest, block);
     }
 
     @Override
     public long ringBytesInUse() {
-        long bytes = 0;
-        for (LogRing ring : rings) {
-            bytes += ring.bytesInUse();
-        }
-        return bytes;
-    }
-
-    /** Whether anything is retained (reclamation has work). */
-    boolean retainsAny() {
-        return statistics.retainedBytes > 0;
+        return sent.ringBytesInUse();
     }
 
     /** Logged messages retained for {@code dest}, in sequence order (tests). */
     List<Logged> retainedFor(int dest) {
-        return merged(ringBlocks(dest), heapBlocks[dest]);
+        return sent.retainedFor(dest);
     }
 
-    private static List<Logged> merged(List<Logged> inRing, java.util.Collection<Logged> inHeap) {
-        List<Logged> all = new ArrayList<>(inRing);
-        all.addAll(inHeap);
-        all.sort(Comparator.comparingLong(Logged::sequence));
-        return all;
+    /** Logged messages of this rank to {@code dest} with a sequence number above {@code publishedThrough}, in order. */
+    List<Logged> unpublished(int dest, long publishedThrough) {
+        return sent.unpublished(dest, publishedThrough);
     }
 
     // ------------------------------------------------------------------ receiver
@@ -577,12 +389,18 @@ class MessageLog implements ChannelLog {
         return recovery;
     }
 
+    /**
+     * Per source, the logged messages to this rank its checkpoint had not consumed (from the
+     * source's directory and its ring to this rank), in sequence order; and this rank's own
+     * sent log, rebuilt from its directory and rings.
+     */
     private void recoverDirectories(Recovery recovery) {
+        long entries = layout.config().logEntriesPerRank();
         List<Logged> mine = new ArrayList<>();
-        boolean[] used = new boolean[(int) directoryEntries];
+        boolean[] used = new boolean[(int) entries];
         for (int source = 0; source < size; source++) {
             List<IncomingMessage> toReplay = new ArrayList<>();
-            for (long index = 0; index < directoryEntries; index++) {
+            for (long index = 0; index < entries; index++) {
                 long block = device.getLongAcquire(layout.directoryEntry(source, index));
                 if (block == 0) {
                     continue;
@@ -601,40 +419,13 @@ class MessageLog implements ChannelLog {
                 }
             }
             if (source != rank) {
-                for (Logged logged : reader.walkRing(source, rank, Integer.MAX_VALUE).blocks()) {
-                    if (!isConsumed(source, logged.sequence())) {
-                        toReplay.add(LogReader.replayed(source, logged));
-                    }
-                }
+                replayFrom(source, reader.walkRing(source, rank, Integer.MAX_VALUE).blocks(), toReplay);
             } else {
                 for (int dest = 0; dest < size; dest++) {
                     LogReader.RingWalk walk = reader.walkRing(rank, dest, Integer.MAX_VALUE);
-                    // Leading blocks the receiver's checkpoint has released are gone already (an empty ring's
-                    // walk reads an earlier lap): the ring restarts at the first block still retained.
-                    long released = device.getLongAcquire(layout.releaseCursorAddress(dest, rank));
-                    List<Logged> kept = walk.blocks();
-                    int drop = 0;
-                    while (drop < kept.size() && kept.get(drop).sequence() <= released) {
-                        placedThrough[dest] = Math.max(placedThrough[dest], kept.get(drop).sequence());
-                        drop++;
-                    }
-                    kept = kept.subList(drop, kept.size());
-                    long bytes = 0;
-                    for (Logged logged : kept) {
-                        bytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
-                        placedThrough[dest] = Math.max(placedThrough[dest], logged.sequence());
-                    }
-                    long tail = kept.isEmpty() ? walk.head() : kept.get(0).block();
-                    // a first block before the walk's tail lies after the wrap: the wrap is behind the ring then
-                    long wrappedAt = kept.isEmpty() || tail < walk.tail() ? -1 : walk.wrappedAt();
-                    rings[dest].restore(tail, walk.head(), wrappedAt, kept.size(), bytes, walk.tail());
-                    statistics.retainedBytes += bytes;
+                    sent.restoreRing(dest, walk, device.getLongAcquire(layout.releaseCursorAddress(dest, rank)));
                     if (dest == rank) {
-                        for (Logged logged : walk.blocks()) {
-                            if (!isConsumed(rank, logged.sequence())) {
-                                toReplay.add(LogReader.replayed(rank, logged));
-                            }
-                        }
+                        replayFrom(rank, walk.blocks(), toReplay);
                     }
                 }
             }
@@ -642,49 +433,24 @@ class MessageLog implements ChannelLog {
             recovery.replay.add(toReplay);
             statistics.messagesReplayed += toReplay.size();
         }
-        mine.sort(Comparator.comparingLong(Logged::sequence));
-        for (Logged logged : mine) {
-            if (!heap.reserve(logged.block(), logged.blockLength())) {
-                throw corrupt("log directory entries of rank " + rank + " overlap at heap block " + logged.block());
-            }
-            heapBlocks[logged.dest()].addLast(logged);
-            placedThrough[logged.dest()] = Math.max(placedThrough[logged.dest()], logged.sequence());
-            statistics.retainedBytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
-        }
+        sent.restoreHeapBlocks(mine, used);
         for (int d = 0; d < size; d++) {
-            placedThrough[d] = Math.max(placedThrough[d], Math.max(recovery.sentAtCheckpoint[d],
-                    device.getLongAcquire(layout.releaseCursorAddress(d, rank))));
+            sent.placed(d, Math.max(recovery.sentAtCheckpoint[d], device.getLongAcquire(layout.releaseCursorAddress(d, rank))));
         }
-        freeDirectoryCount = 0;
-        for (long index = directoryEntries - 1; index >= 0; index--) {
-            if (!used[(int) index]) {
-                freeDirectory[freeDirectoryCount++] = index;
+    }
+
+    /** Adds the blocks of a ring walk from {@code source} that the checkpoint had not consumed to {@code toReplay}. */
+    private void replayFrom(int source, List<Logged> blocks, List<IncomingMessage> toReplay) {
+        for (Logged logged : blocks) {
+            if (!isConsumed(source, logged.sequence())) {
+                toReplay.add(LogReader.replayed(source, logged));
             }
         }
     }
 
-    /**
-     * Walks {@code sender}'s log ring to {@code dest} from its persisted tail
-     * ({@link LogRingDescriptor}); see {@link LogReader#walkRing}.
-     */
+    /** Walks {@code sender}'s log ring to {@code dest} from its persisted tail; see {@link LogReader#walkRing}. */
     LogReader.RingWalk walkRing(int sender, int dest) {
         return reader.walkRing(sender, dest, Integer.MAX_VALUE);
-    }
-
-    /** This rank's retained blocks in its ring to {@code dest}: a walk of as many blocks as the ring holds. */
-    private List<Logged> ringBlocks(int dest) {
-        return reader.walkRing(rank, dest, rings[dest].blocks()).blocks();
-    }
-
-    /** Logged messages of this rank, per destination, with a sequence number above {@code publishedThrough[dest]}, in order. */
-    List<Logged> unpublished(int dest, long publishedThrough) {
-        List<Logged> result = new ArrayList<>();
-        for (Logged logged : merged(ringBlocks(dest), heapBlocks[dest])) {
-            if (logged.sequence() > publishedThrough) {
-                result.add(logged);
-            }
-        }
-        return result;
     }
 
     private DeviceException corrupt(String what) {
