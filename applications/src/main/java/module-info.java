@@ -6,6 +6,10 @@
  */
 module org.lockstep.applications {
     requires org.lockstep.api;
+    requires info.picocli;
 
     exports org.lockstep.applications;
+
+    // picocli sets the applications' option fields reflectively.
+    opens org.lockstep.applications to info.picocli;
 }

@@ -7,7 +7,7 @@
  */
 module org.lockstep.conformance {
     requires transitive org.lockstep.spi;
-    requires quicktheories;
+    requires org.quicktheories;
 
     exports org.lockstep.conformance;
     exports org.lockstep.conformance.device;

@@ -5,10 +5,12 @@
  */
 module org.lockstep.spi {
     requires transitive org.lockstep.api;
+    requires jdk.jfr;
 
     exports org.lockstep.spi.device;
     exports org.lockstep.spi.messaging;
     exports org.lockstep.spi.collective;
+    exports org.lockstep.spi.events;
 
     uses org.lockstep.spi.device.DeviceProvider;
 }

@@ -6,9 +6,13 @@
 module org.lockstep.tck {
     requires transitive org.lockstep.conformance;
     requires net.bytebuddy;
+    requires info.picocli;
 
     exports org.lockstep.tck;
     exports org.lockstep.tck.report;
 
     uses org.lockstep.api.LockstepProvider;
+
+    // picocli sets the command line's option fields reflectively.
+    opens org.lockstep.tck to info.picocli;
 }

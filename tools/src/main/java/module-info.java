@@ -10,8 +10,9 @@ module org.lockstep.tools {
     // `lockstep run` gives programs of the Open MPI Java bindings their mpi package; `lockstep classpath` names its jar
     requires org.lockstep.compat.mpi;
     requires info.picocli;
-    // HdrHistogram 2.2.2 has no module descriptor nor Automatic-Module-Name: its name comes from the jar name.
-    requires HdrHistogram;
+    requires org.hdrhistogram;
+    // `lockstep run --jfr` sums up the recording it wrote
+    requires jdk.jfr;
 
     // picocli sets the annotated option fields reflectively.
     opens org.lockstep.tools to info.picocli;

@@ -1,6 +1,6 @@
 package org.lockstep.applications;
 
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,6 +8,13 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Unmatched;
 
 /**
  * Runs one application by name: {@code ApplicationMain [--ranks N] sort --keys N}. Started by
@@ -21,23 +28,32 @@ public final class ApplicationMain {
     private ApplicationMain() {
     }
 
-    public static void main(String[] args) {
-        List<String> rest = Arrays.asList(args);
+    /** The command line: picocli sets the fields. */
+    @Command(name = "ApplicationMain")
+    private static final class CommandLineOptions {
+        @Option(names = "--ranks", description = "threads to run when not started by the launcher")
         int ranks = DEFAULT_RANKS;
-        if (!rest.isEmpty() && rest.getFirst().equals("--ranks")) {
-            if (rest.size() < 2) {
-                throw new LockstepException(ErrorClass.ARG, "--ranks needs a value");
-            }
-            ranks = Integer.parseInt(rest.get(1));
-            rest = rest.subList(2, rest.size());
+        @Parameters(index = "0", arity = "0..1")
+        String application;
+        @Unmatched
+        List<String> arguments = new ArrayList<>();
+    }
+
+    public static void main(String[] args) {
+        CommandLineOptions options = new CommandLineOptions();
+        CommandLine commandLine = new CommandLine(options).setStopAtPositional(true);
+        try {
+            commandLine.parseArgs(args);
+        } catch (ParameterException e) {
+            throw new LockstepException(ErrorClass.ARG, e.getMessage());
         }
-        if (rest.isEmpty()) {
+        if (options.application == null) {
             System.err.println("usage: [--ranks N] APPLICATION [ARGS]" + System.lineSeparator() + Applications.usage());
             System.exit(2);
         }
-        Application app = Applications.create(rest.getFirst(), rest.subList(1, rest.size()));
+        Application app = Applications.create(options.application, options.arguments);
         long start = System.nanoTime();
-        Lockstep.run(JobOptions.ofRanks(ranks), world -> {
+        Lockstep.run(JobOptions.ofRanks(options.ranks), world -> {
             long digest = app.run(world);
             if (world.rank() == 0) {
                 System.out.println(resultLine(app, world.size(), digest, (System.nanoTime() - start) / 1e9));

@@ -1,11 +1,17 @@
 package org.lockstep.applications;
 
 import java.util.List;
-import java.util.Locale;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Sizes;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The applications by command-line name, each made from its arguments:
@@ -55,44 +61,77 @@ public final class Applications {
         if (!isApplication(name)) {
             throw new LockstepException(ErrorClass.ARG, "no application '" + name + "'; there are " + NAMES);
         }
-        String sizeOption = switch (name) {
-            case SORT -> "--keys";
-            case PREFIX_SUMS -> "--values";
-            default -> "--nodes";
+        Sized options = switch (name) {
+            case SORT -> new SortOptions();
+            case PREFIX_SUMS -> new PrefixSumsOptions();
+            default -> new ListRankingOptions();
         };
-        long size = DEFAULT_SIZE;
-        long seed = Keys.DEFAULT_SEED;
-        for (int i = 0; i < arguments.size(); i++) {
-            String argument = arguments.get(i);
-            String option = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
-            String value;
-            if (argument.contains("=")) {
-                value = argument.substring(argument.indexOf('=') + 1);
-            } else if (i + 1 < arguments.size()) {
-                value = arguments.get(++i);
-            } else {
-                throw new LockstepException(ErrorClass.ARG, name + ": " + option + " needs a value");
-            }
-            if (option.equals(sizeOption) || option.equals("--size")) {
-                size = Sizes.parse(name + " " + option, value);
-                if (size < 1) {
-                    throw new LockstepException(ErrorClass.ARG, name + ": " + option + " must be at least 1, got " + value);
-                }
-            } else if (option.equals("--seed") && name.equals(SORT)) {
-                try {
-                    seed = Long.parseLong(value);
-                } catch (NumberFormatException e) {
-                    throw new LockstepException(ErrorClass.ARG, name + ": --seed is not a number: '" + value + "'");
-                }
-            } else {
-                throw new LockstepException(ErrorClass.ARG, String.format(Locale.ROOT, "%s: unknown argument '%s' (%s N%s)", name,
-                        argument, sizeOption, name.equals(SORT) ? " [--seed S]" : ""));
-            }
+        try {
+            new CommandLine(options).parseArgs(arguments.toArray(String[]::new));
+        } catch (ParameterException e) {
+            throw new LockstepException(ErrorClass.ARG, name + ": " + e.getMessage());
         }
+        long size = options.size();
+        if (size < 1) {
+            throw new LockstepException(ErrorClass.ARG, name + ": the size must be at least 1, got " + size);
+        }
+        long seed = options instanceof SortOptions sort ? sort.seed : Keys.DEFAULT_SEED;
         return switch (name) {
             case SORT -> new SampleSort(size, seed);
             case PREFIX_SUMS -> new PrefixSums(size);
             default -> new ListRanking(size);
         };
+    }
+
+    /** An application's options, parsed by picocli; each names its size its own way, and {@code --size} always. */
+    private interface Sized {
+        long size();
+    }
+
+    @Command(name = SORT)
+    private static final class SortOptions implements Sized {
+        @Option(names = {"--keys", "--size"}, converter = Size.class)
+        long keys = DEFAULT_SIZE;
+        @Option(names = "--seed")
+        long seed = Keys.DEFAULT_SEED;
+
+        @Override
+        public long size() {
+            return keys;
+        }
+    }
+
+    @Command(name = PREFIX_SUMS)
+    private static final class PrefixSumsOptions implements Sized {
+        @Option(names = {"--values", "--size"}, converter = Size.class)
+        long values = DEFAULT_SIZE;
+
+        @Override
+        public long size() {
+            return values;
+        }
+    }
+
+    @Command(name = LIST_RANKING)
+    private static final class ListRankingOptions implements Sized {
+        @Option(names = {"--nodes", "--size"}, converter = Size.class)
+        long nodes = DEFAULT_SIZE;
+
+        @Override
+        public long size() {
+            return nodes;
+        }
+    }
+
+    /** A count with an optional binary suffix ({@code 64m}). */
+    private static final class Size implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Sizes.parse("size", value);
+            } catch (RuntimeException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

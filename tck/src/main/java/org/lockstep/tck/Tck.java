@@ -56,6 +56,9 @@ public final class Tck {
         LockstepProvider provider = found.get();
         ProviderProfile profile = profile(configuration, provider);
         List<String> notes = new ArrayList<>();
+        configuration.testlist().ifPresent(t -> notes.add("testlist: " + t.lines().size() + " rules; expected to fail: "
+                + t.lines().values().stream().filter(l -> l.expectedFailure().isPresent())
+                        .map(l -> l.rule() + " (" + l.expectedFailure().get() + ")").toList()));
         if (configuration.devicePath().isPresent()) {
             if (profile.capabilities().deviceRouting().isEmpty()) {
                 return TckReport.nothingRan(provider.name(), "provider " + provider.name()
@@ -97,12 +100,16 @@ public final class Tck {
             first = first == null ? settings : first;
             progress.accept("seed " + seed + ": " + rules.size() + " rules against " + target.name());
             for (Rule rule : rules) {
+                RunSettings ruleSettings = configuration.testlist().map(t -> t.settingsFor(rule, settings)).orElse(settings);
                 RuleOutcome o;
                 if (rule.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE) {
-                    o = device.map(d -> RuleExecutor.run(rule, d, settings)).orElseGet(() -> new RuleOutcome(rule,
+                    o = device.map(d -> RuleExecutor.run(rule, d, ruleSettings)).orElseGet(() -> new RuleOutcome(rule,
                             RuleOutcome.Verdict.SKIPPED, "no device to check", "", java.util.OptionalLong.empty(), Duration.ZERO));
                 } else {
-                    o = RuleExecutor.run(rule, target, settings);
+                    o = RuleExecutor.run(rule, target, ruleSettings);
+                }
+                if (configuration.testlist().isPresent()) {
+                    o = configuration.testlist().get().declared(o);
                 }
                 progress.accept(String.format("  %-9s %-10s %-42s %s", rule.id(), rule.level().prefix(), rule.name(),
                         o.verdict() + (o.verdict() == RuleOutcome.Verdict.PASSED ? "" : ": " + firstLine(o.message()))
@@ -110,9 +117,13 @@ public final class Tck {
                 merged.merge(rule, o, Tck::worse);
             }
         }
+        configuration.testlist().ifPresent(t -> merged.values().stream()
+                .filter(o -> o.passed() && t.lines().get(o.rule().id()).expectedFailure().isPresent())
+                .forEach(o -> notes.add(o.rule().id() + " " + o.message())));
         String targetText = provider.name() + " with " + profile.properties() + "; declares " + describe(profile.capabilities());
         String settingsText = (configuration.certification() ? "certification " + Certification.VERSION + ", " : "")
-                + "tries " + first.tries() + ", ranks " + first.rankCounts() + ", run deadline " + first.runDeadline().toSeconds()
+                + "tries " + first.tries() + ", ranks " + (configuration.testlist().isPresent() ? "as the testlist says"
+                        : first.rankCounts()) + ", run deadline " + first.runDeadline().toSeconds()
                 + " s, stall timeout " + first.stallTimeout().toSeconds() + " s";
         return new TckReport(provider.name(), provider.description(), targetText, seeds, settingsText, started,
                 Duration.between(started, Instant.now()), List.copyOf(merged.values()), notes);
@@ -164,6 +175,9 @@ public final class Tck {
     }
 
     static List<Rule> select(TckConfiguration configuration) {
+        if (configuration.testlist().isPresent()) {
+            return configuration.testlist().get().rules();
+        }
         if (configuration.rules().isEmpty()) {
             return RuleCatalog.all();
         }

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import org.lockstep.api.Sizes;
@@ -21,32 +22,20 @@ import org.lockstep.conformance.Rule;
 import org.lockstep.conformance.RuleCatalog;
 import org.lockstep.tck.report.ReportWriter;
 
-/** The kit's command line, shared by {@link Tck#main} and the {@code lockstep tck} command. */
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The kit's command line, shared by {@link Tck#main} and the {@code lockstep tck} command, parsed
+ * by picocli from the options of {@link Options}.
+ */
 public final class TckArguments {
-    /** Usage text. */
-    public static final String USAGE = """
-            Usage: lockstep tck --provider NAME [options]
-            Runs the Lockstep conformance kit against a provider and reports per rule.
-              --provider NAME         provider to check (found with ServiceLoader), e.g. mailbox
-              --provider-path PATHS   extra jars or directories to find providers in (':'-separated)
-              --device PATH           run the mailbox transport over this device path, and check the device
-              --device-provider NAME  device provider that maps PATH (default: mapped)
-              --ranks LIST            rank counts, e.g. 2,3,4,8 (default 2,3,4,8)
-              --seed S                seed of generated scenarios (default: random, printed)
-              --tries N               scenarios per generated rule (default 100)
-              --report DIR            write tck-report.md, tck-report.html and TEST-lockstep-tck.xml into DIR
-              --certify               certification mode: the fixed published seeds and effort
-              --rules LIST            only these rule ids or groups, e.g. PT2PT,LARGE.01
-              --option KEY=VALUE      job property for the provider's worlds (repeatable)
-              --max-ranks N           declare the largest world (providers without a built-in profile)
-              --threshold BYTES       declare the indirection threshold
-              --indirect-bytes BYTES  declare the indirect storage per rank
-              --capability NAME       declare SEND_CANCEL, PERSISTENCE, CRASH_INJECTION or DEVICE_TRANSPORT (repeatable)
-              --deadline SECONDS      longest one world may run (default 30)
-              --stall SECONDS         longest all ranks may sit blocked before it is a deadlock (default 5)
-              --self-test             also run the rules against deliberately broken versions of the provider
-              --list                  list the rules and exit
-            Exit: 0 compatible, 1 a required rule failed, 2 nothing could run.""";
+    /** Usage text: picocli's, from the options' descriptions. */
+    public static final String USAGE = new CommandLine(new Options()).getUsageMessage(CommandLine.Help.Ansi.OFF).stripTrailing();
 
     private TckArguments() {
     }
@@ -64,99 +53,126 @@ public final class TckArguments {
     public record Request(TckConfiguration configuration, boolean list, boolean help, boolean selfTest) {
     }
 
-    public static Request parse(String... args) {
-        String provider = null;
-        TckConfiguration c = TckConfiguration.of("");
+    /** The options; picocli sets the fields. */
+    @Command(name = "lockstep tck", sortOptions = false,
+            description = "Runs the Lockstep conformance kit against a provider and reports per rule.",
+            footer = "Exit: 0 compatible, 1 a required rule failed, 2 nothing could run.")
+    static final class Options {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+        @Option(names = "--provider", paramLabel = "NAME", description = "provider to check (found with ServiceLoader), e.g. mailbox")
+        String provider;
+        @Option(names = "--provider-path", paramLabel = "PATHS", split = "${sys:path.separator}",
+                description = "extra jars or directories to find providers in (':'-separated)")
+        List<Path> providerPath = new ArrayList<>();
+        @Option(names = "--device", paramLabel = "PATH", description = "run the mailbox transport over this device path, and check the device")
+        String device;
+        @Option(names = "--device-provider", paramLabel = "NAME", description = "device provider that maps PATH (default: mapped)")
+        String deviceProvider;
+        @Option(names = "--ranks", paramLabel = "LIST", split = ",", converter = RankCount.class,
+                description = "rank counts, e.g. 2,3,4,8 (default 2,3,4,8)")
+        List<Integer> ranks;
+        @Option(names = "--seed", paramLabel = "S", description = "seed of generated scenarios (default: random, printed)")
+        Long seed;
+        @Option(names = "--tries", paramLabel = "N", description = "scenarios per generated rule (default 100)")
+        Integer tries;
+        @Option(names = "--report", paramLabel = "DIR", description = "write tck-report.md, tck-report.html and TEST-lockstep-tck.xml into DIR")
+        Path report;
+        @Option(names = "--certify", description = "certification mode: the fixed published seeds and effort")
+        boolean certify;
+        @Option(names = "--rules", paramLabel = "LIST", split = ",", description = "only these rule ids or groups, e.g. PT2PT,LARGE.01")
+        LinkedHashSet<String> rules;
+        @Option(names = "--option", paramLabel = "KEY=VALUE", description = "job property for the provider's worlds (repeatable)")
         Map<String, String> options = new TreeMap<>();
-        Set<Capability> features = EnumSet.noneOf(Capability.class);
-        OptionalInt maxRanks = OptionalInt.empty();
-        OptionalLong threshold = OptionalLong.empty();
-        OptionalLong indirect = OptionalLong.empty();
-        Duration deadline = c.runDeadline();
-        Duration stall = c.stallTimeout();
-        boolean list = false;
-        boolean help = false;
-        boolean selfTest = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--help", "-h" -> help = true;
-                case "--list" -> list = true;
-                case "--certify" -> c = c.withCertification(true);
-                case "--self-test" -> selfTest = true;
-                case "--provider" -> provider = value(args, ++i, a);
-                case "--provider-path" -> c = c.withProviderPath(Arrays.stream(value(args, ++i, a).split(java.io.File.pathSeparator))
-                        .filter(s -> !s.isBlank()).map(Path::of).toList());
-                case "--device" -> c = c.withDevice(value(args, ++i, a), c.deviceProvider());
-                case "--device-provider" -> {
-                    String name = value(args, ++i, a);
-                    c = new TckConfiguration(c.provider(), c.providerPath(), c.devicePath(), name, c.rankCounts(), c.seed(), c.tries(),
-                            c.reportDirectory(), c.certification(), c.rules(), c.options(), c.maxRanks(), c.threshold(),
-                            c.indirectBytes(), c.features(), c.runDeadline(), c.stallTimeout());
-                }
-                case "--ranks" -> c = c.withRankCounts(intList(value(args, ++i, a), a));
-                case "--seed" -> c = c.withSeed(longValue(value(args, ++i, a), a));
-                case "--tries" -> c = c.withTries((int) longValue(value(args, ++i, a), a));
-                case "--report" -> c = c.withReportDirectory(Path.of(value(args, ++i, a)));
-                case "--rules" -> c = c.withRules(new LinkedHashSet<>(Arrays.asList(value(args, ++i, a).split(","))));
-                case "--option" -> {
-                    String kv = value(args, ++i, a);
-                    int eq = kv.indexOf('=');
-                    if (eq <= 0) {
-                        throw new UsageException("--option needs KEY=VALUE, got '" + kv + "'");
-                    }
-                    options.put(kv.substring(0, eq), kv.substring(eq + 1));
-                }
-                case "--max-ranks" -> maxRanks = OptionalInt.of((int) longValue(value(args, ++i, a), a));
-                case "--threshold" -> threshold = OptionalLong.of(Sizes.parse(a, value(args, ++i, a)));
-                case "--indirect-bytes" -> indirect = OptionalLong.of(Sizes.parse(a, value(args, ++i, a)));
-                case "--capability" -> {
-                    String name = value(args, ++i, a).toUpperCase(Locale.ROOT).replace('-', '_');
-                    try {
-                        features.add(Capability.valueOf(name));
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException("unknown capability '" + name + "'; known: " + Arrays.toString(Capability.values()));
-                    }
-                }
-                case "--deadline" -> deadline = Duration.ofSeconds(longValue(value(args, ++i, a), a));
-                case "--stall" -> stall = Duration.ofSeconds(longValue(value(args, ++i, a), a));
-                default -> throw new UsageException("unknown argument '" + a + "'");
+        @Option(names = "--max-ranks", paramLabel = "N", description = "declare the largest world (providers without a built-in profile)")
+        Integer maxRanks;
+        @Option(names = "--threshold", paramLabel = "BYTES", converter = Size.class, description = "declare the indirection threshold")
+        Long threshold;
+        @Option(names = "--indirect-bytes", paramLabel = "BYTES", converter = Size.class, description = "declare the indirect storage per rank")
+        Long indirectBytes;
+        @Option(names = "--capability", paramLabel = "NAME", converter = CapabilityName.class,
+                description = "declare SEND_CANCEL, PERSISTENCE, CRASH_INJECTION or DEVICE_TRANSPORT (repeatable)")
+        Set<Capability> capabilities = EnumSet.noneOf(Capability.class);
+        @Option(names = "--deadline", paramLabel = "SECONDS", description = "longest one world may run (default 30)")
+        Long deadlineSeconds;
+        @Option(names = "--stall", paramLabel = "SECONDS", description = "longest all ranks may sit blocked before it is a deadlock (default 5)")
+        Long stallSeconds;
+        @Option(names = "--self-test", description = "also run the rules against deliberately broken versions of the provider")
+        boolean selfTest;
+        @Option(names = "--list", description = "list the rules and exit")
+        boolean list;
+        @Option(names = "--testlist", paramLabel = "FILE",
+                description = "the provider's table: RULE RANKS [time=SECONDS] [xfail=REASON] a line; only those rules run")
+        Path testlist;
+    }
+
+    /** A rank count: a positive number. */
+    static final class RankCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            long n;
+            try {
+                n = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("rank counts are numbers, got '" + value + "'");
+            }
+            if (n < 1 || n > Integer.MAX_VALUE) {
+                throw new TypeConversionException("rank counts are positive, got " + n);
+            }
+            return (int) n;
+        }
+    }
+
+    /** A byte count with an optional binary suffix ({@code 4k}). */
+    static final class Size implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Sizes.parse("size", value);
+            } catch (RuntimeException e) {
+                throw new TypeConversionException(e.getMessage());
             }
         }
-        if (provider == null && !list && !help) {
+    }
+
+    /** A capability by name, in any case, with '-' for '_'. */
+    static final class CapabilityName implements ITypeConverter<Capability> {
+        @Override
+        public Capability convert(String value) {
+            String name = value.toUpperCase(Locale.ROOT).replace('-', '_');
+            try {
+                return Capability.valueOf(name);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("unknown capability '" + name + "'; known: " + Arrays.toString(Capability.values()));
+            }
+        }
+    }
+
+    public static Request parse(String... args) {
+        Options o = new Options();
+        try {
+            new CommandLine(o).parseArgs(args);
+        } catch (ParameterException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (o.provider == null && !o.list && !o.help) {
             throw new UsageException("--provider NAME is required");
         }
-        TckConfiguration done = new TckConfiguration(provider == null ? "" : provider, c.providerPath(), c.devicePath(),
-                c.deviceProvider(), c.rankCounts(), c.seed(), c.tries(), c.reportDirectory(), c.certification(), c.rules(), options,
-                maxRanks, threshold, indirect, features, deadline, stall);
-        return new Request(done, list, help, selfTest);
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new UsageException(option + " needs a value");
+        TckConfiguration d = TckConfiguration.of("");
+        Optional<String> device = o.device == null ? d.devicePath() : Optional.of(o.device);
+        TckConfiguration c = new TckConfiguration(o.provider == null ? "" : o.provider, List.copyOf(o.providerPath), device,
+                o.deviceProvider == null ? d.deviceProvider() : o.deviceProvider, o.ranks == null ? d.rankCounts() : List.copyOf(o.ranks),
+                o.seed == null ? d.seed() : OptionalLong.of(o.seed), o.tries == null ? d.tries() : o.tries,
+                Optional.ofNullable(o.report), o.certify, o.rules == null ? d.rules() : o.rules, o.options,
+                o.maxRanks == null ? OptionalInt.empty() : OptionalInt.of(o.maxRanks),
+                o.threshold == null ? OptionalLong.empty() : OptionalLong.of(o.threshold),
+                o.indirectBytes == null ? OptionalLong.empty() : OptionalLong.of(o.indirectBytes), o.capabilities,
+                o.deadlineSeconds == null ? d.runDeadline() : Duration.ofSeconds(o.deadlineSeconds),
+                o.stallSeconds == null ? d.stallTimeout() : Duration.ofSeconds(o.stallSeconds), Optional.empty());
+        if (o.testlist != null) {
+            c = c.withTestlist(Testlist.read(o.testlist));
         }
-        return args[i];
-    }
-
-    private static long longValue(String s, String option) {
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException(option + " needs a number, got '" + s + "'");
-        }
-    }
-
-    private static List<Integer> intList(String s, String option) {
-        List<Integer> out = new ArrayList<>();
-        for (String part : s.split(",")) {
-            long n = longValue(part, option);
-            if (n < 1 || n > Integer.MAX_VALUE) {
-                throw new UsageException(option + ": rank counts are positive, got " + n);
-            }
-            out.add((int) n);
-        }
-        return out;
+        return new Request(c, o.list, o.help, o.selfTest);
     }
 
     /** Runs the command line; returns the exit code. */

@@ -33,12 +33,13 @@ import org.lockstep.conformance.RunSettings;
  * @param features         declared optional features
  * @param runDeadline      longest one world may run
  * @param stallTimeout     longest every rank may be blocked with nothing completing
+ * @param testlist         the provider's own table of rules, rank counts, time limits and expected failures
  */
 public record TckConfiguration(String provider, List<Path> providerPath, Optional<String> devicePath, String deviceProvider,
                                List<Integer> rankCounts, OptionalLong seed, int tries, Optional<Path> reportDirectory,
                                boolean certification, Set<String> rules, Map<String, String> options, OptionalInt maxRanks,
                                OptionalLong threshold, OptionalLong indirectBytes, Set<Capability> features,
-                               Duration runDeadline, Duration stallTimeout) {
+                               Duration runDeadline, Duration stallTimeout, Optional<Testlist> testlist) {
     public static final int DEFAULT_TRIES = 100;
 
     public TckConfiguration {
@@ -58,61 +59,67 @@ public record TckConfiguration(String provider, List<Path> providerPath, Optiona
         return new TckConfiguration(provider, List.of(), Optional.empty(), ProviderProfile.MAPPED_DEVICE,
                 RunSettings.DEFAULT_RANK_COUNTS, OptionalLong.empty(), DEFAULT_TRIES, Optional.empty(), false, Set.of(), Map.of(),
                 OptionalInt.empty(), OptionalLong.empty(), OptionalLong.empty(), Set.of(), Duration.ofSeconds(30),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), Optional.empty());
     }
 
     public TckConfiguration withSeed(long s) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, OptionalLong.of(s), tries,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withTries(int n) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, n,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withRankCounts(List<Integer> counts) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, counts, seed, tries,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withReportDirectory(Path dir) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                Optional.of(dir), certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                Optional.of(dir), certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withRules(Set<String> selection) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, certification, selection, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, selection, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withDevice(String path, String mappedBy) {
         return new TckConfiguration(provider, providerPath, Optional.of(path), mappedBy, rankCounts, seed, tries,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withCertification(boolean on) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, on, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, on, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withTimeouts(Duration deadline, Duration stall) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, deadline, stall);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, deadline, stall, testlist);
     }
 
     public TckConfiguration withOptions(Map<String, String> more) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, certification, rules, more, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, more, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withProviderPath(List<Path> path) {
         return new TckConfiguration(provider, path, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout, testlist);
     }
 
     public TckConfiguration withDeclarations(OptionalInt ranks, OptionalLong bytesInPlace, OptionalLong indirect, Set<Capability> declared) {
         return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
-                reportDirectory, certification, rules, options, ranks, bytesInPlace, indirect, declared, runDeadline, stallTimeout);
+                reportDirectory, certification, rules, options, ranks, bytesInPlace, indirect, declared, runDeadline, stallTimeout, testlist);
+    }
+
+    public TckConfiguration withTestlist(Testlist table) {
+        return new TckConfiguration(provider, providerPath, devicePath, deviceProvider, rankCounts, seed, tries,
+                reportDirectory, certification, rules, options, maxRanks, threshold, indirectBytes, features, runDeadline, stallTimeout,
+                Optional.of(table));
     }
 }

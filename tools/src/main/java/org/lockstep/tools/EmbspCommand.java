@@ -22,7 +22,6 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.LockstepProvider;
 import org.lockstep.applications.Application;
 import org.lockstep.applications.Applications;
-import org.lockstep.tools.plot.BenchPlot;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,7 +95,7 @@ final class EmbspCommand implements Callable<Integer> {
     Long memory;
 
     @Option(names = "--bench-out", paramLabel = "FILE",
-            description = "Write time per superstep and in total and I/O per superstep as gnuplot data to FILE, and its plot to FILE's name .png.")
+            description = "Write time and I/O per superstep as gnuplot data to FILE, the script FILE.gp, and (with gnuplot installed) its plot, FILE's name .png.")
     Path benchOut;
 
     @Option(names = "--progress", paramLabel = "SECONDS", defaultValue = "10",
@@ -186,8 +185,9 @@ final class EmbspCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - start) / 1e9;
             String simulator = Files.readString(stats, StandardCharsets.UTF_8).trim();
             if (benchOut != null) {
-                Path png = BenchPlot.writePng(benchOut);
-                err.println("lockstep embsp: bench data " + benchOut + ", plot " + png + ", gnuplot script " + benchOut + ".gp");
+                Path script = benchOut.resolveSibling(benchOut.getFileName() + ".gp");
+                Gnuplot.Outcome plot = new Gnuplot().draw(script, pngFor(benchOut));
+                err.println("lockstep embsp: bench data " + benchOut + ", gnuplot script " + script + ", " + plot.message());
             }
             err.flush();
             out.println(String.format(Locale.ROOT, "%s app=%s size=%d digest=%d check=ok app_seconds=%.3f mb_per_s=%.1f peak_rss_bytes=%d",
@@ -285,5 +285,12 @@ final class EmbspCommand implements Callable<Integer> {
             // not Linux
         }
         return -1;
+    }
+
+    /** The plot of a bench data file, as its gnuplot script names it: the data file's name with {@code .png} for its extension. */
+    static Path pngFor(Path benchData) {
+        String name = benchData.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return benchData.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".png");
     }
 }

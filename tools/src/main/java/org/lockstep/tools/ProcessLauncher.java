@@ -210,12 +210,14 @@ public final class ProcessLauncher {
 
     /** Starts one process of {@code rank} as {@code incarnation}, its output copied with its rank as prefix. */
     private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps) {
-        List<String> rankCommand = command;
+        String tag = FlightRecording.rankTag(rank, incarnation);
+        List<String> withRank = command.stream().map(a -> a.replace(FlightRecording.RANK, tag)).toList();
+        List<String> rankCommand = withRank;
         if (job.bindToCore()) {
             // As mpirun --bind-to core: rank r runs on core r mod cores (taskset from util-linux).
             int cores = Runtime.getRuntime().availableProcessors();
             rankCommand = new ArrayList<>(List.of("taskset", "-c", Integer.toString(rank % cores)));
-            rankCommand.addAll(command);
+            rankCommand.addAll(withRank);
         }
         ProcessBuilder builder = new ProcessBuilder(rankCommand);
         Map<String, String> env = builder.environment();

@@ -1,5 +1,6 @@
 package org.lockstep.tools;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,6 +104,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Option for every rank's JVM (repeatable; default: -Xms256m -Xmx256m -XX:+AlwaysPreTouch).")
     List<String> jvmOptions;
 
+    @Option(names = "--jfr", paramLabel = "FILE",
+            description = "Record the job with Flight Recorder into FILE (each rank also into FILE-rank<r>.jfr), Lockstep's events "
+                    + "included; read it with: jfr print --events org.lockstep.Collective FILE.")
+    Path flightRecording;
+
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",
             description = "Job property for the provider (repeatable), e.g. -o lockstep.mailbox.inlineThreshold=4096.")
     Map<String, String> properties = new LinkedHashMap<>();
@@ -158,17 +164,33 @@ final class RunCommand implements Callable<Integer> {
         if (provider != null) {
             jobProperties.put(Lockstep.PROVIDER_PROPERTY, provider);
         }
-        List<String> jvm = jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions;
+        List<String> jvm = new ArrayList<>(jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions);
         if (engine == Engine.mpi) {
+            if (flightRecording != null) {
+                throw new ParameterException(spec.commandLine(), "--jfr records the launcher's own processes; not with --engine mpi yet");
+            }
             return runOnEngine(program, jvm, jobProperties);
         }
         if (hostfile != null || mpirun != null) {
             throw new ParameterException(spec.commandLine(), "--hostfile and --mpirun need --engine mpi");
         }
+        if (flightRecording != null) {
+            jvm.addAll(FlightRecording.jvmOptions(flightRecording));
+        }
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
                 jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore,
                 restartOnFailure ? maxRestarts : 0);
         ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
+        if (flightRecording != null) {
+            try {
+                List<Path> ranks = FlightRecording.join(flightRecording);
+                System.err.println("lockstep run: flight recording " + flightRecording + " (" + ranks.size() + " rank files joined), "
+                        + FlightRecording.lockstepEventCounts(flightRecording) + "; see: jfr print --events org.lockstep.Collective "
+                        + flightRecording);
+            } catch (IOException e) {
+                System.err.println("lockstep run: could not join the flight recordings into " + flightRecording + ": " + e.getMessage());
+            }
+        }
         if (!outcome.restarts().isEmpty()) {
             System.err.println("lockstep run: " + outcome.restarts().size() + " restart(s): " + outcome.restarts().stream()
                     .map(r -> "rank " + r.rank() + " as incarnation " + r.incarnation()).collect(java.util.stream.Collectors.joining(", ")));

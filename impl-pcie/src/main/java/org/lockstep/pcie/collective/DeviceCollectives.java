@@ -13,6 +13,7 @@ import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.events.CollectiveRecording;
 
 /**
  * The collectives of one mailbox communicator: the selection policy that chooses, per call, a
@@ -258,9 +259,18 @@ public class DeviceCollectives extends PointToPointCollectives {
     @Override
     public void barrier(Communicator channel) {
         switch (barrierAlgorithm()) {
-            case FLAGS -> barriers.flags();
-            case LEADER -> barriers.leader();
-            case COUNTER -> barriers.counter();
+            case FLAGS -> {
+                CollectiveRecording.algorithm("device flags barrier");
+                barriers.flags();
+            }
+            case LEADER -> {
+                CollectiveRecording.algorithm("device leader barrier");
+                barriers.leader();
+            }
+            case COUNTER -> {
+                CollectiveRecording.algorithm("device counter barrier");
+                barriers.counter();
+            }
             case DISSEMINATION -> super.barrier(channel);
         }
     }
@@ -270,20 +280,28 @@ public class DeviceCollectives extends PointToPointCollectives {
         long n = count * type.size();
         boolean shared = enabled && n >= (ranksShareCores ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES);
         boolean direct = !shared && enabled && n >= BCAST_DIRECT_MIN_BYTES;
-        if (shared && broadcasts.shared(buffer, n, root) || direct && broadcasts.direct(buffer, n, root)) {
+        if (shared && broadcasts.shared(buffer, n, root)) {
+            CollectiveRecording.algorithm("device shared bcast");
+            return;
+        }
+        if (direct && broadcasts.direct(buffer, n, root)) {
+            CollectiveRecording.algorithm("device direct bcast");
             return;
         }
         if (!bcastNative(n)) {
             super.bcast(channel, buffer, count, type, root);
             return;
         }
+        CollectiveRecording.algorithm(n <= INLINE_HALF_BYTES ? "device bcast, inline" : "device chunked bcast");
         broadcasts.writtenOnce(buffer, n, root);
     }
 
     @Override
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         if (count > 0 && allreduceDirect(count, type)) {
-            if (!allreduces.direct(send, recv, count, type, op)) {
+            if (allreduces.direct(send, recv, count, type, op)) {
+                CollectiveRecording.algorithm("device direct allreduce (reduce-scatter + allgather)");
+            } else {
                 super.allreduce(channel, send, recv, count, type, op);
             }
             return;
@@ -292,6 +310,7 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.allreduce(channel, send, recv, count, type, op);
             return;
         }
+        CollectiveRecording.algorithm("device contributions");
         allreduces.contributions(send, recv, count, type, op);
     }
 
@@ -299,7 +318,9 @@ public class DeviceCollectives extends PointToPointCollectives {
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
         long block = count * type.size();
         if (alltoallDirect(block)) {
-            if (!alltoalls.direct(send, block, recv)) {
+            if (alltoalls.direct(send, block, recv)) {
+                CollectiveRecording.algorithm("device direct alltoall");
+            } else {
                 super.alltoall(channel, send, count, type, recv);
             }
             return;
@@ -308,6 +329,7 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.alltoall(channel, send, count, type, recv);
             return;
         }
+        CollectiveRecording.algorithm("device alltoall, written once");
         alltoalls.writtenOnce(send, block, recv);
     }
 }

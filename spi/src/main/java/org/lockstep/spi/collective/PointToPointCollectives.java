@@ -2,11 +2,13 @@ package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.Locale;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
+import org.lockstep.spi.events.CollectiveRecording;
 
 /**
  * The default collective algorithms, built on the point-to-point operations of the collective
@@ -157,10 +159,17 @@ public class PointToPointCollectives implements CollectiveEngine {
                 ? ReduceScatterAlgorithm.RECURSIVE_HALVING : ReduceScatterAlgorithm.PAIRWISE;
     }
 
+    /** Names the chosen algorithm in the call's {@link org.lockstep.spi.events.CollectiveEvent}. */
+    private static <A extends Enum<A>> A named(A algorithm) {
+        CollectiveRecording.algorithm("point-to-point " + algorithm.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+        return algorithm;
+    }
+
     // ================================================================ schedules
 
     public Schedule barrierSchedule(Communicator channel) {
         Schedule s = new Schedule(channel);
+        CollectiveRecording.algorithm("point-to-point dissemination");
         BroadcastSchedules.barrierDissemination(s);
         return s;
     }
@@ -172,7 +181,7 @@ public class PointToPointCollectives implements CollectiveEngine {
             return s;
         }
         MemorySegment data = Buffers.slice(buffer, 0, n);
-        switch (bcastAlgorithm(channel.size(), n)) {
+        switch (named(bcastAlgorithm(channel.size(), n))) {
             case BINOMIAL -> BroadcastSchedules.bcastBinomial(s, data, root);
             case SCATTER_RING_ALLGATHER -> BroadcastSchedules.bcastScatterRingAllgather(s, data, root);
         }
@@ -186,7 +195,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (block == 0) {
             return s;
         }
-        switch (gatherAlgorithm(channel.size(), block)) {
+        switch (named(gatherAlgorithm(channel.size(), block))) {
             case BINOMIAL -> DistributionSchedules.gatherBinomial(s, send, block, recv, root);
             case LINEAR -> DistributionSchedules.gatherLinear(s, send, block, recv, root);
         }
@@ -197,6 +206,7 @@ public class PointToPointCollectives implements CollectiveEngine {
                                     MemorySegment recv, long[] recvCounts, long[] displacements, int root) {
         Schedule s = new Schedule(channel);
         boolean isRoot = channel.rank() == root;
+        CollectiveRecording.algorithm("point-to-point linear");
         DistributionSchedules.gathervLinear(s, send, sendCount * type.size(), recv,
                 isRoot ? bytes(recvCounts, type) : null, isRoot ? bytes(displacements, type) : null, root);
         return s;
@@ -209,7 +219,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (block == 0) {
             return s;
         }
-        switch (scatterAlgorithm(channel.size(), block)) {
+        switch (named(scatterAlgorithm(channel.size(), block))) {
             case BINOMIAL -> DistributionSchedules.scatterBinomial(s, send, block, recv, root);
             case LINEAR -> DistributionSchedules.scatterLinear(s, send, block, recv, root);
         }
@@ -220,6 +230,7 @@ public class PointToPointCollectives implements CollectiveEngine {
                                      Datatype type, MemorySegment recv, long recvCount, int root) {
         Schedule s = new Schedule(channel);
         boolean isRoot = channel.rank() == root;
+        CollectiveRecording.algorithm("point-to-point linear");
         DistributionSchedules.scattervLinear(s, send, isRoot ? bytes(sendCounts, type) : null,
                 isRoot ? bytes(displacements, type) : null, recv, recvCount * type.size(), root);
         return s;
@@ -232,7 +243,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (block == 0) {
             return s;
         }
-        switch (allgatherAlgorithm(channel.size(), block)) {
+        switch (named(allgatherAlgorithm(channel.size(), block))) {
             case BRUCK -> DistributionSchedules.allgatherBruck(s, send, block, recv);
             case RING -> DistributionSchedules.allgatherRing(s, send, block, recv);
         }
@@ -242,6 +253,7 @@ public class PointToPointCollectives implements CollectiveEngine {
     public Schedule allgathervSchedule(Communicator channel, MemorySegment send, long sendCount, Datatype type,
                                        MemorySegment recv, long[] recvCounts, long[] displacements) {
         Schedule s = new Schedule(channel);
+        CollectiveRecording.algorithm("point-to-point ring");
         DistributionSchedules.allgathervRing(s, send, sendCount * type.size(), recv, bytes(recvCounts, type),
                 bytes(displacements, type));
         return s;
@@ -254,7 +266,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (block == 0) {
             return s;
         }
-        switch (alltoallAlgorithm(channel.size(), block)) {
+        switch (named(alltoallAlgorithm(channel.size(), block))) {
             case BRUCK -> DistributionSchedules.alltoallBruck(s, send, block, recv);
             case ALL_AT_ONCE -> DistributionSchedules.alltoallExchange(s, send, block, recv, false);
             case PAIRWISE -> DistributionSchedules.alltoallExchange(s, send, block, recv, true);
@@ -272,7 +284,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         for (int i = 0; i < recvBytes.length; i++) {
             largest = Math.max(largest, Math.max(recvBytes[i], sendBytes[i]));
         }
-        boolean pairwise = switch (alltoallvAlgorithm(channel.size(), largest)) {
+        boolean pairwise = switch (named(alltoallvAlgorithm(channel.size(), largest))) {
             case PAIRWISE -> true;
             case ALL_AT_ONCE -> false;
             case BRUCK -> throw new IllegalStateException("alltoallv has no Bruck variant");
@@ -289,7 +301,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (count == 0) {
             return s;
         }
-        switch (reduceAlgorithm(channel.size(), count, type, op)) {
+        switch (named(reduceAlgorithm(channel.size(), count, type, op))) {
             case BINOMIAL -> ReductionSchedules.reduceBinomial(s, send, recv, count, type, op, root);
             case REDUCE_SCATTER_GATHER -> ReductionSchedules.reduceScatterGather(s, send, recv, count, type, op, root);
         }
@@ -302,7 +314,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (count == 0) {
             return s;
         }
-        switch (allreduceAlgorithm(channel.size(), count, type, op)) {
+        switch (named(allreduceAlgorithm(channel.size(), count, type, op))) {
             case RECURSIVE_DOUBLING -> ReductionSchedules.allreduceRecursiveDoubling(s, send, recv, count, type, op);
             case REDUCE_SCATTER_ALLGATHER ->
                     ReductionSchedules.allreduceReduceScatterAllgather(s, send, recv, count, type, op);
@@ -320,7 +332,7 @@ public class PointToPointCollectives implements CollectiveEngine {
         if (total == 0) {
             return s;
         }
-        switch (reduceScatterAlgorithm(channel.size(), total, type, op)) {
+        switch (named(reduceScatterAlgorithm(channel.size(), total, type, op))) {
             case RECURSIVE_HALVING -> {
                 if (!op.isCommutative()) {
                     throw new IllegalStateException("recursive halving reduce-scatter needs a commutative operation, not " + op);
@@ -336,6 +348,7 @@ public class PointToPointCollectives implements CollectiveEngine {
                                  Datatype type, Op op) {
         Schedule s = new Schedule(channel);
         if (count > 0) {
+            CollectiveRecording.algorithm("point-to-point recursive doubling");
             ReductionSchedules.scanRecursiveDoubling(s, send, recv, count, type, op, false);
         }
         return s;
@@ -345,6 +358,7 @@ public class PointToPointCollectives implements CollectiveEngine {
                                    Datatype type, Op op) {
         Schedule s = new Schedule(channel);
         if (count > 0) {
+            CollectiveRecording.algorithm("point-to-point recursive doubling");
             ReductionSchedules.scanRecursiveDoubling(s, send, recv, count, type, op, true);
         }
         return s;

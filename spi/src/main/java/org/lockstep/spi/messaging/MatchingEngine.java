@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.Objects;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.spi.events.MatchEvent;
 
 /**
  * MPI message matching for one receiving rank: the posted-receive queue and the unexpected-message
@@ -110,6 +111,7 @@ public final class MatchingEngine<M> {
     public Arrival<M> post(PostedReceive receive) {
         Arrival<M> found = takeUnexpected(receive.source, receive.tag, receive.context, true);
         if (found != null) {
+            MatchEvent.matched(found.envelope.source(), found.envelope.tag(), found.envelope.context(), found.byteLength, true);
             return found;
         }
         receive.stamp = nextStamp++;
@@ -134,6 +136,7 @@ public final class MatchingEngine<M> {
             (chosen == specific ? postedBySource[e.source()] : postedAnySource).remove(chosen);
             chosen.queued = false;
             postedCount--;
+            MatchEvent.matched(e.source(), e.tag(), e.context(), arrival.byteLength, false);
             return chosen;
         }
         arrival.stamp = nextStamp++;

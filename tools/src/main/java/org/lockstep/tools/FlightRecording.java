@@ -1,0 +1,81 @@
+package org.lockstep.tools;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * {@code lockstep run --jfr FILE}: every rank's JVM records a Flight Recorder file of its own
+ * ({@code FILE}'s name with {@code -rank<r>} before {@code .jfr}), with Lockstep's events on
+ * (also the per-message {@code org.lockstep.Match}); after the job the rank files are joined into
+ * {@code FILE}. A recording file is a sequence of self-contained chunks, so the joined file is one
+ * recording holding every rank's chunks.
+ */
+final class FlightRecording {
+    /** Stands for the rank (and, after a restart, its incarnation) in a rank's command line. */
+    static final String RANK = "{rank}";
+
+    private FlightRecording() {
+    }
+
+    /** The JVM options that make each rank record into its own file beside {@code file}. */
+    static List<String> jvmOptions(Path file) {
+        Path absolute = file.toAbsolutePath();
+        return List.of("-XX:StartFlightRecording:filename=" + rankFile(absolute, RANK) + ",dumponexit=true"
+                        + ",+org.lockstep.Match#enabled=true",
+                // JFR announces each recording on standard output; the launcher says where they are
+                "-Xlog:jfr+startup=off");
+    }
+
+    /** Where rank {@code rank} records. */
+    static Path rankFile(Path file, String rank) {
+        String name = file.getFileName().toString();
+        String stem = name.endsWith(".jfr") ? name.substring(0, name.length() - ".jfr".length()) : name;
+        return file.resolveSibling(stem + "-rank" + rank + ".jfr");
+    }
+
+    /** A rank's tag in file names: its rank, and the incarnation when it was restarted. */
+    static String rankTag(int rank, int incarnation) {
+        return incarnation <= 1 ? Integer.toString(rank) : rank + "-incarnation" + incarnation;
+    }
+
+    /** Joins the rank files that exist into {@code file}; returns the rank files it joined. */
+    static List<Path> join(Path file) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        String prefix = rankFile(absolute, "").getFileName().toString().replace(".jfr", "");
+        List<Path> parts = new ArrayList<>();
+        try (var siblings = Files.list(absolute.getParent())) {
+            siblings.filter(p -> p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".jfr"))
+                    .sorted().forEach(parts::add);
+        }
+        try (OutputStream out = Files.newOutputStream(absolute)) {
+            for (Path part : parts) {
+                Files.copy(part, out);
+            }
+        }
+        return parts;
+    }
+
+    /** How many of Lockstep's events (named {@code org.lockstep.*}) the recording holds, by event name. */
+    static Map<String, Long> lockstepEventCounts(Path file) throws IOException {
+        Map<String, Long> counts = new TreeMap<>();
+        try (RecordingFile recording = new RecordingFile(file)) {
+            while (recording.hasMoreEvents()) {
+                RecordedEvent event = recording.readEvent();
+                String name = event.getEventType().getName();
+                if (name.startsWith("org.lockstep.")) {
+                    counts.merge(name, 1L, Long::sum);
+                }
+            }
+        }
+        return counts;
+    }
+}
