@@ -12,4 +12,7 @@ module org.quicktheories {
     exports org.quicktheories.dsl;
     exports org.quicktheories.generators;
     exports org.quicktheories.impl;
+
+    // Configuration looks for an optional coverage-guidance plug-in with ServiceLoader.
+    uses org.quicktheories.core.GuidanceFactory;
 }
