@@ -93,7 +93,7 @@ class FelixJobIT {
         update.setAccessible(true);
         update.invoke(configuration, properties);
 
-        String filter = "(&(objectClass=" + LOCKSTEP_PROVIDER + ")(lockstep.configured=true))";
+        String filter = "(&(objectClass=" + LOCKSTEP_PROVIDER + ")(org.lockstep.configured=true))";
         await("the configured provider service").atMost(SERVICE_WAIT)
                 .until(() -> context.getServiceReferences((String) null, filter) != null);
         ServiceReference<?> reference = context.getServiceReferences((String) null, filter)[0];

@@ -21,16 +21,18 @@ import org.osgi.service.component.annotations.Modified;
  * {@link Lockstep#find} finds them: ServiceLoader, which the OSGi ServiceLoader Mediator
  * serves in a container), and every key that starts with {@code lockstep.} is a job property
  * applied to each job it runs (a job's own options win). The service carries the property
- * {@code lockstep.provider} with the provider's name. With no configuration there is no service.
+ * {@value #CONFIGURED_PROPERTY}{@code =true}. With no configuration there is no service.
  */
 @Component(configurationPid = ConfiguredProvider.PID, configurationPolicy = ConfigurationPolicy.REQUIRE,
-        service = LockstepProvider.class, property = "lockstep.configured=true")
+        service = LockstepProvider.class, property = ConfiguredProvider.CONFIGURED_PROPERTY + "=true")
 public final class ConfiguredProvider implements LockstepProvider {
     /** The Configuration Admin PID. */
     public static final String PID = "org.lockstep.provider";
     /** The configuration key that names the provider. */
     public static final String PROVIDER_KEY = "provider";
     static final String DEFAULT_PROVIDER = "mailbox";
+    /** The service property that tells this service from the providers' own (not a job property: no "lockstep." prefix). */
+    public static final String CONFIGURED_PROPERTY = "org.lockstep.configured";
     private static final String JOB_PROPERTY_PREFIX = "lockstep.";
 
     private volatile LockstepProvider provider;

@@ -44,7 +44,8 @@ public final class CollectiveRecording {
             event.size = communicator.size();
             event.bytes = bytes;
             if (event.algorithm == null) {
-                event.algorithm = "unnamed";
+                // a communicator of one rank has nothing to exchange; otherwise the provider did not say
+                event.algorithm = event.size == 1 ? "none: one rank" : "unnamed";
             }
             event.commit();
         }
