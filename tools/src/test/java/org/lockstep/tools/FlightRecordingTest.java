@@ -58,8 +58,8 @@ class FlightRecordingTest {
                         int size = event.getInt("size");
                         assertTrue(size == 2 || size == 1, "the world or one of its halves: " + event);
                         String algorithm = event.getString("algorithm");
-                        assertTrue(size == 1 ? algorithm.equals("none: one rank")
-                                        : algorithm.startsWith("device ") || algorithm.startsWith("point-to-point "),
+                        assertTrue(algorithm.startsWith("device ") || algorithm.startsWith("point-to-point ")
+                                        || size == 1 && algorithm.equals("none: one rank"),
                                 "the provider named its algorithm: " + event);
                     }
                     case "org.lockstep.Match" -> matches++;
