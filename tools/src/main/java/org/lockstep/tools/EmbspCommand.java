@@ -185,9 +185,7 @@ final class EmbspCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - start) / 1e9;
             String simulator = Files.readString(stats, StandardCharsets.UTF_8).trim();
             if (benchOut != null) {
-                Path script = benchOut.resolveSibling(benchOut.getFileName() + ".gp");
-                Gnuplot.Outcome plot = new Gnuplot().draw(script, pngFor(benchOut));
-                err.println("lockstep embsp: bench data " + benchOut + ", gnuplot script " + script + ", " + plot.message());
+                drawBench(benchOut, err);
             }
             err.flush();
             out.println(String.format(Locale.ROOT, "%s app=%s size=%d digest=%d check=ok app_seconds=%.3f mb_per_s=%.1f peak_rss_bytes=%d",
@@ -285,6 +283,13 @@ final class EmbspCommand implements Callable<Integer> {
             // not Linux
         }
         return -1;
+    }
+
+    /** Draws the simulator's gnuplot script for {@code benchData} and says where data, script and plot are. */
+    static void drawBench(Path benchData, PrintWriter err) {
+        Path script = benchData.resolveSibling(benchData.getFileName() + ".gp");
+        Gnuplot.Outcome plot = new Gnuplot().draw(script, pngFor(benchData));
+        err.println("lockstep embsp: bench data " + benchData + ", gnuplot script " + script + ", " + plot.message());
     }
 
     /** The plot of a bench data file, as its gnuplot script names it: the data file's name with {@code .png} for its extension. */

@@ -82,8 +82,7 @@ final class EmbspLaunch {
             }
             String simulator = Files.readString(stats, StandardCharsets.UTF_8).trim();
             if (command.benchOut != null) {
-                Path png = org.lockstep.tools.plot.BenchPlot.writePng(command.benchOut);
-                err.println("lockstep embsp: bench data " + command.benchOut + ", plot " + png + ", gnuplot script " + command.benchOut + ".gp");
+                EmbspCommand.drawBench(command.benchOut, err);
             }
             err.flush();
             String result = "program=" + program.main();
