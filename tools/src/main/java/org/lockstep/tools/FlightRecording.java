@@ -1,10 +1,10 @@
 package org.lockstep.tools;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,9 +15,10 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * {@code lockstep run --jfr FILE}: every rank's JVM records a Flight Recorder file of its own
  * ({@code FILE}'s name with {@code -rank<r>} before {@code .jfr}), with Lockstep's events on
- * (also the per-message {@code org.lockstep.Match}); after the job the rank files are joined into
- * {@code FILE}. A recording file is a sequence of self-contained chunks, so the joined file is one
- * recording holding every rank's chunks.
+ * (also the per-message {@code org.lockstep.Match}). The files stay apart, one per rank as MPI
+ * tracers keep them: chunks of different JVMs must not be concatenated, because JFR's parser keeps
+ * the previous chunk's type table when the next chunk's metadata id is the same, and event type ids
+ * differ between JVMs (a joined file showed rank 1's collectives as other events).
  */
 final class FlightRecording {
     /** Stands for the rank (and, after a restart, its incarnation) in a rank's command line. */
@@ -47,24 +48,38 @@ final class FlightRecording {
         return incarnation <= 1 ? Integer.toString(rank) : rank + "-incarnation" + incarnation;
     }
 
-    /** Joins the rank files that exist into {@code file}; returns the rank files it joined. */
-    static List<Path> join(Path file) throws IOException {
+    /** Removes the rank files an earlier recording into {@code file} left, so that none is mistaken for this job's. */
+    static void clear(Path file) throws IOException {
+        for (Path part : rankFiles(file)) {
+            Files.delete(part);
+        }
+    }
+
+    /** The rank files that exist for {@code file}, in rank order (a restarted rank's incarnations after it). */
+    static List<Path> rankFiles(Path file) throws IOException {
         Path absolute = file.toAbsolutePath();
         String prefix = rankFile(absolute, "").getFileName().toString().replace(".jfr", "");
         List<Path> parts = new ArrayList<>();
         try (var siblings = Files.list(absolute.getParent())) {
             siblings.filter(p -> p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".jfr"))
-                    .sorted().forEach(parts::add);
-        }
-        try (OutputStream out = Files.newOutputStream(absolute)) {
-            for (Path part : parts) {
-                Files.copy(part, out);
-            }
+                    .sorted(Comparator.comparing(FlightRecording::rankOf).thenComparing(p -> p.getFileName().toString().length())
+                            .thenComparing(Path::toString))
+                    .forEach(parts::add);
         }
         return parts;
     }
 
-    /** How many of Lockstep's events (named {@code org.lockstep.*}) the recording holds, by event name. */
+    private static int rankOf(Path rankFile) {
+        String name = rankFile.getFileName().toString();
+        String tail = name.substring(name.lastIndexOf("-rank") + "-rank".length());
+        int end = 0;
+        while (end < tail.length() && Character.isDigit(tail.charAt(end))) {
+            end++;
+        }
+        return end == 0 ? Integer.MAX_VALUE : Integer.parseInt(tail.substring(0, end));
+    }
+
+    /** How many of Lockstep's events (named {@code org.lockstep.*}) one rank's recording holds, by event name. */
     static Map<String, Long> lockstepEventCounts(Path file) throws IOException {
         Map<String, Long> counts = new TreeMap<>();
         try (RecordingFile recording = new RecordingFile(file)) {

@@ -105,8 +105,8 @@ final class RunCommand implements Callable<Integer> {
     List<String> jvmOptions;
 
     @Option(names = "--jfr", paramLabel = "FILE",
-            description = "Record the job with Flight Recorder into FILE (each rank also into FILE-rank<r>.jfr), Lockstep's events "
-                    + "included; read it with: jfr print --events org.lockstep.Collective FILE.")
+            description = "Record the job with Flight Recorder, each rank into FILE-rank<r>.jfr (FILE's name with -rank<r>), "
+                    + "Lockstep's events included; read one with: jfr print --events org.lockstep.Collective FILE-rank0.jfr.")
     Path flightRecording;
 
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",
@@ -175,6 +175,11 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--hostfile and --mpirun need --engine mpi");
         }
         if (flightRecording != null) {
+            try {
+                FlightRecording.clear(flightRecording);
+            } catch (IOException e) {
+                throw new org.lockstep.api.LockstepException(org.lockstep.api.ErrorClass.OTHER, "cannot remove the earlier rank recordings of " + flightRecording + ": " + e.getMessage());
+            }
             jvm.addAll(FlightRecording.jvmOptions(flightRecording));
         }
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
@@ -183,12 +188,13 @@ final class RunCommand implements Callable<Integer> {
         ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
         if (flightRecording != null) {
             try {
-                List<Path> ranks = FlightRecording.join(flightRecording);
-                System.err.println("lockstep run: flight recording " + flightRecording + " (" + ranks.size() + " rank files joined), "
-                        + FlightRecording.lockstepEventCounts(flightRecording) + "; see: jfr print --events org.lockstep.Collective "
-                        + flightRecording);
+                for (Path rankFile : FlightRecording.rankFiles(flightRecording)) {
+                    System.err.println("lockstep run: flight recording " + rankFile + " " + FlightRecording.lockstepEventCounts(rankFile));
+                }
+                System.err.println("lockstep run: see: jfr print --events org.lockstep.Collective "
+                        + FlightRecording.rankFile(flightRecording, "0"));
             } catch (IOException e) {
-                System.err.println("lockstep run: could not join the flight recordings into " + flightRecording + ": " + e.getMessage());
+                System.err.println("lockstep run: could not read the flight recordings beside " + flightRecording + ": " + e.getMessage());
             }
         }
         if (!outcome.restarts().isEmpty()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code lockstep run --jfr}: every rank records, the files are joined, and the events say what ran. */
+/** {@code lockstep run --jfr}: every rank records into its own file, and the events say what ran. */
 @Timeout(300)
 class FlightRecordingTest {
     @Test
@@ -42,35 +43,54 @@ class FlightRecordingTest {
         assertEquals(0, outcome.exitCode(), out.toString(StandardCharsets.UTF_8));
         assertFalse(out.toString(StandardCharsets.UTF_8).contains("Started recording"), "JFR's own announcement stays quiet");
 
-        List<Path> parts = FlightRecording.join(file);
+        List<Path> parts = FlightRecording.rankFiles(file);
         assertEquals(List.of(FlightRecording.rankFile(file.toAbsolutePath(), "0"), FlightRecording.rankFile(file.toAbsolutePath(), "1")),
                 parts);
-        Set<Integer> ranksSeen = new HashSet<>();
-        Set<String> operations = new HashSet<>();
-        long matches = 0;
-        try (RecordingFile recording = new RecordingFile(file)) {
-            while (recording.hasMoreEvents()) {
-                RecordedEvent event = recording.readEvent();
-                switch (event.getEventType().getName()) {
-                    case "org.lockstep.Collective" -> {
-                        ranksSeen.add(event.getInt("rank"));
-                        operations.add(event.getString("operation"));
-                        int size = event.getInt("size");
-                        assertTrue(size == 2 || size == 1, "the world or one of its halves: " + event);
-                        String algorithm = event.getString("algorithm");
-                        assertTrue(algorithm.startsWith("device ") || algorithm.startsWith("point-to-point ")
-                                        || size == 1 && algorithm.equals("none: one rank"),
-                                "the provider named its algorithm: " + event);
-                    }
-                    case "org.lockstep.Match" -> matches++;
-                    default -> {
+        for (int rank = 0; rank < parts.size(); rank++) {
+            Path part = parts.get(rank);
+            Set<Integer> ranksSeen = new HashSet<>();
+            Set<String> operations = new HashSet<>();
+            long matches = 0;
+            try (RecordingFile recording = new RecordingFile(part)) {
+                while (recording.hasMoreEvents()) {
+                    RecordedEvent event = recording.readEvent();
+                    switch (event.getEventType().getName()) {
+                        case "org.lockstep.Collective" -> {
+                            operations.add(event.getString("operation"));
+                            int size = event.getInt("size");
+                            assertTrue(size == 2 || size == 1, "the world or one of its halves: " + event);
+                            if (size == 2) {
+                                ranksSeen.add(event.getInt("rank"));
+                            }
+                            String algorithm = event.getString("algorithm");
+                            assertTrue(algorithm.startsWith("device ") || algorithm.startsWith("point-to-point ")
+                                            || size == 1 && algorithm.equals("none: one rank"),
+                                    "the provider named its algorithm: " + event);
+                        }
+                        case "org.lockstep.Match" -> matches++;
+                        default -> {
+                        }
                     }
                 }
             }
+            assertEquals(Set.of(rank), ranksSeen, part + " holds the world collectives of rank " + rank + " alone");
+            assertTrue(operations.containsAll(Set.of("barrier", "bcast", "gather", "reduce", "allreduce")), part + ": " + operations);
+            assertTrue(matches > 0, part + ": point-to-point messages were matched");
+            assertTrue(FlightRecording.lockstepEventCounts(part).get("org.lockstep.Collective") > 0);
         }
-        assertEquals(Set.of(0, 1), ranksSeen, "both ranks' recordings are in the joined file");
-        assertTrue(operations.containsAll(Set.of("barrier", "bcast", "gather", "reduce", "allreduce")), operations.toString());
-        assertTrue(matches > 0, "point-to-point messages were matched");
-        assertTrue(FlightRecording.lockstepEventCounts(file).get("org.lockstep.Collective") > 0);
+    }
+
+    @Test
+    void rankFilesComeInRankOrderAndAnEarlierRecordingsAreCleared(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("job.jfr");
+        for (String tag : List.of("10", "2", "2-incarnation2", "0")) {
+            Files.writeString(FlightRecording.rankFile(file, tag), "old");
+        }
+        Files.writeString(dir.resolve("other-rank0.jfr"), "not this job's");
+        assertEquals(List.of("job-rank0.jfr", "job-rank2.jfr", "job-rank2-incarnation2.jfr", "job-rank10.jfr"),
+                FlightRecording.rankFiles(file).stream().map(p -> p.getFileName().toString()).toList());
+        FlightRecording.clear(file);
+        assertEquals(List.of(), FlightRecording.rankFiles(file));
+        assertTrue(Files.exists(dir.resolve("other-rank0.jfr")), "another recording's files stay");
     }
 }
