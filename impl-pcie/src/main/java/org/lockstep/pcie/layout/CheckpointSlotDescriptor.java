@@ -9,7 +9,7 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     body length (8)                           |  8
  *  +---------------------------------------------------------------+
- *  |                     checksum (8) of epoch, length and body    | 16
+ *  |                     CRC32C (8) of epoch, length and body      | 16
  *  +---------------------------------------------------------------+
  *  |                     incarnation that wrote it (8)             | 24
  *  |                     ... padding to 64 ...                     |

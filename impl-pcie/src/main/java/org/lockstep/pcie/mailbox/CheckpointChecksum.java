@@ -2,48 +2,58 @@ package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
 
 /**
  * The checksum of a checkpoint slot ({@link org.lockstep.pcie.layout.CheckpointSlotDescriptor}):
- * epoch, length and body, 8 bytes at a time. In pieces, so that a commit folds the transport
- * section and the registered state where each lies, without copying the state.
+ * the JDK's CRC32C (hardware-assisted, the check storage systems use against torn and damaged
+ * writes) of epoch and length, as two little-endian longs, then the body. In pieces, so that a
+ * commit folds the transport section and the registered state where each lies, without copying
+ * the state. The slot's 8-byte word holds the 32-bit value.
  */
 final class CheckpointChecksum {
+    /** Bytes copied at a time from memory that is not a byte array and not native (a {@code long[]} body). */
+    private static final int COPY_BYTES = 8192;
+
     private CheckpointChecksum() {
     }
 
     /** The checksum of a body of {@code length} bytes as read back. */
     static long of(long epoch, MemorySegment body, long length) {
-        long words = length / Long.BYTES;
-        return end(foldTail(foldWords(seed(epoch, length), body, 0, words), body, words * Long.BYTES, length));
+        CRC32C crc = header(epoch, length);
+        update(crc, body, length);
+        return crc.getValue();
     }
 
     /** The checksum of a body of {@code bodyLength} bytes: {@code transportWords} words of {@code transport}, then {@code state}. */
     static long of(long epoch, long bodyLength, MemorySegment transport, long transportWords, MemorySegment state) {
-        long stateWords = state.byteSize() / Long.BYTES;
-        long h = foldWords(foldWords(seed(epoch, bodyLength), transport, 0, transportWords), state, 0, stateWords);
-        return end(foldTail(h, state, stateWords * Long.BYTES, state.byteSize()));
+        CRC32C crc = header(epoch, bodyLength);
+        update(crc, transport, transportWords * Long.BYTES);
+        update(crc, state, state.byteSize());
+        return crc.getValue();
     }
 
-    private static long seed(long epoch, long length) {
-        return 0x6A09E667F3BCC909L ^ epoch * 0x9E3779B97F4A7C15L ^ length;
+    private static CRC32C header(long epoch, long length) {
+        CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(2 * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(epoch).putLong(length).flip());
+        return crc;
     }
 
-    private static long foldWords(long h, MemorySegment segment, long from, long words) {
-        for (long i = 0; i < words; i++) {
-            h = Long.rotateLeft((h ^ segment.get(ValueLayout.JAVA_LONG_UNALIGNED, from + i * Long.BYTES)) * 0xBF58476D1CE4E5B9L, 27);
+    /** Folds the first {@code length} bytes of {@code segment}: straight from it where it can be seen as a buffer, else copied in pieces. */
+    private static void update(CRC32C crc, MemorySegment segment, long length) {
+        boolean asBuffer = segment.heapBase().map(base -> base instanceof byte[]).orElse(true);
+        byte[] copy = asBuffer ? null : new byte[(int) Math.min(COPY_BYTES, length)];
+        for (long from = 0; from < length; ) {
+            int piece = (int) Math.min(asBuffer ? Integer.MAX_VALUE : COPY_BYTES, length - from);
+            if (asBuffer) {
+                crc.update(segment.asSlice(from, piece).asByteBuffer());
+            } else {
+                MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, from, copy, 0, piece);
+                crc.update(copy, 0, piece);
+            }
+            from += piece;
         }
-        return h;
-    }
-
-    private static long foldTail(long h, MemorySegment segment, long from, long to) {
-        for (long i = from; i < to; i++) {
-            h = (h ^ segment.get(ValueLayout.JAVA_BYTE, i)) * 0x94D049BB133111EBL;
-        }
-        return h;
-    }
-
-    private static long end(long h) {
-        return h ^ (h >>> 31);
     }
 }
