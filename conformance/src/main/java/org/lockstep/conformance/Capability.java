@@ -15,5 +15,11 @@ public enum Capability {
      * The provider runs over a device chosen by job properties ({@link DeviceRouting}): the kit may
      * interpose on the device to observe ownership of the device's memory.
      */
-    DEVICE_TRANSPORT
+    DEVICE_TRANSPORT,
+    /**
+     * Ranks' memory lives on disks beyond a memory budget (an external-memory provider such as an
+     * EM-BSP simulator): the kit sizes its runs, points the disks at a directory of its own and reads
+     * the provider's I/O report through the job properties of an {@link ExternalMemoryRouting}.
+     */
+    EXTERNAL_MEMORY
 }

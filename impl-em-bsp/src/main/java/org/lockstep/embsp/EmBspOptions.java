@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
@@ -43,6 +45,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #DELIVERY}</td><td>Alltoallv: {@code direct} (PEMS2) or {@code indirect} (PEMS1's area on disk)</td><td>direct</td></tr>
  *   <tr><td>{@value #INDIRECT_SLOT}</td><td>{@code delivery=indirect}: bytes of the indirect area per (sender, receiver), the most one message may hold (PEMS1's bound on ω)</td><td>2μ/v rounded up to B</td></tr>
  *   <tr><td>{@value #FRAME}</td><td>P &gt; 1: most message bytes in one network frame, a multiple of B</td><td>256k</td></tr>
+ *   <tr><td>{@value #FAULTS}</td><td>the kit's self-test only: comma-separated {@link SelfTestFault}s to break this provider with</td><td>none</td></tr>
  * </table>
  */
 public record EmBspOptions(
@@ -50,7 +53,7 @@ public record EmBspOptions(
         int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
         long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes,
-        long indirectSlot) {
+        long indirectSlot, Set<SelfTestFault> faults) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -76,6 +79,8 @@ public record EmBspOptions(
     public static final String DELIVERY = PREFIX + "delivery";
     public static final String FRAME = PREFIX + "frame";
     public static final String INDIRECT_SLOT = PREFIX + "indirectSlot";
+    /** The conformance kit's self-test: breakages to inject (its EMBSP mutants). Never set in a real job. */
+    public static final String FAULTS = PREFIX + "faults";
     /** In a disk path, replaced by the real processor's index, so that each process gets a directory of its own. */
     public static final String PROCESSOR_PLACEHOLDER = "{p}";
 
@@ -104,6 +109,17 @@ public record EmBspOptions(
 
     /** Alltoallv's message delivery: PEMS2's direct delivery into contexts, or PEMS1's indirect area on disk (a baseline). */
     public enum Delivery { DIRECT, INDIRECT }
+
+    /**
+     * Deliberate breakages the conformance kit's self-test switches on ({@value #FAULTS}) to check
+     * that its EMBSP rules catch them; off unless that property names them.
+     */
+    public enum SelfTestFault {
+        /** Every swap-out writes the context twice: the counted I/O exceeds the thesis's bound. */
+        SWAPS_TWICE,
+        /** The I/O driver keeps what it is asked to write in heap memory and never writes the disks (counting as if it had). */
+        KEEPS_CONTEXTS_IN_MEMORY
+    }
 
     /** Reads and checks the options of a job of {@code options.ranks()} virtual processors on one real processor. */
     public static EmBspOptions from(JobOptions options) {
@@ -210,7 +226,7 @@ public record EmBspOptions(
         }
         return new EmBspOptions(v, k, mu, block, disks, io, threads, alpha, budget, cache, staging, direct, layout,
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
-                progress, processors, processor, network, delivery, frame, slot);
+                progress, processors, processor, network, delivery, frame, slot, faults(options));
     }
 
     /**
@@ -264,6 +280,20 @@ public record EmBspOptions(
     /** (v/P)·μ, the disk space of this processor's contexts. */
     public long totalContextBytes() {
         return Math.multiplyExact((long) localVps(), contextSize);
+    }
+
+    private static Set<SelfTestFault> faults(JobOptions options) {
+        Set<SelfTestFault> faults = EnumSet.noneOf(SelfTestFault.class);
+        for (String name : options.property(FAULTS).orElse("").split(",")) {
+            if (!name.isBlank()) {
+                try {
+                    faults.add(SelfTestFault.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                } catch (IllegalArgumentException e) {
+                    throw arg(FAULTS + " names no fault '" + name.trim() + "'; known: " + EnumSet.allOf(SelfTestFault.class));
+                }
+            }
+        }
+        return Set.copyOf(faults);
     }
 
     private static List<Path> parseDisks(String text, int processor) {

@@ -9,6 +9,7 @@ import org.lockstep.api.JobOptions;
 import org.lockstep.api.LockstepProvider;
 import org.lockstep.conformance.Capabilities;
 import org.lockstep.conformance.DeviceRouting;
+import org.lockstep.conformance.ExternalMemoryRouting;
 import org.lockstep.conformance.MessagingTarget;
 
 /**
@@ -30,6 +31,11 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
     public static final String MAILBOX_HEAP = "lockstep.mailbox.heapPerRank";
     /** The mailbox transport's fault-injection hook, for the self-test only (the mutants that break its message log). */
     public static final String MAILBOX_FAULTS = "lockstep.mailbox.faults";
+    /** The EM-BSP simulator's name and its fault-injection hook, for the self-test only (the mutants that break its I/O). */
+    public static final String EMBSP = "embsp";
+    public static final String EMBSP_FAULTS = "lockstep.embsp.faults";
+    /** The largest world of the EM-BSP profile: the EMBSP rules run eight ranks on each of two real processors. */
+    private static final int EMBSP_MAX_RANKS = 16;
     public static final String DEVICE = "lockstep.device";
     public static final String DEVICE_PATH = "lockstep.device.path";
     /** The device provider that maps device paths (files, /dev/shm, DAX, PCIe resource files). */
@@ -62,9 +68,18 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
         return new ProviderProfile(c, p);
     }
 
+    /** The built-in profile of the EM-BSP simulator: its external memory declared, so that the EMBSP rules run. */
+    public static ProviderProfile embsp() {
+        return new ProviderProfile(Capabilities.of(EMBSP_MAX_RANKS).withExternalMemory(ExternalMemoryRouting.EMBSP), Map.of());
+    }
+
     /** The built-in profile of {@code providerName}, if the kit has one. */
     public static Optional<ProviderProfile> builtIn(String providerName) {
-        return MAILBOX.equals(providerName) ? Optional.of(mailbox()) : Optional.empty();
+        return switch (providerName) {
+            case MAILBOX -> Optional.of(mailbox());
+            case EMBSP -> Optional.of(embsp());
+            default -> Optional.empty();
+        };
     }
 
     /** This profile with the mailbox transport over the device at {@code path}, mapped by {@code deviceProvider}. */

@@ -67,7 +67,7 @@ public final class SelfTest {
                                      Consumer<String> progress) {
         Instant start = Instant.now();
         List<SelfTestReport.MutantResult> results = new ArrayList<>();
-        for (Mutant m : Mutants.all()) {
+        for (Mutant m : Mutants.applicableTo(real.capabilities())) {
             Set<String> ids = new LinkedHashSet<>(m.killers());
             if (fullMatrix) {
                 RuleCatalog.all().stream().filter(r -> r.level() == Level.REQUIRED && (m.where() == Mutant.Where.DEVICE)

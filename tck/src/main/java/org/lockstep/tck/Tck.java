@@ -151,7 +151,7 @@ public final class Tck {
         Capabilities c = base.capabilities();
         if (configuration.maxRanks().isPresent()) {
             c = new Capabilities(configuration.maxRanks().getAsInt(), c.indirectionThreshold(), c.indirectBytesPerRank(), c.features(),
-                    c.deviceRouting());
+                    c.deviceRouting(), c.externalMemory());
         }
         if (configuration.threshold().isPresent()) {
             c = c.withIndirectionThreshold(configuration.threshold().getAsLong());

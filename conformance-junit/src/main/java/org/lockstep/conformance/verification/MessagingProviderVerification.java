@@ -373,4 +373,19 @@ public abstract class MessagingProviderVerification {
     public void optional_CKPT_05_persistedBeforeVisible() {
         verify("CKPT.05");
     }
+
+    @Test
+    public void optional_EMBSP_01_collectivesMatchTheThreadedProvider() {
+        verify("EMBSP.01");
+    }
+
+    @Test
+    public void optional_EMBSP_02_countedIoWithinItsBound() {
+        verify("EMBSP.02");
+    }
+
+    @Test
+    public void optional_EMBSP_03_contextsLeaveMemory() {
+        verify("EMBSP.03");
+    }
 }

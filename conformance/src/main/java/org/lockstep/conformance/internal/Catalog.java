@@ -18,6 +18,7 @@ public final class Catalog {
         all.addAll(DeviceRules.rules());
         all.addAll(CollectiveRules.rules());
         all.addAll(CheckpointRules.rules());
+        all.addAll(ExternalMemoryRules.rules());
         return all;
     }
 }

@@ -34,9 +34,16 @@ public final class Context {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile Residency residency;
     private List<long[]> loaned = List.of();
+    /** The kit's self-test fault SWAPS_TWICE; false in every real job. */
+    private final boolean swapsTwice;
 
     Context(int vp, MemorySegment memory, ContextStore store) {
+        this(vp, memory, store, false);
+    }
+
+    Context(int vp, MemorySegment memory, ContextStore store, boolean swapsTwice) {
         this.vp = vp;
+        this.swapsTwice = swapsTwice;
         this.memory = memory;
         this.store = store;
         this.mapped = store.mapped();
@@ -112,6 +119,9 @@ public final class Context {
         try {
             if (residency == Residency.RESIDENT) {
                 moveAllocated(IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                if (swapsTwice) { // kit self-test fault hook, off by default
+                    moveAllocated(IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                }
             }
             residency = Residency.ON_DISK;
             loaned = List.of();

@@ -12,6 +12,7 @@ import org.lockstep.embsp.io.AsyncIoDriver;
 import org.lockstep.embsp.io.ContextStore;
 import org.lockstep.embsp.io.DiskLayout;
 import org.lockstep.embsp.io.DiskSet;
+import org.lockstep.embsp.io.HeapKeepingIoDriver;
 import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.SyncIoDriver;
 
@@ -54,7 +55,8 @@ public final class Machine implements AutoCloseable {
             int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];
             MemorySegment memory = store.mapped() ? store.mappedContext(id) : partition.memory();
-            vps[t] = new Vp(id, partition, new Context(id, memory, store), scheduler.newCondition(), accounting);
+            Context context = new Context(id, memory, store, options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
+            vps[t] = new Vp(id, partition, context, scheduler.newCondition(), accounting);
         }
         scheduler.register(vps);
         MemorySegment agentStaging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
@@ -88,6 +90,9 @@ public final class Machine implements AutoCloseable {
             case ASYNC -> new AsyncIoDriver(options.ioThreads());
             case MMAP -> null;
         };
+        if (driver != null && options.faults().contains(EmBspOptions.SelfTestFault.KEEPS_CONTEXTS_IN_MEMORY)) {
+            driver = new HeapKeepingIoDriver(driver); // kit self-test fault, never in a real job
+        }
         ContextStore store = new ContextStore(disks, layout, driver, options.blockSize(), options.contextSize(), options.firstVp());
         ContextStore indirect = null;
         try {

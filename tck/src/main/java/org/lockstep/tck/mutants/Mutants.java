@@ -3,6 +3,8 @@ package org.lockstep.tck.mutants;
 import java.util.List;
 
 import org.lockstep.conformance.Capabilities;
+import org.lockstep.conformance.Capability;
+import org.lockstep.conformance.RuleCatalog;
 import org.lockstep.tck.ProviderProfile;
 
 /**
@@ -138,7 +140,33 @@ public final class Mutants {
                 Mutant.device("DEVICE_CLOSE_IGNORED", "close leaves the device usable",
                         List.of("DEV.09"), DeviceBreakages.CloseIgnored::new),
                 Mutant.device("DEVICE_CAPACITY_OVERSTATED", "the device claims a block more than it has",
-                        List.of("DEV.10"), DeviceBreakages.CapacityOverstated::new));
+                        List.of("DEV.10"), DeviceBreakages.CapacityOverstated::new),
+                Mutant.communicator("EXSCAN_INCLUSIVE", "exscan folds each rank's own value in (an inclusive scan)",
+                        List.of("EMBSP.01"), ExternalMemoryBreakages.ExscanInclusive::new),
+                embspFault("SWAPS_TWICE", "every swap-out writes the context twice, so the counted I/O exceeds the thesis's bound",
+                        List.of("EMBSP.02")),
+                embspFault("KEEPS_CONTEXTS_IN_MEMORY", "the I/O driver keeps what it is asked to write in heap memory and never writes "
+                        + "the disks, counting the I/O as if it had (every result is right)", List.of("EMBSP.03")));
+    }
+
+    /** A breakage of the EM-BSP simulator, switched on by its fault-injection property (the fault is named like the mutant). */
+    private static Mutant embspFault(String fault, String breakage, List<String> killers) {
+        return Mutant.providerFault(fault, breakage, killers,
+                new Mutant.ProviderFault(ProviderProfile.EMBSP, ProviderProfile.EMBSP_FAULTS, fault));
+    }
+
+    /**
+     * The mutants to run against a target that declares {@code capabilities}: those whose designated
+     * killers all need {@link Capability#EXTERNAL_MEMORY} break an external-memory provider and run
+     * only against one that declares it.
+     */
+    public static List<Mutant> applicableTo(Capabilities capabilities) {
+        return all().stream().filter(m -> capabilities.has(Capability.EXTERNAL_MEMORY) || !breaksExternalMemory(m)).toList();
+    }
+
+    /** Whether every designated killer of {@code m} needs {@link Capability#EXTERNAL_MEMORY}. */
+    public static boolean breaksExternalMemory(Mutant m) {
+        return m.killers().stream().allMatch(id -> RuleCatalog.rule(id).needs().contains(Capability.EXTERNAL_MEMORY));
     }
 
 }
