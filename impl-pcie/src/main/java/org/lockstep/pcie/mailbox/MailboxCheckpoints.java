@@ -35,7 +35,7 @@ final class MailboxCheckpoints implements Checkpoints {
     private MemorySegment restoredState;
     private final long restoredEpoch;
 
-    MailboxCheckpoints(Transport endpoint, MessageLog.Recovery recovery, long incarnation) {
+    MailboxCheckpoints(Transport endpoint, Recovery recovery, long incarnation) {
         this.endpoint = endpoint;
         this.restoredState = recovery == null ? null : recovery.state;
         this.restoredEpoch = recovery == null ? 0 : recovery.epoch;

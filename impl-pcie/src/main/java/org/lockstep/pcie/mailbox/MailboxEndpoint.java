@@ -75,14 +75,6 @@ final class MailboxEndpoint implements ProgressEngine {
     private int nextFreeContext = WORLD_CONTEXT + 2;
     private Runnable closeAction = () -> { };
 
-    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation) {
-        this(device, layout, rank, incarnation, MailboxOptions.DEFAULT_FRAGMENT);
-    }
-
-    MailboxEndpoint(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long fragmentLength) {
-        this(device, layout, rank, incarnation, fragmentLength, RestartPolicy.DEFAULT);
-    }
-
     /**
      * An endpoint for incarnation {@code incarnation} of {@code rank}. When the job checkpoints and
      * this is not a first start, it first recovers from the device: its committed checkpoint, its
@@ -116,7 +108,7 @@ final class MailboxEndpoint implements ProgressEngine {
         this.sender = new Sender(device, layout, rank, incarnation, maxFragment, heap, log, peers, singleCopy, statistics);
         this.receiver = new Receiver(device, layout, rank, matching, log, peers, singleCopy, statistics);
         this.collectiveSettings = new CollectiveSettings(device, log.retainsMessages(), restartPolicy.faults().collectiveFaults());
-        MessageLog.Recovery recovery = messageLog == null ? null : recover(messageLog);
+        Recovery recovery = messageLog == null ? null : recover(messageLog);
         this.checkpoints = new MailboxCheckpoints(new MailboxCheckpoints.Transport() {
             @Override
             public void restored() {
@@ -136,8 +128,8 @@ final class MailboxEndpoint implements ProgressEngine {
      * where the device says: this rank's receive side after the slots it had handed back (what it
      * had taken but not consumed is in the log), its send side after the last slot it published.
      */
-    private MessageLog.Recovery recover(MessageLog messageLog) {
-        MessageLog.Recovery recovery = messageLog.recover();
+    private Recovery recover(MessageLog messageLog) {
+        Recovery recovery = messageLog.recover();
         sender.resume(messageLog, recovery.sentAtCheckpoint);
         receiver.resume(recovery.replay);
         return recovery;

@@ -1,24 +1,16 @@
 package org.lockstep.pcie.mailbox;
 
-import static org.lockstep.pcie.layout.CheckpointAreaDescriptor.*;
-
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntPredicate;
 
-import org.lockstep.api.Checkpoints;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
-import org.lockstep.pcie.layout.CheckpointSlotDescriptor;
 import org.lockstep.pcie.layout.LogRingDescriptor;
 import org.lockstep.pcie.layout.LoggedBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotHeader;
-import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
 
 /**
@@ -38,6 +30,11 @@ import org.lockstep.spi.device.ExternalMemory;
  * A checkpoint stores both with the registered state; a restart reads them back and replays every
  * logged message that was not consumed, in sequence order.
  *
+ * <p>This class is the log's policy as the transport sees it ({@link ChannelLog}: preamble, drop
+ * of re-sends, when to reclaim, how long a full log may keep a send waiting); its parts are the
+ * {@link SentLog} (rings, directory, reclamation), the {@link ConsumedSets}, the {@link MatchLog},
+ * the {@link LogCheckpoint} (commit and read back) and, at a restart, the {@link LogRecovery}.
+ *
  * <p>Used under the endpoint's progress lock only.
  */
 class MessageLog implements ChannelLog {
@@ -49,23 +46,10 @@ class MessageLog implements ChannelLog {
                   long length, long messageLength, int flags) {
     }
 
-    /** What a restart found in the committed checkpoint and in the log. */
-    static final class Recovery {
-        long epoch;
-        /** The registered state section of the committed checkpoint, or null without one. */
-        MemorySegment state;
-        /** Per destination: the last sequence number sent at the checkpoint. */
-        long[] sentAtCheckpoint;
-        /** Per source: the logged messages to replay, in sequence order. */
-        List<List<IncomingMessage>> replay = new ArrayList<>();
-    }
-
     private final ExternalMemory device;
     private final MailboxLayout layout;
     private final int rank;
     private final int size;
-    private final long incarnation;
-    private final HeapAllocator heap;
     private final TransportStatistics statistics;
     private final LogReader reader;
 
@@ -74,7 +58,7 @@ class MessageLog implements ChannelLog {
     // receiver side
     private final ConsumedSets consumed;
     private final MatchLog matches;
-    private long committedEpoch;
+    private final LogCheckpoint checkpoint;
 
     /** Receivers that have ended for good: what was logged for them is reclaimed at once. */
     private final IntPredicate gone;
@@ -98,13 +82,12 @@ class MessageLog implements ChannelLog {
         this.layout = layout;
         this.rank = rank;
         this.size = layout.config().worldSize();
-        this.incarnation = incarnation;
-        this.heap = heap;
         this.statistics = statistics;
         reader = new LogReader(device, layout, rank);
         sent = new SentLog(device, layout, rank, heap, statistics, reader);
         consumed = new ConsumedSets(size);
         matches = new MatchLog(device, layout, rank, statistics);
+        checkpoint = new LogCheckpoint(device, layout, rank, incarnation, consumed, matches, reader, statistics);
     }
 
     /** The message log of a job that checkpoints; the kit's faulty one when its self-test asks for it ({@link TransportFaults}). */
@@ -278,69 +261,17 @@ class MessageLog implements ChannelLog {
         return consumed.skipConsumed(source, next);
     }
 
-    /** Whether the message with {@code sequence} from {@code source} has been consumed (a duplicate). */
-    boolean isConsumed(int source, long sequence) {
-        return consumed.isConsumed(source, sequence);
-    }
-
     // ------------------------------------------------------------------ checkpoint
 
     @Override
     public long committedEpoch() {
-        return committedEpoch;
+        return checkpoint.committedEpoch();
     }
 
-    /**
-     * Commits checkpoint {@code committedEpoch + 1}: transport cursors plus {@code state} (the
-     * registered-state section) into the inactive slot, persisted; then the epoch word, persisted;
-     * then the release cursors. Returns the bytes written.
-     */
+    /** Commits checkpoint {@code committedEpoch + 1} ({@link LogCheckpoint#commit}); returns the bytes written. */
     @Override
     public long commit(long[] nextSendSequence, MemorySegment state) {
-        long epoch = committedEpoch + 1;
-        long matchCursor = matches.cursor();
-        long transportWords = 2 + size + consumed.words(); // world size, consumed sets, per destination, match position
-        long transportLength = transportWords * Long.BYTES;
-        long bodyLength = transportLength + state.byteSize();
-        if (bodyLength > layout.checkpointBodyCapacity()) {
-            throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": a checkpoint of " + bodyLength
-                    + " bytes does not fit the checkpoint slot of " + layout.checkpointBodyCapacity() + " bytes; raise "
-                    + Checkpoints.STATE_BYTES_PROPERTY);
-        }
-        // The transport section is built here; the registered state goes to the device straight from its own memory.
-        MemorySegment body = MemorySegment.ofArray(new long[(int) transportWords]);
-        long at = 0;
-        body.set(ValueLayout.JAVA_LONG, at, size);
-        at += 8;
-        at = consumed.write(body, at);
-        for (int d = 0; d < size; d++) {
-            body.set(ValueLayout.JAVA_LONG, at, nextSendSequence[d] - 1);
-            at += 8;
-        }
-        body.set(ValueLayout.JAVA_LONG, at, matchCursor);
-        long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
-        device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, transportLength);
-        if (state.byteSize() > 0) {
-            device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET + transportLength, state, 0, state.byteSize());
-        }
-        long check = CheckpointChecksum.of(epoch, bodyLength, body, transportWords, state);
-        device.putLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET, epoch);
-        device.putLong(slot + CheckpointSlotDescriptor.LENGTH_OFFSET, bodyLength);
-        device.putLong(slot + CheckpointSlotDescriptor.CHECKSUM_OFFSET, check);
-        device.putLong(slot + CheckpointSlotDescriptor.INCARNATION_OFFSET, incarnation);
-        device.persist(slot, CheckpointSlotDescriptor.BODY_OFFSET + bodyLength);
-        device.putLongRelease(layout.committedEpochAddress(rank), epoch);
-        device.persist(layout.committedEpochAddress(rank), Long.BYTES);
-        committedEpoch = epoch;
-        matches.committed(matchCursor);
-        // Only a committed checkpoint may release anything.
-        for (int s = 0; s < size; s++) {
-            device.putLongRelease(layout.releaseCursorAddress(rank, s), consumed.prefix(s));
-        }
-        device.persist(layout.releaseCursorAddress(rank, 0), (long) size * Long.BYTES);
-        statistics.checkpoints++;
-        statistics.checkpointBytes += bodyLength;
-        return CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
+        return checkpoint.commit(nextSendSequence, state);
     }
 
     // ------------------------------------------------------------------ recovery
@@ -354,98 +285,12 @@ class MessageLog implements ChannelLog {
     Recovery recover() {
         Recovery recovery = new Recovery();
         recovery.sentAtCheckpoint = new long[size];
-        long epoch = device.getLongAcquire(layout.committedEpochAddress(rank));
-        long matchCursor = 0;
-        if (epoch < 0) {
-            throw corrupt("committed epoch " + epoch);
-        }
-        if (epoch > 0) {
-            LogReader.CheckpointBody read = reader.checkpointBody(epoch);
-            MemorySegment body = read.body();
-            long length = read.length();
-            long at = 0;
-            if (length < 8 || body.get(ValueLayout.JAVA_LONG, 0) != size) {
-                throw corrupt("checkpoint of epoch " + epoch + " is for another world size");
-            }
-            at += 8;
-            try {
-                at = consumed.read(body, at);
-                for (int d = 0; d < size; d++, at += 8) {
-                    recovery.sentAtCheckpoint[d] = body.get(ValueLayout.JAVA_LONG, at);
-                }
-                matchCursor = body.get(ValueLayout.JAVA_LONG, at);
-                at += 8;
-            } catch (IndexOutOfBoundsException e) {
-                throw corrupt("checkpoint of epoch " + epoch + " ends inside its transport section");
-            }
-            recovery.state = body.asSlice(at, length - at);
-            recovery.epoch = epoch;
-        }
-        committedEpoch = epoch;
+        long matchCursor = checkpoint.read(recovery);
         // Wildcard matches of the predecessor after the checkpoint, in order.
         matches.recover(matchCursor);
-        recoverDirectories(recovery);
+        new LogRecovery(device, layout, rank, reader, consumed, sent, statistics).collect(recovery);
         preamble = recovery.epoch > 0;
         return recovery;
-    }
-
-    /**
-     * Per source, the logged messages to this rank its checkpoint had not consumed (from the
-     * source's directory and its ring to this rank), in sequence order; and this rank's own
-     * sent log, rebuilt from its directory and rings.
-     */
-    private void recoverDirectories(Recovery recovery) {
-        long entries = layout.config().logEntriesPerRank();
-        List<Logged> mine = new ArrayList<>();
-        boolean[] used = new boolean[(int) entries];
-        for (int source = 0; source < size; source++) {
-            List<IncomingMessage> toReplay = new ArrayList<>();
-            for (long index = 0; index < entries; index++) {
-                long block = device.getLongAcquire(layout.directoryEntry(source, index));
-                if (block == 0) {
-                    continue;
-                }
-                layout.checkHeapRange(source, block, 0);
-                Logged logged = reader.readBlock(source, block, index);
-                if (logged == null) {
-                    continue; // torn or stale: never a message anyone consumed (blocks are persisted before they are named)
-                }
-                if (source == rank) {
-                    mine.add(logged);
-                    used[(int) index] = true;
-                }
-                if (logged.dest() == rank && !isConsumed(source, logged.sequence())) {
-                    toReplay.add(LogReader.replayed(source, logged));
-                }
-            }
-            if (source != rank) {
-                replayFrom(source, reader.walkRing(source, rank, Integer.MAX_VALUE).blocks(), toReplay);
-            } else {
-                for (int dest = 0; dest < size; dest++) {
-                    LogReader.RingWalk walk = reader.walkRing(rank, dest, Integer.MAX_VALUE);
-                    sent.restoreRing(dest, walk, device.getLongAcquire(layout.releaseCursorAddress(dest, rank)));
-                    if (dest == rank) {
-                        replayFrom(rank, walk.blocks(), toReplay);
-                    }
-                }
-            }
-            toReplay.sort(Comparator.comparingLong(m -> m.sequence));
-            recovery.replay.add(toReplay);
-            statistics.messagesReplayed += toReplay.size();
-        }
-        sent.restoreHeapBlocks(mine, used);
-        for (int d = 0; d < size; d++) {
-            sent.placed(d, Math.max(recovery.sentAtCheckpoint[d], device.getLongAcquire(layout.releaseCursorAddress(d, rank))));
-        }
-    }
-
-    /** Adds the blocks of a ring walk from {@code source} that the checkpoint had not consumed to {@code toReplay}. */
-    private void replayFrom(int source, List<Logged> blocks, List<IncomingMessage> toReplay) {
-        for (Logged logged : blocks) {
-            if (!isConsumed(source, logged.sequence())) {
-                toReplay.add(LogReader.replayed(source, logged));
-            }
-        }
     }
 
     /** Walks {@code sender}'s log ring to {@code dest} from its persisted tail; see {@link LogReader#walkRing}. */
@@ -453,12 +298,8 @@ class MessageLog implements ChannelLog {
         return reader.walkRing(sender, dest, Integer.MAX_VALUE);
     }
 
-    private DeviceException corrupt(String what) {
-        return new DeviceException(ErrorClass.INTERN, "corrupt device " + device.name() + ": rank " + rank + "'s " + what);
-    }
-
     @Override
     public String toString() {
-        return "MessageLog[rank " + rank + ", epoch " + committedEpoch + ", consumed " + consumed + "]";
+        return "MessageLog[rank " + rank + ", epoch " + checkpoint.committedEpoch() + ", consumed " + consumed + "]";
     }
 }

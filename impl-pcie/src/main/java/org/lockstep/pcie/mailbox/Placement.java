@@ -5,10 +5,14 @@ import static org.lockstep.pcie.layout.SlotDescriptor.*;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 
 /**
- * How the next piece of a send goes into a slot, chosen once per piece by the {@link Sender}:
- * its kind, its payload bytes and the slot flags that say so. One per sender, reused.
+ * How the next piece of a send goes into a slot, chosen once per piece for the {@link Sender}
+ * ({@link #choose}): its kind, its payload bytes and the slot flags that say so. One per sender,
+ * reused.
  */
 final class Placement {
+    /** Length of the first fragment of a long message (later ones double). */
+    private static final long FIRST_FRAGMENT = 8 << 10;
+
     /** The five ways a piece of a message travels. */
     enum Kind {
         /** Payload in the slot itself (up to the inline capacity). */
@@ -23,6 +27,12 @@ final class Placement {
         DIRECT
     }
 
+    private final int inlineCapacity;
+    /** Largest payload placed in one heap block; longer messages go as several fragments. */
+    private final long maxFragment;
+    private final SingleCopy singleCopy;
+    private final ChannelLog log;
+
     Kind kind;
     /** Payload bytes of this piece. */
     long length;
@@ -31,6 +41,46 @@ final class Placement {
     boolean last;
     /** Slot flags of this piece ({@link org.lockstep.pcie.layout.SlotDescriptor}). */
     int flags;
+
+    Placement(int inlineCapacity, long maxFragment, SingleCopy singleCopy, ChannelLog log) {
+        this.inlineCapacity = inlineCapacity;
+        this.maxFragment = maxFragment;
+        this.singleCopy = singleCopy;
+        this.log = log;
+    }
+
+    /** Chooses the placement of {@code send}'s next piece ({@code direct}: an accepted offer's payload is in place). */
+    Placement choose(SendRequest send, boolean direct) {
+        long remaining = send.length - send.placedBytes;
+        boolean first = send.fragmentsPlaced == 0;
+        Kind kind;
+        long length = remaining;
+        if (direct) {
+            kind = Kind.DIRECT;
+        } else if (first && singleCopy.offers(send, inlineCapacity)) {
+            kind = Kind.OFFER;
+            length = 0;
+        } else if (!(send.length > inlineCapacity || send.synchronous || log.retainsMessages())) {
+            // A synchronous message always goes through a heap block: its released word is the match signal.
+            // With checkpoints, every message does: the heap is the message log (and single copy is off).
+            kind = Kind.INLINE;
+        } else if (!send.preamble && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first)) {
+            kind = Kind.FRAGMENT;
+            length = Math.min(remaining, fragmentLength(send.fragmentsPlaced));
+        } else {
+            kind = Kind.INDIRECT;
+        }
+        return set(kind, length, first, length == remaining, send.synchronous, send.preamble);
+    }
+
+    /**
+     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
+     * start copying at once; each next one doubles, up to the largest fragment, so that long
+     * messages do not pay a slot per few kilobytes.
+     */
+    private long fragmentLength(int k) {
+        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
+    }
 
     /** Whether this piece's payload goes through a heap block (or log ring block) this sender reserves. */
     boolean needsBlock() {
@@ -48,7 +98,7 @@ final class Placement {
     }
 
     /** Sets this placement; the flags follow from the kind. */
-    Placement set(Kind kind, long length, boolean first, boolean last, boolean synchronous, boolean preamble) {
+    private Placement set(Kind kind, long length, boolean first, boolean last, boolean synchronous, boolean preamble) {
         this.kind = kind;
         this.length = length;
         this.first = first;

@@ -7,7 +7,6 @@ import java.util.function.Function;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
-import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.mailbox.Placement.Kind;
@@ -18,7 +17,7 @@ import org.lockstep.spi.device.ExternalMemory;
 /**
  * The sending role of one rank ({@code MPI_Send} of seed 001's FIG. 3). For each piece of a
  * message it chooses a {@link Placement} — inline, indirect, fragment, single-copy offer or
- * direct — then reserves a block for the payload (heap or log ring), writes it, locks a slot of
+ * direct — then reserves a block for the payload ({@link PayloadBlocks}: heap or log ring), writes it, locks a slot of
  * the pair mailbox ({@code lock_mailbox}; the receiver's asynchronous mailbox when the pair
  * mailbox is full), makes the message durable if the job logs, publishes the slot
  * ({@code place_message}) and accounts for it. A send that finds no room waits in its channel's
@@ -28,10 +27,6 @@ import org.lockstep.spi.device.ExternalMemory;
  * <p>Used under the endpoint's lock.
  */
 final class Sender {
-    /** Length of the first fragment of a long message (later ones double). */
-    private static final long FIRST_FRAGMENT = 8 << 10;
-
-    private final ExternalMemory device;
     private final int rank;
     private final int inlineCapacity;
     /** Largest payload placed in one heap block; longer messages go as several fragments. */
@@ -45,7 +40,8 @@ final class Sender {
     /** Per destination, its asynchronous mailbox as senders see it; null without device atomics. */
     private final SlotRing[] asyncRings;
     private final SlotHeader header;
-    private final Placement placement = new Placement();
+    private final Placement placement;
+    private final PayloadBlocks blocks;
     private int pendingSendCount;
     /** Placed messages whose slot release this sender still waits to see (ssend, indirect payloads). */
     private final AwaitedReleases awaitingRelease;
@@ -53,7 +49,6 @@ final class Sender {
     Sender(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long maxFragment, HeapAllocator heap,
            ChannelLog log, PeerWatch peers, SingleCopy singleCopy, TransportStatistics statistics) {
         MailboxConfig config = layout.config();
-        this.device = device;
         this.rank = rank;
         this.inlineCapacity = config.inlineCapacity();
         this.maxFragment = maxFragment;
@@ -64,6 +59,8 @@ final class Sender {
         this.statistics = statistics;
         this.header = new SlotHeader(rank, incarnation);
         this.awaitingRelease = new AwaitedReleases(device, heap);
+        this.placement = new Placement(inlineCapacity, maxFragment, singleCopy, log);
+        this.blocks = new PayloadBlocks(device, heap, log, singleCopy, awaitingRelease, statistics);
         int size = config.worldSize();
         this.channels = new SendChannel[size];
         this.asyncRings = config.asyncSlots() > 0 ? new SlotRing[size] : null;
@@ -81,7 +78,7 @@ final class Sender {
 
     /** Fails at once a message that could never be placed: its heap blocks would not fit the heap partition. */
     void checkFits(long bytes, boolean synchronous, int reportedDest) {
-        if ((bytes > inlineCapacity || synchronous) && blockBytes(Math.min(bytes, maxFragment)) > heap.capacity()) {
+        if ((bytes > inlineCapacity || synchronous) && PayloadBlocks.blockBytes(Math.min(bytes, maxFragment)) > heap.capacity()) {
             throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
                     + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
                     + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
@@ -89,14 +86,10 @@ final class Sender {
         }
     }
 
-    private static long blockBytes(long payload) {
-        return LayoutConstants.align(HeapBlockDescriptor.blockLength(payload), LayoutConstants.CACHE_LINE);
-    }
-
     /** Starts {@code send}: places as much of it as there is room for, and queues the rest. */
     void start(SendRequest send) {
         if (log.inPreamble()) {
-            if (blockBytes(send.length) > heap.capacity()) {
+            if (PayloadBlocks.blockBytes(send.length) > heap.capacity()) {
                 throw new LockstepException(ErrorClass.NO_MEM, "message of " + send.length + " bytes to rank " + send.reportedDest
                         + " sent before the restarted rank restored its checkpoint must fit one heap block, but the heap "
                         + "partition has only " + heap.capacity() + " bytes; restore the checkpoint before sending it");
@@ -152,7 +145,7 @@ final class Sender {
                 }
             }
         }
-        Placement p = choose(send, direct);
+        Placement p = placement.choose(send, direct);
         SendChannel channel = channels[send.dest];
         if (!send.preamble && log.placedBefore(send.dest, channel.nextSequence)) {
             dropResend(send, channel, p);
@@ -164,11 +157,11 @@ final class Sender {
         boolean logged = log.retainsMessages() && !send.preamble;
         long block = HeapAllocator.FAILED;
         if (p.needsBlock()) {
-            block = reserve(send.dest, p.blockLength(), logged);
+            block = blocks.reserve(send.dest, p.blockLength(), logged);
             if (block == HeapAllocator.FAILED) {
                 return false;
             }
-            writeBlock(send, p, block);
+            blocks.write(send, p, block);
         }
         SlotRing ring = channel.ring;
         long ticket;
@@ -178,7 +171,7 @@ final class Sender {
             ring = asyncRings[send.dest];
         } else {
             if (block != HeapAllocator.FAILED) {
-                releaseUnpublished(send.dest, block, p.blockLength());
+                blocks.releaseUnpublished(send.dest, block, p.blockLength());
             }
             statistics.mailboxFullWaits++;
             return false;
@@ -186,39 +179,6 @@ final class Sender {
         publish(send, p, channel, ring, ticket, block, logged);
         account(send, p, channel, ring, ticket, block, logged);
         return true;
-    }
-
-    /** The placement of {@code send}'s next piece ({@code direct}: an accepted offer's payload is in place). */
-    private Placement choose(SendRequest send, boolean direct) {
-        long remaining = send.length - send.placedBytes;
-        boolean first = send.fragmentsPlaced == 0;
-        Kind kind;
-        long length = remaining;
-        if (direct) {
-            kind = Kind.DIRECT;
-        } else if (first && singleCopy.offers(send, inlineCapacity)) {
-            kind = Kind.OFFER;
-            length = 0;
-        } else if (!(send.length > inlineCapacity || send.synchronous || log.retainsMessages())) {
-            // A synchronous message always goes through a heap block: its released word is the match signal.
-            // With checkpoints, every message does: the heap is the message log (and single copy is off).
-            kind = Kind.INLINE;
-        } else if (!send.preamble && (send.length > Math.min(FIRST_FRAGMENT, maxFragment) || !first)) {
-            kind = Kind.FRAGMENT;
-            length = Math.min(remaining, fragmentLength(send.fragmentsPlaced));
-        } else {
-            kind = Kind.INDIRECT;
-        }
-        return placement.set(kind, length, first, length == remaining, send.synchronous, send.preamble);
-    }
-
-    /**
-     * Length of fragment {@code k} of a long message: the first is small so that the receiver can
-     * start copying at once; each next one doubles, up to the largest fragment, so that long
-     * messages do not pay a slot per few kilobytes.
-     */
-    private long fragmentLength(int k) {
-        return k >= 30 ? maxFragment : Math.min(maxFragment, FIRST_FRAGMENT << k);
     }
 
     /** A restarted sender sends again what its predecessor placed after the checkpoint: the log has it. */
@@ -230,53 +190,6 @@ final class Sender {
         if (p.last) {
             send.matchedByReceiver = true;
             send.completeSend();
-        }
-    }
-
-    /**
-     * A block for a payload: a logged message goes to the log ring to its destination if it has
-     * room, else to the heap. {@link HeapAllocator#FAILED} when there is none.
-     */
-    private long reserve(int dest, long blockLength, boolean logged) {
-        long block = logged ? log.reserve(dest, blockLength) : ChannelLog.IN_HEAP;
-        if (block == ChannelLog.FULL) {
-            return HeapAllocator.FAILED;
-        }
-        if (block == ChannelLog.IN_HEAP) {
-            block = heap.allocate(blockLength);
-        }
-        if (block == HeapAllocator.FAILED) {
-            reclaimReleased();
-            log.reclaim();
-            block = heap.allocate(blockLength);
-            if (block == HeapAllocator.FAILED) {
-                statistics.heapFullWaits++;
-                log.noteFull();
-            }
-        }
-        return block;
-    }
-
-    /** Writes the payload into its block; before any slot is taken, so a failing copy from the caller's buffer costs no ticket. */
-    private void writeBlock(SendRequest send, Placement p, long block) {
-        try {
-            device.putLong(block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, 0);
-            if (p.kind == Kind.OFFER) {
-                singleCopy.prepareBlock(block);
-            }
-            if (p.length > 0) {
-                device.write(block + HeapBlockDescriptor.PAYLOAD_OFFSET, send.buffer, send.placedBytes, p.length);
-            }
-        } catch (RuntimeException e) {
-            releaseUnpublished(send.dest, block, p.blockLength());
-            throw e;
-        }
-    }
-
-    /** Gives back a block that was never published: a pending log ring reservation, or a heap block. */
-    private void releaseUnpublished(int dest, long block, long blockLength) {
-        if (!log.rollback(dest, block)) {
-            heap.release(block, blockLength);
         }
     }
 
@@ -294,7 +207,7 @@ final class Sender {
             ring.publish(ticket, h, p.indirect() ? null : send.buffer, send.placedBytes);
         } catch (RuntimeException e) {
             if (block != HeapAllocator.FAILED && !inLog) { // a logged block stays: the log reclaims it
-                releaseUnpublished(send.dest, block, p.blockLength());
+                blocks.releaseUnpublished(send.dest, block, p.blockLength());
             }
             if (ring != channel.ring) {
                 ring.publishVoid(ticket, header); // a claimed asynchronous ticket must be published, or the receiver's ring stops there
