@@ -174,6 +174,61 @@ public interface Communicator extends AutoCloseable {
     /** Non-blocking {@link #allreduce} ({@code MPI_Iallreduce}). */
     Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
+    /**
+     * Block j of this rank's send buffer, {@code sendCounts[j]} elements of {@code sendTypes[j]} at
+     * byte displacement {@code sendDisplacements[j]}, goes to rank j, whose receive buffer holds it
+     * as described by its own {@code recv…[i]} for this rank i ({@code MPI_Alltoallw});
+     * {@code send} may be {@link #IN_PLACE} (then the send arguments are ignored).
+     */
+    void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                   MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    // ---- non-blocking collectives (MPI 4.1 §6.12): the buffers must not be touched until the request completes ----
+
+    /** Non-blocking {@link #gather} ({@code MPI_Igather}). */
+    Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** Non-blocking {@link #gatherv} ({@code MPI_Igatherv}). */
+    Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements, int root);
+
+    /** Non-blocking {@link #scatter} ({@code MPI_Iscatter}). */
+    Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** Non-blocking {@link #scatterv} ({@code MPI_Iscatterv}). */
+    Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv, long recvCount, int root);
+
+    /** Non-blocking {@link #allgather} ({@code MPI_Iallgather}). */
+    Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** Non-blocking {@link #allgatherv} ({@code MPI_Iallgatherv}). */
+    Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements);
+
+    /** Non-blocking {@link #alltoall} ({@code MPI_Ialltoall}). */
+    Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** Non-blocking {@link #alltoallv} ({@code MPI_Ialltoallv}). */
+    Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                       MemorySegment recv, long[] recvCounts, long[] recvDisplacements);
+
+    /** Non-blocking {@link #alltoallw} ({@code MPI_Ialltoallw}). */
+    Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                       MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /** Non-blocking {@link #reduce} ({@code MPI_Ireduce}). */
+    Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    /** Non-blocking {@link #reduceScatter} ({@code MPI_Ireduce_scatter}). */
+    Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    /** Non-blocking {@link #reduceScatterBlock} ({@code MPI_Ireduce_scatter_block}). */
+    Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
+    /** Non-blocking {@link #scan} ({@code MPI_Iscan}). */
+    Request iscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** Non-blocking {@link #exscan} ({@code MPI_Iexscan}). */
+    Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
     // ---- array conveniences ----
 
     default void send(byte[] data, int dest, int tag) {

@@ -77,6 +77,9 @@ public final class Op {
         if (predefined == null) {
             return true;
         }
+        if (type.kind() == Datatype.Kind.DERIVED) {
+            return type.basicType() != null && supports(type.basicType());
+        }
         Datatype.Kind k = type.kind();
         return switch (predefined) {
             case MINLOC, MAXLOC -> k == Datatype.Kind.PAIR;
@@ -96,6 +99,10 @@ public final class Op {
      *         {@link ErrorClass#BUFFER} if a segment is shorter than {@code count} elements
      */
     public void apply(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        if (type.kind() == Datatype.Kind.DERIVED) {
+            applyDerived(in, inout, count, type);
+            return;
+        }
         long bytes = type.byteLength(count);
         if (in.byteSize() < bytes || inout.byteSize() < bytes) {
             throw new LockstepException(ErrorClass.BUFFER, "reduction of " + count + " " + type
@@ -119,6 +126,43 @@ public final class Op {
                 applyElementwise(in, inout, count, type);
             }
         }
+    }
+
+    /**
+     * A derived type reduces as its basic elements: in place if it is contiguous, else packed, then
+     * unpacked into {@code inout}. A user function sees the packed basic elements and the basic type.
+     */
+    private void applyDerived(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        Datatype basic = type.basicType();
+        if (basic == null) {
+            throw new LockstepException(ErrorClass.OP, this + " is not defined on " + type + ": its elements mix basic types");
+        }
+        long basicCount = type.size() == 0 ? 0 : Math.multiplyExact(count, type.size() / basic.size());
+        if (type.isContiguous()) {
+            apply(in, inout, basicCount, basic);
+            return;
+        }
+        long span = type.span(count);
+        if (in.byteSize() < span || inout.byteSize() < span) {
+            throw new LockstepException(ErrorClass.BUFFER, "reduction of " + count + " " + type + " reaches " + span
+                    + " bytes; got in=" + in.byteSize() + ", inout=" + inout.byteSize());
+        }
+        long bytes = type.byteLength(count);
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new LockstepException(ErrorClass.NO_MEM, "reduction of " + bytes + " packed bytes of " + type + " is too large to pack");
+        }
+        MemorySegment packedIn = MemorySegment.ofArray(new long[(int) ((bytes + 7) / 8)]);
+        MemorySegment packedInout = MemorySegment.ofArray(new long[(int) ((bytes + 7) / 8)]);
+        type.packAll(in, count, packedIn);
+        type.packAll(inout, count, packedInout);
+        apply(packedIn, packedInout, basicCount, basic);
+        type.unpackPartial(packedInout, 0, inout, count, bytes);
+    }
+
+    /** {@code MPI_Reduce_local}: {@code inout[i] = in[i] op inout[i]}, for any committed datatype the operation supports. */
+    public void reduceLocal(MemorySegment in, MemorySegment inout, long count, Datatype type) {
+        Datatype.checkUsable(type);
+        apply(in, inout, count, type);
     }
 
     /** Counts from which {@link #applyInBulk} pays for its copies. */
@@ -305,7 +349,7 @@ public final class Op {
                     inout.set(l, i * 8, combineDouble(in.get(l, i * 8), inout.get(l, i * 8)));
                 }
             }
-            case PAIR -> throw new LockstepException(ErrorClass.OP, this + " is not defined on " + type);
+            case PAIR, DERIVED -> throw new LockstepException(ErrorClass.OP, this + " is not defined on " + type);
         }
     }
 

@@ -26,7 +26,18 @@ public record Status(int source, int tag, long byteCount, boolean cancelled, Err
     /** Number of whole elements of {@code type} received, or {@link #UNDEFINED} ({@code MPI_Get_count}). */
     public long count(Datatype type) {
         long size = type.size();
+        if (size == 0) {
+            return byteCount == 0 ? 0 : UNDEFINED;
+        }
         return byteCount % size == 0 ? byteCount / size : UNDEFINED;
+    }
+
+    /**
+     * Number of basic elements (of the predefined types) received, counting those of a partly
+     * received last element of {@code type} ({@code MPI_Get_elements}).
+     */
+    public long elements(Datatype type) {
+        return type.basicElements(byteCount);
     }
 
     /** Whether the operation completed without error. */

@@ -11,6 +11,7 @@ public enum Group {
     DEV("Device contract", Subject.DEVICE),
     COMM("Communicators", Subject.MESSAGING),
     COLL("Collectives", Subject.MESSAGING),
+    TYPE("Derived datatypes", Subject.MESSAGING),
     PROC("Separate processes", Subject.MESSAGING),
     CKPT("Checkpoint and restart", Subject.MESSAGING),
     EMBSP("EM-BSP simulation", Subject.MESSAGING);

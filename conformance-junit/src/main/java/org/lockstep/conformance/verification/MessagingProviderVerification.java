@@ -315,6 +315,26 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_TYPE_01_derivedTypesInPointToPoint() {
+        verify("TYPE.01");
+    }
+
+    @Test
+    public void required_TYPE_02_partialAndTruncatedDerivedReceives() {
+        verify("TYPE.02");
+    }
+
+    @Test
+    public void required_TYPE_03_derivedTypesInCollectives() {
+        verify("TYPE.03");
+    }
+
+    @Test
+    public void required_TYPE_04_unusableDatatypesAreTypedErrors() {
+        verify("TYPE.04");
+    }
+
+    @Test
     public void required_COLL_01_barrierWaitsForEveryRank() {
         verify("COLL.01");
     }

@@ -17,6 +17,7 @@ public final class Catalog {
         all.addAll(IndirectionRules.rules());
         all.addAll(DeviceRules.rules());
         all.addAll(CollectiveRules.rules());
+        all.addAll(DatatypeRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
         return all;

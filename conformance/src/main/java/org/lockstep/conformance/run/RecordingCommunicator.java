@@ -269,6 +269,94 @@ final class RecordingCommunicator implements Communicator {
         return start("iallreduce", count + " x " + type + " " + op, () -> raw.iallreduce(send, recv, count, type, op));
     }
 
+    @Override
+    public void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                          MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        collective("alltoallw", "", () -> raw.alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes));
+    }
+
+    @Override
+    public Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return start("igather", count + " x " + type + " to " + root, () -> raw.igather(send, count, type, recv, root));
+    }
+
+    @Override
+    public Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                            long[] displacements, int root) {
+        return start("igatherv", sendCount + " x " + type + " to " + root,
+                () -> raw.igatherv(send, sendCount, type, recv, recvCounts, displacements, root));
+    }
+
+    @Override
+    public Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return start("iscatter", count + " x " + type + " from " + root, () -> raw.iscatter(send, count, type, recv, root));
+    }
+
+    @Override
+    public Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                             long recvCount, int root) {
+        return start("iscatterv", recvCount + " x " + type + " from " + root,
+                () -> raw.iscatterv(send, sendCounts, displacements, type, recv, recvCount, root));
+    }
+
+    @Override
+    public Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return start("iallgather", count + " x " + type, () -> raw.iallgather(send, count, type, recv));
+    }
+
+    @Override
+    public Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                               long[] displacements) {
+        return start("iallgatherv", sendCount + " x " + type,
+                () -> raw.iallgatherv(send, sendCount, type, recv, recvCounts, displacements));
+    }
+
+    @Override
+    public Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return start("ialltoall", count + " x " + type, () -> raw.ialltoall(send, count, type, recv));
+    }
+
+    @Override
+    public Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                              MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return start("ialltoallv", type.toString(),
+                () -> raw.ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements));
+    }
+
+    @Override
+    public Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                              MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return start("ialltoallw", "", () -> raw.ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes));
+    }
+
+    @Override
+    public Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return start("ireduce", count + " x " + type + " " + op + " to " + root, () -> raw.ireduce(send, recv, count, type, op, root));
+    }
+
+    @Override
+    public Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        return start("ireduceScatter", type + " " + op, () -> raw.ireduceScatter(send, recv, recvCounts, type, op));
+    }
+
+    @Override
+    public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        return start("ireduceScatterBlock", recvCount + " x " + type + " " + op,
+                () -> raw.ireduceScatterBlock(send, recv, recvCount, type, op));
+    }
+
+    @Override
+    public Request iscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return start("iscan", count + " x " + type + " " + op, () -> raw.iscan(send, recv, count, type, op));
+    }
+
+    @Override
+    public Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return start("iexscan", count + " x " + type + " " + op, () -> raw.iexscan(send, recv, count, type, op));
+    }
+
     private Request startSend(String operation, MemorySegment buffer, long count, Datatype type, int dest, int tag,
                               boolean synchronous) {
         return start(operation, describe(count, type, "to", dest, tag), synchronous

@@ -46,7 +46,7 @@ final class CallSynchronisation {
     /** Joins call number {@code c.nextCollectiveSequence()} of {@code c}'s group, creating it if first. */
     CallState enter(EmCommunicator c, String operation) {
         Vp me = c.vp();
-        c.checkOpen();
+        c.requireOpen();
         me.nextSuperstep();
         long sequence = c.nextCollectiveSequence();
         Group group = c.group();

@@ -29,7 +29,7 @@ public final class EmCommunicator extends AbstractCommunicator {
     private final int rank;
     private final Set<Long> allocations = new HashSet<>();
     private long collectiveSequence;
-    private boolean closed;
+    private EmCommunicator channel;
 
     EmCommunicator(CommWorld world, Group group, Vp vp) {
         this.world = world;
@@ -55,10 +55,9 @@ public final class EmCommunicator extends AbstractCommunicator {
         return collectiveSequence++;
     }
 
-    void checkOpen() {
-        if (closed) {
-            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
-        }
+    /** {@link #checkOpen()} for this package's collectives and point-to-point. */
+    void requireOpen() {
+        checkOpen();
     }
 
     @Override
@@ -72,51 +71,27 @@ public final class EmCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        PointToPoint.send(this, buffer, count, type, dest, tag, false).await();
+    protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        return PointToPoint.send(this, data, bytes, dest, tag, synchronous);
     }
 
     @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        PointToPoint.send(this, buffer, count, type, dest, tag, true).await();
+    protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
+        return PointToPoint.receive(this, buffer, capacity, source, tag);
     }
 
     @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return PointToPoint.receive(this, buffer, count, type, source, tag).await();
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return PointToPoint.send(this, buffer, count, type, dest, tag, false);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return PointToPoint.send(this, buffer, count, type, dest, tag, true);
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return PointToPoint.receive(this, buffer, count, type, source, tag);
-    }
-
-    @Override
-    public Status probe(int source, int tag) {
+    protected Status implProbe(int source, int tag) {
         return PointToPoint.probe(this, source, tag);
     }
 
     @Override
-    public Optional<Status> iprobe(int source, int tag) {
+    protected Optional<Status> implIprobe(int source, int tag) {
         return PointToPoint.iprobe(this, source, tag);
     }
 
     @Override
-    public MemorySegment allocate(long byteSize) {
-        checkOpen();
-        if (byteSize < 0) {
-            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
-        }
+    protected MemorySegment implAllocate(long byteSize) {
         Context context = vp.context();
         MemorySegment segment = context.allocate(byteSize);
         if (segment == null) {
@@ -130,7 +105,7 @@ public final class EmCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void free(MemorySegment segment) {
+    protected void implFree(MemorySegment segment) {
         Context context = vp.context();
         if (segment == null || !context.contains(segment) || !allocations.remove(context.offsetOf(segment))) {
             throw new LockstepException(ErrorClass.ARG, "segment was not allocated by this communicator (or was freed already)");
@@ -139,11 +114,7 @@ public final class EmCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void implClose() {
         Context context = vp.context();
         for (long offset : allocations) {
             context.allocator().free(offset);
@@ -152,14 +123,12 @@ public final class EmCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Communicator dup() {
-        checkOpen();
+    protected Communicator implDup() {
         return world.collectives().dup(this);
     }
 
     @Override
-    public Communicator split(int color, int key) {
-        checkOpen();
+    protected Communicator implSplit(int color, int key) {
         return world.collectives().split(this, color, key);
     }
 
@@ -168,10 +137,14 @@ public final class EmCommunicator extends AbstractCommunicator {
         return new EmCommunicator(world, newGroup, vp);
     }
 
+    /** The same ranks on the group's private collective context ({@link Group#collectiveGroup()}). */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
-        return this;
+        if (channel == null) {
+            channel = group.collectiveGroup() == group ? this : new EmCommunicator(world, group.collectiveGroup(), vp);
+        }
+        return channel;
     }
 
     @Override

@@ -16,6 +16,8 @@ import java.util.function.IntUnaryOperator;
 final class Group {
     /** The key of the world group. */
     static final long WORLD = 0;
+    /** The call sequence from which a collective channel's key is derived: no call of a communicator has it. */
+    private static final long COLLECTIVE_CHANNEL = -1;
 
     private final long key;
     private final int[] members;
@@ -26,8 +28,15 @@ final class Group {
     private final int here;
     final Map<Long, CallState> calls = new HashMap<>();
 
+    /** The same members on a context of their own, for collective traffic: see {@link #collectiveGroup()}. */
+    private final Group collectiveGroup;
+
     /** A group of {@code members}; {@code processorOf} says which real processor simulates a VP, {@code here} is this one. */
     Group(long key, int[] members, IntUnaryOperator processorOf, int here) {
+        this(key, members, processorOf, here, true);
+    }
+
+    private Group(long key, int[] members, IntUnaryOperator processorOf, int here, boolean withCollectiveGroup) {
         this.key = key;
         this.members = members.clone();
         this.here = here;
@@ -44,6 +53,18 @@ final class Group {
         }
         this.processors = hosts.stream().mapToInt(Integer::intValue).toArray();
         this.localMembers = local;
+        this.collectiveGroup = withCollectiveGroup
+                ? new Group(derivedKey(key, COLLECTIVE_CHANNEL, 0), members, processorOf, here, false) : this;
+    }
+
+    /**
+     * The group of the communicator's collective channel: the same members on a context of their
+     * own (a key derived by a call sequence no communicator call reaches), so that point-to-point
+     * schedules (the non-blocking collectives EM-BSP has no algorithm of its own for) never match
+     * application messages. Shared by every member, like this group.
+     */
+    Group collectiveGroup() {
+        return collectiveGroup;
     }
 
     /** The key of the group made by call {@code sequence} of {@code parent} for {@code color} (split) or a dup. */

@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
-import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Status;
@@ -12,7 +11,6 @@ import org.lockstep.embsp.sim.Deliveries;
 import org.lockstep.embsp.sim.Location;
 import org.lockstep.embsp.sim.Scheduler;
 import org.lockstep.embsp.sim.Vp;
-import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.Envelope;
 import org.lockstep.spi.messaging.MatchingEngine;
 
@@ -63,17 +61,10 @@ final class PointToPoint {
         }
     }
 
-    static EmRequest send(EmCommunicator comm, MemorySegment buffer, long count, Datatype type, int dest, int tag,
-                          boolean synchronous) {
-        comm.checkOpen();
-        ArgumentChecks.checkDestination(dest, comm.size());
-        ArgumentChecks.checkSendTag(tag);
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+    /** Arguments are checked, {@code dest} is a rank (not PROC_NULL), and {@code data} holds {@code bytes} packed bytes. */
+    static EmRequest send(EmCommunicator comm, MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
         CommWorld world = comm.world();
         Vp me = comm.vp();
-        if (dest == Communicator.PROC_NULL) {
-            return EmRequest.completed(world, me, Status.of(Communicator.PROC_NULL, tag, 0));
-        }
         MemorySegment data = bytes == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, bytes);
         Group group = comm.group();
         int target = group.vpOf(dest);
@@ -125,16 +116,10 @@ final class PointToPoint {
         return request;
     }
 
-    static EmRequest receive(EmCommunicator comm, MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        comm.checkOpen();
-        ArgumentChecks.checkSource(source, comm.size());
-        ArgumentChecks.checkReceiveTag(tag);
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+    /** Arguments are checked and {@code source} is a rank or ANY_SOURCE (not PROC_NULL). */
+    static EmRequest receive(EmCommunicator comm, MemorySegment buffer, long capacity, int source, int tag) {
         CommWorld world = comm.world();
         Vp me = comm.vp();
-        if (source == Communicator.PROC_NULL) {
-            return EmRequest.completed(world, me, Status.of(Communicator.PROC_NULL, Communicator.ANY_TAG, 0));
-        }
         Group group = comm.group();
         MemorySegment destination = capacity == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, capacity);
         if (source != Communicator.ANY_SOURCE) {
@@ -232,13 +217,9 @@ final class PointToPoint {
         return source == Communicator.ANY_SOURCE ? MatchingEngine.ANY_SOURCE : comm.group().vpOf(source);
     }
 
+    /** Arguments are checked and {@code source} is a rank or ANY_SOURCE (not PROC_NULL). */
     private static Optional<Status> peek(EmCommunicator comm, int source, int tag) {
-        comm.checkOpen();
-        ArgumentChecks.checkSource(source, comm.size());
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == Communicator.PROC_NULL) {
-            return Optional.of(Status.of(Communicator.PROC_NULL, Communicator.ANY_TAG, 0));
-        }
+        comm.requireOpen();
         CommWorld world = comm.world();
         world.scheduler().lock().lock();
         try {

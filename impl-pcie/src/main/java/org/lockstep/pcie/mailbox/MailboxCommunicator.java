@@ -6,16 +6,11 @@ import java.util.Comparator;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
-import org.lockstep.api.Datatype;
-import org.lockstep.api.ErrorClass;
-import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
-import org.lockstep.spi.messaging.ArgumentChecks;
-import org.lockstep.spi.messaging.CompletedRequest;
 
 /**
  * A communicator of the mailbox transport: a group of world ranks and two context ids — one for
@@ -38,7 +33,6 @@ final class MailboxCommunicator extends AbstractCommunicator {
     private final boolean isChannel;
     private MailboxCommunicator channel;
     private DeviceCollectives collectives;
-    private volatile boolean closed;
 
     private MailboxCommunicator(MailboxEndpoint endpoint, Group group, int context, boolean isWorld, boolean isChannel) {
         this.endpoint = endpoint;
@@ -68,78 +62,26 @@ final class MailboxCommunicator extends AbstractCommunicator {
         return group.size();
     }
 
-    // ---- point-to-point
+    // ---- point-to-point (arguments checked, PROC_NULL and datatypes handled by AbstractCommunicator)
 
     @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        isend(buffer, count, type, dest, tag).await();
+    protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        return endpoint.startSend(data, bytes, group.worldRank(dest), tag, context, synchronous, dest);
     }
 
     @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        issend(buffer, count, type, dest, tag).await();
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, true);
-    }
-
-    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size());
-        ArgumentChecks.checkSendTag(tag);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
-        }
-        return endpoint.startSend(buffer, bytes, group.worldRank(dest), tag, context, synchronous, dest);
-    }
-
-    @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size());
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
+    protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
         return endpoint.startReceive(buffer, capacity, group.worldRank(source), tag, context, group);
     }
 
     @Override
-    public Status probe(int source, int tag) {
-        checkProbe(source, tag);
-        if (source == PROC_NULL) {
-            return Status.of(PROC_NULL, ANY_TAG, 0);
-        }
+    protected Status implProbe(int source, int tag) {
         return endpoint.probe(group.worldRank(source), tag, context, group);
     }
 
     @Override
-    public Optional<Status> iprobe(int source, int tag) {
-        checkProbe(source, tag);
-        if (source == PROC_NULL) {
-            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
+    protected Optional<Status> implIprobe(int source, int tag) {
         return endpoint.iprobe(group.worldRank(source), tag, context, group);
-    }
-
-    private void checkProbe(int source, int tag) {
-        checkOpen();
-        ArgumentChecks.checkSource(source, size());
-        ArgumentChecks.checkReceiveTag(tag);
     }
 
     // ---- communicators
@@ -167,18 +109,13 @@ final class MailboxCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Communicator dup() {
-        checkOpen();
+    protected Communicator implDup() {
         int[] agreed = agree(0, 0);
         return new MailboxCommunicator(endpoint, group, agreed[0], false, false);
     }
 
     @Override
-    public Communicator split(int color, int key) {
-        checkOpen();
-        if (color < 0 && color != UNDEFINED) {
-            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
-        }
+    protected Communicator implSplit(int color, int key) {
         int[] agreed = agree(color, key);
         if (color == UNDEFINED) {
             return null;
@@ -250,28 +187,20 @@ final class MailboxCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public MemorySegment allocate(long byteSize) {
-        checkOpen();
+    protected MemorySegment implAllocate(long byteSize) {
         return endpoint.allocate(byteSize);
     }
 
     @Override
-    public void free(MemorySegment segment) {
+    protected void implFree(MemorySegment segment) {
         endpoint.free(segment);
     }
 
     /** Closing the world communicator ends this rank's use of the transport; closing another frees only it. */
     @Override
-    public void close() {
-        closed = true;
+    protected void implClose() {
         if (isWorld) {
             endpoint.close();
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank + " is closed");
         }
     }
 

@@ -60,79 +60,80 @@ final class EngineCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        world.send(buffer, count, type, dest, tag);
+    protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        return synchronous ? world.issend(data, bytes, Datatype.BYTE, dest, tag) : world.isend(data, bytes, Datatype.BYTE, dest, tag);
     }
 
+    /** With {@code progressWhileBlocked}, waiting on the receive keeps this rank's collective schedules moving. */
     @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        world.ssend(buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+    protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
+        Request receive = world.irecv(buffer, capacity, Datatype.BYTE, source, tag);
         if (!progressWhileBlocked) {
-            return world.recv(buffer, count, type, source, tag);
+            return receive;
         }
-        Request receive = world.irecv(buffer, count, type, source, tag);
-        while (true) {
-            Optional<Status> done = receive.test();
-            if (done.isPresent()) {
-                return done.get();
+        return new Request() {
+            @Override
+            public Status await() {
+                while (true) {
+                    Optional<Status> done = receive.test();
+                    if (done.isPresent()) {
+                        return done.get();
+                    }
+                    Schedule.progressPending();
+                    Thread.onSpinWait();
+                }
             }
-            Schedule.progressPending();
-            Thread.onSpinWait();
-        }
+
+            @Override
+            public Optional<Status> test() {
+                return receive.test();
+            }
+
+            @Override
+            public boolean isComplete() {
+                return receive.isComplete();
+            }
+
+            @Override
+            public void cancel() {
+                receive.cancel();
+            }
+        };
     }
 
     @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return world.isend(buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return world.issend(buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return world.irecv(buffer, count, type, source, tag);
-    }
-
-    @Override
-    public Status probe(int source, int tag) {
+    protected Status implProbe(int source, int tag) {
         return world.probe(source, tag);
     }
 
     @Override
-    public Optional<Status> iprobe(int source, int tag) {
+    protected Optional<Status> implIprobe(int source, int tag) {
         return world.iprobe(source, tag);
     }
 
     @Override
-    public MemorySegment allocate(long byteSize) {
+    protected MemorySegment implAllocate(long byteSize) {
         return world.allocate(byteSize);
     }
 
     @Override
-    public void free(MemorySegment segment) {
+    protected void implFree(MemorySegment segment) {
         world.free(segment);
     }
 
     @Override
-    public void close() {
+    protected void implClose() {
         channel.close();
         world.close();
     }
 
     @Override
-    public Communicator dup() {
+    protected Communicator implDup() {
         return world.dup();
     }
 
     @Override
-    public Communicator split(int color, int key) {
+    protected Communicator implSplit(int color, int key) {
         return world.split(color, key);
     }
 }

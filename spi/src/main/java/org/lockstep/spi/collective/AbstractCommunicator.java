@@ -1,22 +1,70 @@
 package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
+import org.lockstep.api.Status;
 import org.lockstep.spi.events.CollectiveEvent;
 import org.lockstep.spi.events.CollectiveRecording;
+import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.CompletedRequest;
+import org.lockstep.spi.messaging.PackedBuffer;
+import org.lockstep.spi.messaging.UnpackingRequest;
 
 /**
- * Base class of a provider's communicators: the collectives of {@link Communicator}, checked here
- * once for every provider and then handed to the provider's {@link CollectiveEngine} (by default
- * {@link PointToPointCollectives}) over the communicator's private collective channel. Each
- * blocking collective is recorded as a {@link CollectiveEvent} when a Flight Recorder recording asks
- * for it.
+ * Base class of a provider's communicators, after {@code java.nio.channels.spi}: every public
+ * method is a {@code final} template that checks its arguments once for every provider, handles
+ * {@code PROC_NULL} and derived datatypes (packed into, or unpacked from, a private copy unless
+ * contiguous), and then calls a protected {@code impl…} hook that sees only valid ranks and
+ * packed bytes. Blocking calls are written once, as their non-blocking form awaited. Collectives
+ * go to the provider's {@link CollectiveEngine} (by default {@link PointToPointCollectives}) over
+ * the communicator's private collective channel. Each blocking collective is recorded as a
+ * {@link CollectiveEvent} when a Flight Recorder recording asks for it.
  */
 public abstract class AbstractCommunicator implements Communicator {
+    private volatile boolean closed;
+    private CollectiveCalls collectives;
+
+    // ================================================================ hooks
+
+    /**
+     * Starts sending the first {@code bytes} bytes of {@code data} to rank {@code dest} (a rank of
+     * this communicator, never {@code PROC_NULL}); {@code synchronous}: the request completes only
+     * once the matching receive has started.
+     */
+    protected abstract Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous);
+
+    /**
+     * Starts receiving at most {@code capacity} bytes into {@code buffer} from {@code source} (a
+     * rank or {@code ANY_SOURCE}) with {@code tag} (or {@code ANY_TAG}); the status counts bytes.
+     */
+    protected abstract Request implReceive(MemorySegment buffer, long capacity, int source, int tag);
+
+    /** Blocks until a matching message is available ({@code source} a rank or {@code ANY_SOURCE}). */
+    protected abstract Status implProbe(int source, int tag);
+
+    /** The status of a matching message available now. */
+    protected abstract Optional<Status> implIprobe(int source, int tag);
+
+    /** A communicator with this group and a new context; collective. */
+    protected abstract Communicator implDup();
+
+    /** {@link #split}, with a color already checked; collective. */
+    protected abstract Communicator implSplit(int color, int key);
+
+    protected abstract MemorySegment implAllocate(long byteSize);
+
+    protected abstract void implFree(MemorySegment segment);
+
+    /** Releases what this communicator holds; called once, by the first {@link #close()}. */
+    protected abstract void implClose();
 
     /**
      * A communicator with this one's group whose point-to-point operations use a context private
@@ -30,239 +78,357 @@ public abstract class AbstractCommunicator implements Communicator {
         return PointToPointCollectives.INSTANCE;
     }
 
-    @Override
-    public void barrier() {
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().barrier(collectiveChannel());
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "barrier", this, 0);
-            }
+    /** Fails with {@link ErrorClass#COMM} once the communicator is closed. */
+    protected final void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank() + " is closed");
         }
     }
 
+    protected final boolean isClosed() {
+        return closed;
+    }
+
+    private CollectiveCalls collectives() {
+        checkOpen();
+        CollectiveCalls c = collectives;
+        if (c == null) {
+            c = new CollectiveCalls(this, collectiveEngine(), collectiveChannel());
+            collectives = c;
+        }
+        return c;
+    }
+
+    // ================================================================ point-to-point
+
     @Override
-    public void bcast(MemorySegment buffer, long count, Datatype type, int root) {
-        CollectiveArguments.checkBcast(this, buffer, count, type, root);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().bcast(collectiveChannel(), buffer, count, type, root);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "bcast", this, type.byteLength(count));
-            }
+    public final void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        startSend(buffer, count, type, dest, tag, false).await();
+    }
+
+    @Override
+    public final void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        startSend(buffer, count, type, dest, tag, true).await();
+    }
+
+    @Override
+    public final Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, false);
+    }
+
+    @Override
+    public final Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, true);
+    }
+
+    private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size());
+        ArgumentChecks.checkSendTag(tag);
+        if (dest == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
+        }
+        MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
+        return implSend(data, bytes, dest, tag, synchronous);
+    }
+
+    @Override
+    public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    @Override
+    public final Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        checkOpen();
+        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+        if (source == PROC_NULL) {
+            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        }
+        if (type.isContiguous()) {
+            return implReceive(buffer, capacity, source, tag);
+        }
+        PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
+        return new UnpackingRequest(implReceive(packed.segment(), capacity, source, tag), packed);
+    }
+
+    @Override
+    public final Status probe(int source, int tag) {
+        checkProbe(source, tag);
+        return source == PROC_NULL ? Status.of(PROC_NULL, ANY_TAG, 0) : implProbe(source, tag);
+    }
+
+    @Override
+    public final Optional<Status> iprobe(int source, int tag) {
+        checkProbe(source, tag);
+        return source == PROC_NULL ? Optional.of(Status.of(PROC_NULL, ANY_TAG, 0)) : implIprobe(source, tag);
+    }
+
+    private void checkProbe(int source, int tag) {
+        checkOpen();
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+    }
+
+    // ================================================================ communicators, memory, life cycle
+
+    @Override
+    public final Communicator dup() {
+        checkOpen();
+        return implDup();
+    }
+
+    @Override
+    public final Communicator split(int color, int key) {
+        checkOpen();
+        if (color < 0 && color != UNDEFINED) {
+            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
+        }
+        return implSplit(color, key);
+    }
+
+    @Override
+    public final MemorySegment allocate(long byteSize) {
+        checkOpen();
+        if (byteSize < 0) {
+            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+        }
+        return implAllocate(byteSize);
+    }
+
+    @Override
+    public final void free(MemorySegment segment) {
+        if (segment == null) {
+            throw new LockstepException(ErrorClass.ARG, "cannot free a null segment");
+        }
+        implFree(segment);
+    }
+
+    /** Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}. Idempotent. */
+    @Override
+    public final void close() {
+        if (!closed) {
+            closed = true;
+            implClose();
         }
     }
 
-    @Override
-    public void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        CollectiveArguments.checkGather(this, send, count, type, recv, root);
+    // ================================================================ collectives
+
+    /**
+     * Runs a blocking collective, recorded as a {@link CollectiveEvent} when a Flight Recorder
+     * recording asks for it ({@code bytes} is evaluated only then).
+     */
+    private void recorded(String operation, LongSupplier bytes, Runnable call) {
         CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().gather(collectiveChannel(), send, count, type, recv, root);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "gather", this, type.byteLength(count));
-            }
+        if (event == null) {
+            call.run();
+            return;
         }
-    }
-
-    @Override
-    public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                        long[] displacements, int root) {
-        CollectiveArguments.checkGatherv(this, send, sendCount, type, recv, recvCounts, displacements, root);
-        CollectiveEvent event = CollectiveRecording.begin();
         try {
-            collectiveEngine().gatherv(collectiveChannel(), send, sendCount, type, recv, recvCounts, displacements, root);
+            call.run();
         } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "gatherv", this, type.byteLength(sendCount));
+            long recordedBytes;
+            try {
+                recordedBytes = bytes.getAsLong();
+            } catch (LockstepException badCount) {
+                recordedBytes = 0; // the call itself reported it
             }
+            CollectiveRecording.end(event, operation, this, recordedBytes);
         }
-    }
-
-    @Override
-    public void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        CollectiveArguments.checkScatter(this, send, count, type, recv, root);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().scatter(collectiveChannel(), send, count, type, recv, root);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "scatter", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
-                         long recvCount, int root) {
-        CollectiveArguments.checkScatterv(this, send, sendCounts, displacements, type, recv, recvCount, root);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().scatterv(collectiveChannel(), send, sendCounts, displacements, type, recv, recvCount, root);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "scatterv", this, type.byteLength(recvCount));
-            }
-        }
-    }
-
-    @Override
-    public void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        CollectiveArguments.checkAllgather(this, send, count, type, recv);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().allgather(collectiveChannel(), send, count, type, recv);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "allgather", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                           long[] displacements) {
-        CollectiveArguments.checkAllgatherv(this, send, sendCount, type, recv, recvCounts, displacements);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().allgatherv(collectiveChannel(), send, sendCount, type, recv, recvCounts, displacements);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "allgatherv", this, type.byteLength(sendCount));
-            }
-        }
-    }
-
-    @Override
-    public void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        CollectiveArguments.checkAlltoall(this, send, count, type, recv);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().alltoall(collectiveChannel(), send, count, type, recv);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "alltoall", this, type.byteLength(count) * size());
-            }
-        }
-    }
-
-    @Override
-    public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
-                          long[] recvCounts, long[] recvDisplacements) {
-        CollectiveArguments.checkAlltoallv(this, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().alltoallv(collectiveChannel(), send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "alltoallv", this, type.byteLength(sum(recvCounts)));
-            }
-        }
-    }
-
-    @Override
-    public void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        CollectiveArguments.checkReduce(this, send, recv, count, type, op, root);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().reduce(collectiveChannel(), send, recv, count, type, op, root);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "reduce", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        CollectiveArguments.checkAllreduce(this, send, recv, count, type, op);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().allreduce(collectiveChannel(), send, recv, count, type, op);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "allreduce", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
-        CollectiveArguments.checkReduceScatter(this, send, recv, recvCounts, type, op);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().reduceScatter(collectiveChannel(), send, recv, recvCounts, type, op);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "reduce_scatter", this, type.byteLength(sum(recvCounts)));
-            }
-        }
-    }
-
-    @Override
-    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
-        CollectiveArguments.checkReduceScatterBlock(this, send, recv, recvCount, type, op);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().reduceScatterBlock(collectiveChannel(), send, recv, recvCount, type, op);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "reduce_scatter_block", this, type.byteLength(recvCount) * size());
-            }
-        }
-    }
-
-    @Override
-    public void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        CollectiveArguments.checkScan(this, send, recv, count, type, op);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().scan(collectiveChannel(), send, recv, count, type, op);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "scan", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        CollectiveArguments.checkScan(this, send, recv, count, type, op);
-        CollectiveEvent event = CollectiveRecording.begin();
-        try {
-            collectiveEngine().exscan(collectiveChannel(), send, recv, count, type, op);
-        } finally {
-            if (event != null) {
-                CollectiveRecording.end(event, "exscan", this, type.byteLength(count));
-            }
-        }
-    }
-
-    @Override
-    public Request ibarrier() {
-        return collectiveEngine().ibarrier(collectiveChannel());
-    }
-
-    @Override
-    public Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
-        CollectiveArguments.checkBcast(this, buffer, count, type, root);
-        return collectiveEngine().ibcast(collectiveChannel(), buffer, count, type, root);
-    }
-
-    @Override
-    public Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        CollectiveArguments.checkAllreduce(this, send, recv, count, type, op);
-        return collectiveEngine().iallreduce(collectiveChannel(), send, recv, count, type, op);
     }
 
     private static long sum(long[] counts) {
         long total = 0;
-        for (long c : counts) {
-            total += c;
+        if (counts != null) {
+            for (long c : counts) {
+                total += c;
+            }
         }
         return total;
+    }
+
+    @Override
+    public final void barrier() {
+        recorded("barrier", () -> 0, () -> collectives().barrier(false));
+    }
+
+    @Override
+    public final void bcast(MemorySegment buffer, long count, Datatype type, int root) {
+        recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
+    }
+
+    @Override
+    public final void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        recorded("gather", () -> type.byteLength(count), () -> collectives().gather(send, count, type, recv, root, false));
+    }
+
+    @Override
+    public final void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                              long[] displacements, int root) {
+        recorded("gatherv", () -> type.byteLength(sendCount), () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, root, false));
+    }
+
+    @Override
+    public final void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        recorded("scatter", () -> type.byteLength(count), () -> collectives().scatter(send, count, type, recv, root, false));
+    }
+
+    @Override
+    public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                               long recvCount, int root) {
+        recorded("scatterv", () -> type.byteLength(recvCount), () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, root, false));
+    }
+
+    @Override
+    public final void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        recorded("allgather", () -> type.byteLength(count), () -> collectives().allgather(send, count, type, recv, false));
+    }
+
+    @Override
+    public final void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                 long[] displacements) {
+        recorded("allgatherv", () -> type.byteLength(sendCount), () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, false));
+    }
+
+    @Override
+    public final void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        recorded("alltoall", () -> type.byteLength(count) * size(), () -> collectives().alltoall(send, count, type, recv, false));
+    }
+
+    @Override
+    public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)), () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, false));
+    }
+
+    @Override
+    public final void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes, false));
+    }
+
+    @Override
+    public final void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
+    }
+
+    @Override
+    public final void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
+    }
+
+    @Override
+    public final void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
+    }
+
+    @Override
+    public final void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
+    }
+
+    @Override
+    public final void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
+    }
+
+    @Override
+    public final void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
+    }
+
+    @Override
+    public final Request ibarrier() {
+        return collectives().barrier(true);
+    }
+
+    @Override
+    public final Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
+        return collectives().bcast(buffer, count, type, root, true);
+    }
+
+    @Override
+    public final Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return collectives().gather(send, count, type, recv, root, true);
+    }
+
+    @Override
+    public final Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, int root) {
+        return collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, root, true);
+    }
+
+    @Override
+    public final Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return collectives().scatter(send, count, type, recv, root, true);
+    }
+
+    @Override
+    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                                   MemorySegment recv, long recvCount, int root) {
+        return collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, root, true);
+    }
+
+    @Override
+    public final Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return collectives().allgather(send, count, type, recv, true);
+    }
+
+    @Override
+    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                     long[] displacements) {
+        return collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, true);
+    }
+
+    @Override
+    public final Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return collectives().alltoall(send, count, type, recv, true);
+    }
+
+    @Override
+    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, true);
+    }
+
+    @Override
+    public final Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements,
+                recvTypes, true);
+    }
+
+    @Override
+    public final Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return collectives().reduce(send, recv, count, type, op, root, true);
+    }
+
+    @Override
+    public final Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().allreduce(send, recv, count, type, op, true);
+    }
+
+    @Override
+    public final Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        return collectives().reduceScatter(send, recv, recvCounts, type, op, true);
+    }
+
+    @Override
+    public final Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        return collectives().reduceScatterBlock(send, recv, recvCount, type, op, true);
+    }
+
+    @Override
+    public final Request iscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().scan(send, recv, count, type, op, false, true);
+    }
+
+    @Override
+    public final Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().scan(send, recv, count, type, op, true, true);
     }
 }

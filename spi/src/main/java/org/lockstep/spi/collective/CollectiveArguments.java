@@ -51,11 +51,11 @@ public final class CollectiveArguments {
         boolean isRoot = comm.rank() == root;
         if (isRoot) {
             notInPlace(recv, "gather receive buffer");
-            buffer(recv, total(bytes, size, "count"), true, "gather receive buffer");
+            buffer(recv, total(count, type, size, "count"), true, "gather receive buffer");
         }
         sendBuffer(send, bytes, isRoot, "gather send buffer");
         if (isRoot && send != Communicator.IN_PLACE) {
-            notAliased(send, bytes, recv, bytes * size, "gather");
+            notAliased(send, bytes, recv, total(count, type, size, "count"), "gather");
         }
     }
 
@@ -84,11 +84,11 @@ public final class CollectiveArguments {
         boolean isRoot = comm.rank() == root;
         if (isRoot) {
             notInPlace(send, "scatter send buffer");
-            buffer(send, total(bytes, size, "count"), false, "scatter send buffer");
+            buffer(send, total(count, type, size, "count"), false, "scatter send buffer");
         }
         receiveBuffer(recv, bytes, isRoot, "scatter receive buffer");
         if (isRoot && recv != Communicator.IN_PLACE) {
-            notAliased(send, bytes * size, recv, bytes, "scatter");
+            notAliased(send, total(count, type, size, "count"), recv, bytes, "scatter");
         }
     }
 
@@ -117,9 +117,9 @@ public final class CollectiveArguments {
         int size = comm.size();
         long bytes = byteLength(count, type, "count");
         notInPlace(recv, "allgather receive buffer");
-        buffer(recv, total(bytes, size, "count"), true, "allgather receive buffer");
+        buffer(recv, total(count, type, size, "count"), true, "allgather receive buffer");
         sendBuffer(send, bytes, true, "allgather send buffer");
-        notAliased(send, bytes, recv, bytes * size, "allgather");
+        notAliased(send, bytes, recv, total(count, type, size, "count"), "allgather");
     }
 
     public static void checkAllgatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type,
@@ -139,7 +139,7 @@ public final class CollectiveArguments {
                                      MemorySegment recv) {
         int size = comm.size();
         long bytes = byteLength(count, type, "count");
-        long all = total(bytes, size, "count");
+        long all = total(count, type, size, "count");
         notInPlace(recv, "alltoall receive buffer");
         buffer(recv, all, true, "alltoall receive buffer");
         sendBuffer(send, all, true, "alltoall send buffer");
@@ -197,14 +197,14 @@ public final class CollectiveArguments {
             totalCount = addCounts(totalCount, c, "recvCounts");
         }
         long totalBytes = byteLength(totalCount, type, "sum of recvCounts");
-        reduceScatterBuffers(send, recv, type.byteLength(recvCounts[comm.rank()]), totalBytes, "reduceScatter");
+        reduceScatterBuffers(send, recv, type.span(recvCounts[comm.rank()]), totalBytes, "reduceScatter");
     }
 
     public static void checkReduceScatterBlock(Communicator comm, MemorySegment send, MemorySegment recv, long recvCount,
                                                Datatype type, Op op) {
         long bytes = byteLength(recvCount, type, "recvCount");
         checkOp(op, type);
-        reduceScatterBuffers(send, recv, bytes, total(bytes, comm.size(), "recvCount"), "reduceScatterBlock");
+        reduceScatterBuffers(send, recv, bytes, total(recvCount, type, comm.size(), "recvCount"), "reduceScatterBlock");
     }
 
     /** Of scan and exscan. */
@@ -227,10 +227,9 @@ public final class CollectiveArguments {
         }
     }
 
+    /** A datatype usable in communication: not null, committed, not freed. */
     public static void checkType(Datatype type) {
-        if (type == null) {
-            throw new LockstepException(ErrorClass.TYPE, "datatype is null");
-        }
+        Datatype.checkUsable(type);
     }
 
     /** The operation is non-null and defined on {@code type} (which must be non-null). */
@@ -264,20 +263,23 @@ public final class CollectiveArguments {
         }
     }
 
+    /** The bytes of buffer {@code count} elements reach ({@link Datatype#span}): the byte length for contiguous types. */
     private static long byteLength(long count, Datatype type, String name) {
         checkType(type);
         if (count < 0) {
             throw new LockstepException(ErrorClass.COUNT, name + " " + count + " is negative");
         }
-        return type.byteLength(count);
+        type.byteLength(count);
+        return type.span(count);
     }
 
-    private static long total(long blockBytes, int blocks, String name) {
+    /** The bytes of buffer {@code blocks} consecutive blocks of {@code count} elements reach. */
+    private static long total(long count, Datatype type, int blocks, String name) {
         try {
-            return Math.multiplyExact(blockBytes, (long) blocks);
+            return type.span(Math.multiplyExact(count, (long) blocks));
         } catch (ArithmeticException e) {
-            throw new LockstepException(ErrorClass.COUNT, name + " of " + blockBytes + " bytes times " + blocks
-                    + " ranks overflows a byte length");
+            throw new LockstepException(ErrorClass.COUNT, name + " " + count + " times " + blocks
+                    + " ranks overflows a count");
         }
     }
 
@@ -367,7 +369,7 @@ public final class CollectiveArguments {
         checkType(type);
         checkCounts(counts, size, what + " counts");
         checkLength(displacements, size, what + " displacements");
-        long elementSize = type.size();
+        long elementExtent = type.extent();
         long extent = 0;
         for (int i = 0; i < size; i++) {
             if (displacements[i] < 0) {
@@ -376,7 +378,7 @@ public final class CollectiveArguments {
             }
             long end;
             try {
-                end = Math.multiplyExact(Math.addExact(displacements[i], counts[i]), elementSize);
+                end = counts[i] == 0 ? 0 : Math.addExact(Math.multiplyExact(displacements[i], elementExtent), type.span(counts[i]));
             } catch (ArithmeticException e) {
                 throw new LockstepException(ErrorClass.BUFFER, what + " block " + i + " at displacement "
                         + displacements[i] + " overflows a byte offset");

@@ -60,4 +60,72 @@ public interface CollectiveEngine {
     Request ibcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root);
 
     Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    // The other non-blocking collectives: by default the point-to-point schedules of
+    // PointToPointCollectives over the channel; a provider overrides those it runs natively.
+
+    default Request igather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return PointToPointCollectives.INSTANCE.gatherSchedule(channel, send, count, type, recv, root).start();
+    }
+
+    default Request igatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                             long[] recvCounts, long[] displacements, int root) {
+        return PointToPointCollectives.INSTANCE.gathervSchedule(channel, send, sendCount, type, recv, recvCounts, displacements, root)
+                .start();
+    }
+
+    default Request iscatter(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return PointToPointCollectives.INSTANCE.scatterSchedule(channel, send, count, type, recv, root).start();
+    }
+
+    default Request iscatterv(Communicator channel, MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                              MemorySegment recv, long recvCount, int root) {
+        return PointToPointCollectives.INSTANCE.scattervSchedule(channel, send, sendCounts, displacements, type, recv, recvCount, root)
+                .start();
+    }
+
+    default Request iallgather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return PointToPointCollectives.INSTANCE.allgatherSchedule(channel, send, count, type, recv).start();
+    }
+
+    default Request iallgatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                                long[] recvCounts, long[] displacements) {
+        return PointToPointCollectives.INSTANCE.allgathervSchedule(channel, send, sendCount, type, recv, recvCounts, displacements)
+                .start();
+    }
+
+    default Request ialltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return PointToPointCollectives.INSTANCE.alltoallSchedule(channel, send, count, type, recv).start();
+    }
+
+    default Request ialltoallv(Communicator channel, MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                               Datatype type, MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return PointToPointCollectives.INSTANCE.alltoallvSchedule(channel, send, sendCounts, sendDisplacements, type, recv,
+                recvCounts, recvDisplacements).start();
+    }
+
+    default Request ireduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op,
+                            int root) {
+        return PointToPointCollectives.INSTANCE.reduceSchedule(channel, send, recv, count, type, op, root).start();
+    }
+
+    default Request ireduceScatter(Communicator channel, MemorySegment send, MemorySegment recv, long[] recvCounts,
+                                   Datatype type, Op op) {
+        return PointToPointCollectives.INSTANCE.reduceScatterSchedule(channel, send, recv, recvCounts, type, op).start();
+    }
+
+    default Request ireduceScatterBlock(Communicator channel, MemorySegment send, MemorySegment recv, long recvCount,
+                                        Datatype type, Op op) {
+        long[] counts = new long[channel.size()];
+        java.util.Arrays.fill(counts, recvCount);
+        return ireduceScatter(channel, send, recv, counts, type, op);
+    }
+
+    default Request iscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return PointToPointCollectives.INSTANCE.scanSchedule(channel, send, recv, count, type, op).start();
+    }
+
+    default Request iexscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return PointToPointCollectives.INSTANCE.exscanSchedule(channel, send, recv, count, type, op).start();
+    }
 }

@@ -470,4 +470,70 @@ public class PointToPointCollectives implements CollectiveEngine {
                               Op op) {
         return allreduceSchedule(channel, send, recv, count, type, op).start();
     }
+
+    @Override
+    public Request igather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return gatherSchedule(channel, send, count, type, recv, root).start();
+    }
+
+    @Override
+    public Request igatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                            long[] recvCounts, long[] displacements, int root) {
+        return gathervSchedule(channel, send, sendCount, type, recv, recvCounts, displacements, root).start();
+    }
+
+    @Override
+    public Request iscatter(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return scatterSchedule(channel, send, count, type, recv, root).start();
+    }
+
+    @Override
+    public Request iscatterv(Communicator channel, MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                             MemorySegment recv, long recvCount, int root) {
+        return scattervSchedule(channel, send, sendCounts, displacements, type, recv, recvCount, root).start();
+    }
+
+    @Override
+    public Request iallgather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return allgatherSchedule(channel, send, count, type, recv).start();
+    }
+
+    @Override
+    public Request iallgatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                               long[] recvCounts, long[] displacements) {
+        return allgathervSchedule(channel, send, sendCount, type, recv, recvCounts, displacements).start();
+    }
+
+    @Override
+    public Request ialltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return alltoallSchedule(channel, send, count, type, recv).start();
+    }
+
+    @Override
+    public Request ialltoallv(Communicator channel, MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                              Datatype type, MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return alltoallvSchedule(channel, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements).start();
+    }
+
+    @Override
+    public Request ireduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op,
+                           int root) {
+        return reduceSchedule(channel, send, recv, count, type, op, root).start();
+    }
+
+    @Override
+    public Request ireduceScatter(Communicator channel, MemorySegment send, MemorySegment recv, long[] recvCounts,
+                                  Datatype type, Op op) {
+        return reduceScatterSchedule(channel, send, recv, recvCounts, type, op).start();
+    }
+
+    @Override
+    public Request iscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return scanSchedule(channel, send, recv, count, type, op).start();
+    }
+
+    @Override
+    public Request iexscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return exscanSchedule(channel, send, recv, count, type, op).start();
+    }
 }

@@ -45,26 +45,27 @@ public final class ArgumentChecks {
     }
 
     /**
-     * A buffer of {@code count} elements of {@code type}: returns its byte length.
+     * A buffer of {@code count} elements of {@code type}: returns the message's byte length
+     * ({@code count * type.size()}); the buffer must reach as far as the elements' data do
+     * ({@link Datatype#span}), and the type must be committed and not freed.
      *
      * @param writable whether the call writes the buffer (a receive)
      */
     public static long checkBuffer(MemorySegment buffer, long count, Datatype type, boolean writable) {
-        if (type == null) {
-            throw new LockstepException(ErrorClass.TYPE, "datatype is null");
-        }
+        Datatype.checkUsable(type);
         if (count < 0) {
             throw new LockstepException(ErrorClass.COUNT, "count " + count + " is negative");
         }
         long bytes = type.byteLength(count);
         if (buffer == null) {
-            if (count == 0) {
+            if (bytes == 0) {
                 return 0;
             }
             throw new LockstepException(ErrorClass.BUFFER, "buffer is null for a count of " + count);
         }
-        if (bytes > buffer.byteSize()) {
-            throw new LockstepException(ErrorClass.COUNT, "count " + count + " of " + type + " needs " + bytes
+        long span = type.span(count);
+        if (span > buffer.byteSize()) {
+            throw new LockstepException(ErrorClass.COUNT, "count " + count + " of " + type + " needs " + span
                     + " bytes but the buffer has " + buffer.byteSize());
         }
         if (writable && buffer.isReadOnly()) {

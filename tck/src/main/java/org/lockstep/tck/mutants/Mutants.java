@@ -105,6 +105,14 @@ public final class Mutants {
                         List.of("COLL.05"), CommunicatorBreakages.SplitMixesContexts::new),
                 Mutant.communicator("ALLTOALL_BLOCKS_SWAPPED", "rank 0's alltoall delivers its first two blocks swapped",
                         List.of("COLL.06"), CommunicatorBreakages.AlltoallBlocksSwapped::new),
+                Mutant.communicator("TYPE_IGNORES_STRIDE", "point-to-point sends and receives a derived type's elements as if"
+                        + " they were packed, ignoring the gaps and strides of its type map", List.of("TYPE.01"), DatatypeBreakages.IgnoresStride::new),
+                Mutant.communicator("TYPE_PARTIAL_COUNTS_AS_WHOLE", "the status of a derived-type receive counts a partly received last"
+                        + " element as whole", List.of("TYPE.02"), DatatypeBreakages.PartialCountsAsWhole::new),
+                Mutant.communicator("COLLECTIVE_IGNORES_STRIDE", "bcast, allgather, alltoall and allreduce move a derived type's elements"
+                        + " as packed bytes, ignoring its type map", List.of("TYPE.03"), DatatypeBreakages.CollectivesIgnoreStride::new),
+                Mutant.communicator("ACCEPTS_UNCOMMITTED", "an uncommitted datatype is committed on first use instead of being rejected",
+                        List.of("TYPE.04"), DatatypeBreakages.AcceptsUncommitted::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
