@@ -74,11 +74,103 @@ public interface Communicator extends AutoCloseable {
         return receive.await();
     }
 
+    /**
+     * Ready-mode send ({@code MPI_Rsend}): the program promises the matching receive is already
+     * posted. Lockstep does not need the promise: it sends as {@link #send} does.
+     */
+    void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** Non-blocking {@link #rsend} ({@code MPI_Irsend}). */
+    Request irsend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /**
+     * Buffered send ({@code MPI_Bsend}): copies the message into the buffer attached with
+     * {@link #attachBuffer} and returns; the copy is sent from there.
+     *
+     * @throws LockstepException {@link ErrorClass#BUFFER} if no buffer is attached or it has no room
+     *         for the message (after what earlier buffered sends have finished with)
+     */
+    void bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** Non-blocking {@link #bsend} ({@code MPI_Ibsend}): complete once the message is copied, i.e. at once. */
+    Request ibsend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /**
+     * Gives this communicator memory for buffered sends ({@code MPI_Comm_attach_buffer}, MPI 4.1).
+     * Lockstep keeps its bookkeeping outside the buffer ({@link #BSEND_OVERHEAD} is 0).
+     *
+     * @throws LockstepException {@link ErrorClass#BUFFER} if a buffer is attached already
+     */
+    void attachBuffer(MemorySegment buffer);
+
+    /**
+     * Waits until every buffered send has left the attached buffer, detaches it and returns it
+     * ({@code MPI_Comm_detach_buffer}); {@code null} if none was attached.
+     */
+    MemorySegment detachBuffer();
+
+    /** Bytes a buffered send needs in the attached buffer beyond its data ({@code MPI_BSEND_OVERHEAD}). */
+    int BSEND_OVERHEAD = 0;
+
+    /**
+     * Sends {@code count} elements of {@code buffer} and receives into the same buffer
+     * ({@code MPI_Sendrecv_replace}); the message received may not be longer than the one sent.
+     */
+    Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source, int recvTag);
+
     /** Blocks until a message that matches is available, without receiving it ({@code MPI_Probe}). */
     Status probe(int source, int tag);
 
     /** The status of a matching message if one is available now ({@code MPI_Iprobe}). */
     Optional<Status> iprobe(int source, int tag);
+
+    /**
+     * Blocks until a matching message is available and takes it out of matching ({@code MPI_Mprobe});
+     * receive it with {@link #mrecv} or {@link #imrecv}. For {@link #PROC_NULL} returns {@link Message#NO_PROC}.
+     */
+    Message mprobe(int source, int tag);
+
+    /** A matching message taken out of matching if one is available now ({@code MPI_Improbe}). */
+    Optional<Message> improbe(int source, int tag);
+
+    /**
+     * Receives a message from {@link #mprobe} or {@link #improbe} ({@code MPI_Mrecv}).
+     *
+     * @throws TruncationException if it is longer than {@code count} elements (the buffer holds the first part)
+     * @throws LockstepException {@link ErrorClass#REQUEST} if the message was received already or
+     *         was not matched on this communicator
+     */
+    Status mrecv(MemorySegment buffer, long count, Datatype type, Message message);
+
+    /** Non-blocking {@link #mrecv} ({@code MPI_Imrecv}). */
+    Request imrecv(MemorySegment buffer, long count, Datatype type, Message message);
+
+    // ---- persistent point-to-point (MPI 4.1 §3.9) and partitioned (MPI 4.1 §4) ----
+
+    /** A persistent standard-mode send ({@code MPI_Send_init}); the buffer is read at each start. */
+    PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** A persistent synchronous send ({@code MPI_Ssend_init}). */
+    PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** A persistent buffered send ({@code MPI_Bsend_init}). */
+    PersistentRequest bsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** A persistent ready-mode send ({@code MPI_Rsend_init}). */
+    PersistentRequest rsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** A persistent receive ({@code MPI_Recv_init}). */
+    PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag);
+
+    /**
+     * A partitioned send of {@code partitions} parts of {@code count} elements each ({@code MPI_Psend_init}).
+     * Its parts travel as ordered messages with {@code tag} on this communicator, so while it is active
+     * no other message from this rank to {@code dest} may use {@code tag}.
+     */
+    PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag);
+
+    /** A partitioned receive of {@code partitions} parts of {@code count} elements each ({@code MPI_Precv_init}). */
+    PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag);
 
     /**
      * Memory for message buffers ({@code MPI_Alloc_mem}). Providers may place it where it survives
@@ -113,6 +205,51 @@ public interface Communicator extends AutoCloseable {
      * rank here ({@code MPI_Comm_split}); collective. Returns {@code null} for {@link #UNDEFINED}.
      */
     Communicator split(int color, int key);
+
+    /** Kinds of {@link #splitType}. */
+    enum SplitType {
+        /** Ranks that share memory: for the mailbox transport, the ranks on one device ({@code MPI_COMM_TYPE_SHARED}). */
+        SHARED
+    }
+
+    /** The group of this communicator ({@code MPI_Comm_group}). */
+    Group group();
+
+    /**
+     * {@link Group.Comparison#IDENT} for the same communicator, {@code CONGRUENT} for the same
+     * group in another context, {@code SIMILAR} for the same members in another order, else
+     * {@code UNEQUAL} ({@code MPI_Comm_compare}).
+     */
+    Group.Comparison compare(Communicator other);
+
+    /**
+     * A communicator of {@code group}, a subset of this one's group ({@code MPI_Comm_create});
+     * collective over this communicator; {@code null} at ranks outside {@code group}.
+     *
+     * @throws LockstepException {@link ErrorClass#GROUP} if {@code group} has a process outside this communicator
+     */
+    Communicator create(Group group);
+
+    /**
+     * A communicator of {@code group}, collective over the members of {@code group} only
+     * ({@code MPI_Comm_create_group}); {@code tag} tells concurrent calls apart. Only members may call it.
+     */
+    Communicator createGroup(Group group, int tag);
+
+    /**
+     * Splits by kind of shared resource ({@code MPI_Comm_split_type}); within a part, ranks are
+     * ordered by {@code key}, then by rank here; collective.
+     */
+    Communicator splitType(SplitType type, int key);
+
+    /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}). */
+    CommunicatorRequest idup();
+
+    /** Names this communicator ({@code MPI_Comm_set_name}); local. */
+    void setName(String name);
+
+    /** The name set by {@link #setName}, else the provider's ({@code MPI_Comm_get_name}). */
+    String name();
 
     // ---- collectives (MPI 4.1 chapter 6); counts are element counts of the datatype ----
 
@@ -183,6 +320,58 @@ public interface Communicator extends AutoCloseable {
     void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
 
+    // ---- the general forms of the data-moving collectives: each side with its own count and datatype
+    // (MPI's sendcount/sendtype and recvcount/recvtype; the data described must be the same bytes).
+    // Arguments that MPI calls insignificant at a rank (the receive side of a non-root gather, ...) may be null there.
+
+    /** {@link #gather} with the root's receive side described by {@code recvCount} elements of {@code recvType} per rank. */
+    void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType, int root);
+
+    /** {@link #gatherv} with its own send and receive types. */
+    void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts, long[] displacements,
+                 Datatype recvType, int root);
+
+    /** {@link #scatter} with its own send and receive types. */
+    void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType, int root);
+
+    /** {@link #scatterv} with its own send and receive types. */
+    void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv, long recvCount,
+                  Datatype recvType, int root);
+
+    /** {@link #allgather} with its own send and receive types. */
+    void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** {@link #allgatherv} with its own send and receive types. */
+    void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts, long[] displacements,
+                    Datatype recvType);
+
+    /** {@link #alltoall} with its own send and receive types (e.g. columns sent, rows received: a transpose). */
+    void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** {@link #alltoallv} with its own send and receive types. */
+    void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                   MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType);
+
+    Request igather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType, int root);
+
+    Request igatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts, long[] displacements,
+                     Datatype recvType, int root);
+
+    Request iscatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType, int root);
+
+    Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                      long recvCount, Datatype recvType, int root);
+
+    Request iallgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    Request iallgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                        long[] displacements, Datatype recvType);
+
+    Request ialltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                       MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType);
+
     // ---- non-blocking collectives (MPI 4.1 §6.12): the buffers must not be touched until the request completes ----
 
     /** Non-blocking {@link #gather} ({@code MPI_Igather}). */
@@ -228,6 +417,47 @@ public interface Communicator extends AutoCloseable {
 
     /** Non-blocking {@link #exscan} ({@code MPI_Iexscan}). */
     Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    // ---- persistent collectives (MPI 4.1 §6.13): collective to make; every rank starts them in the same order ----
+
+    PersistentRequest barrierInit();
+
+    PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root);
+
+    PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, int root);
+
+    PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                                   long recvCount, int root);
+
+    PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                     long[] displacements);
+
+    PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements);
+
+    PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
+    PersistentRequest scanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
     // ---- array conveniences ----
 

@@ -16,6 +16,8 @@ public enum ErrorClass {
     TAG("MPI_ERR_TAG"),
     /** Invalid communicator, or a communicator that has been closed or freed. */
     COMM("MPI_ERR_COMM"),
+    /** Invalid group, or a group that is not a subset of the communicator's where it must be. */
+    GROUP("MPI_ERR_GROUP"),
     /** Invalid rank: outside {@code [0, size)} and not a wildcard or {@link Communicator#PROC_NULL}. */
     RANK("MPI_ERR_RANK"),
     /** Invalid root for a rooted collective. */

@@ -18,6 +18,11 @@ public record Status(int source, int tag, long byteCount, boolean cancelled, Err
         return new Status(source, tag, byteCount, false, null);
     }
 
+    /** The empty status of an inactive persistent request: any source, any tag, no bytes, no error. */
+    public static Status empty() {
+        return new Status(Communicator.ANY_SOURCE, Communicator.ANY_TAG, 0, false, null);
+    }
+
     /** Status of a request that was cancelled. */
     public static Status ofCancelled() {
         return new Status(Communicator.ANY_SOURCE, Communicator.ANY_TAG, 0, true, null);

@@ -315,6 +315,66 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_PT2PT_34_persistentRequestsReadTheirBufferAtEachStart() {
+        verify("PT2PT.34");
+    }
+
+    @Test
+    public void required_PT2PT_35_matchedProbeTakesItsMessage() {
+        verify("PT2PT.35");
+    }
+
+    @Test
+    public void required_PT2PT_36_bufferedSendsUseTheAttachedBuffer() {
+        verify("PT2PT.36");
+    }
+
+    @Test
+    public void required_PT2PT_37_sendrecvReplaceShiftsAndReadyModeDelivers() {
+        verify("PT2PT.37");
+    }
+
+    @Test
+    public void required_PT2PT_38_partitionedPartsArriveWhenReady() {
+        verify("PT2PT.38");
+    }
+
+    @Test
+    public void required_COLL_08_gatherScatterFamilyPlaceEveryBlock() {
+        verify("COLL.08");
+    }
+
+    @Test
+    public void required_COLL_09_reduceScatterAndExscan() {
+        verify("COLL.09");
+    }
+
+    @Test
+    public void required_COLL_10_nonBlockingCollectivesMatchTheBlockingOnes() {
+        verify("COLL.10");
+    }
+
+    @Test
+    public void required_COLL_11_persistentCollectivesRestart() {
+        verify("COLL.11");
+    }
+
+    @Test
+    public void required_COMM_01_dupAndIdupIsolateTheirTraffic() {
+        verify("COMM.01");
+    }
+
+    @Test
+    public void required_COMM_02_groupOperationsFollowTheStandard() {
+        verify("COMM.02");
+    }
+
+    @Test
+    public void required_COMM_03_createAndCreateGroupBuildSubsets() {
+        verify("COMM.03");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

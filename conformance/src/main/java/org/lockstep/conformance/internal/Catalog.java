@@ -13,11 +13,14 @@ public final class Catalog {
     public static List<Rule> rules() {
         List<Rule> all = new ArrayList<>();
         all.addAll(PointToPointRules.rules());
+        all.addAll(MorePointToPointRules.rules());
         all.addAll(MailboxRules.rules());
         all.addAll(IndirectionRules.rules());
         all.addAll(DeviceRules.rules());
         all.addAll(CollectiveRules.rules());
         all.addAll(DatatypeRules.rules());
+        all.addAll(CollectiveFamilyRules.rules());
+        all.addAll(CommunicatorRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
         return all;

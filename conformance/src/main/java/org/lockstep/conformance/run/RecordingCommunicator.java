@@ -4,9 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.Group;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.Message;
 import org.lockstep.api.Op;
+import org.lockstep.api.PartitionedRequest;
+import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
@@ -165,6 +170,76 @@ final class RecordingCommunicator implements Communicator {
     public Communicator split(int color, int key) {
         Communicator part = collective("split", "color " + color + ", key " + key, () -> raw.split(color, key));
         return part == null ? null : new RecordingCommunicator(part, rank);
+    }
+
+    @Override
+    public Group group() {
+        return raw.group();
+    }
+
+    @Override
+    public Group.Comparison compare(Communicator other) {
+        return raw.compare(other instanceof RecordingCommunicator r ? r.raw : other);
+    }
+
+    @Override
+    public Communicator create(Group group) {
+        Communicator made = collective("create", group.toString(), () -> raw.create(group));
+        return made == null ? null : new RecordingCommunicator(made, rank);
+    }
+
+    @Override
+    public Communicator createGroup(Group group, int tag) {
+        Communicator made = collective("createGroup", group + ", tag " + tag, () -> raw.createGroup(group, tag));
+        return made == null ? null : new RecordingCommunicator(made, rank);
+    }
+
+    @Override
+    public Communicator splitType(SplitType type, int key) {
+        Communicator part = collective("splitType", type + ", key " + key, () -> raw.splitType(type, key));
+        return part == null ? null : new RecordingCommunicator(part, rank);
+    }
+
+    @Override
+    public CommunicatorRequest idup() {
+        RecordingRequest r = start("idup", "", raw::idup);
+        CommunicatorRequest made = (CommunicatorRequest) r.unwrap();
+        return new CommunicatorRequest() {
+            @Override
+            public Communicator communicator() {
+                return new RecordingCommunicator(made.communicator(), rank);
+            }
+
+            @Override
+            public Status await() {
+                return r.await();
+            }
+
+            @Override
+            public Optional<Status> test() {
+                return r.test();
+            }
+
+            @Override
+            public boolean isComplete() {
+                return r.isComplete();
+            }
+
+            @Override
+            public void cancel() {
+                r.cancel();
+            }
+        };
+    }
+
+    @Override
+    public void setName(String name) {
+        raw.setName(name);
+    }
+
+    @Override
+    public String name() {
+        return raw.name();
     }
 
     @Override
@@ -355,6 +430,317 @@ final class RecordingCommunicator implements Communicator {
     @Override
     public Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         return start("iexscan", count + " x " + type + " " + op, () -> raw.iexscan(send, recv, count, type, op));
+    }
+
+    // ---- the general collective forms
+
+    @Override
+    public void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
+                       int root) {
+        collective("gather", sendCount + " x " + sendType + " to " + root,
+                () -> raw.gather(send, sendCount, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                        long[] displacements, Datatype recvType, int root) {
+        collective("gatherv", sendCount + " x " + sendType + " to " + root,
+                () -> raw.gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root));
+    }
+
+    @Override
+    public void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
+                        int root) {
+        collective("scatter", recvCount + " x " + recvType + " from " + root,
+                () -> raw.scatter(send, sendCount, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                         long recvCount, Datatype recvType, int root) {
+        collective("scatterv", recvCount + " x " + recvType + " from " + root,
+                () -> raw.scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                          Datatype recvType) {
+        collective("allgather", sendCount + " x " + sendType, () -> raw.allgather(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                           long[] displacements, Datatype recvType) {
+        collective("allgatherv", sendCount + " x " + sendType,
+                () -> raw.allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType));
+    }
+
+    @Override
+    public void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                         Datatype recvType) {
+        collective("alltoall", sendCount + " x " + sendType, () -> raw.alltoall(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType, MemorySegment recv,
+                          long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        collective("alltoallv", sendType + " to " + recvType,
+                () -> raw.alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType));
+    }
+
+    @Override
+    public Request igather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                           Datatype recvType, int root) {
+        return start("igather", sendCount + " x " + sendType + " to " + root,
+                () -> raw.igather(send, sendCount, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public Request igatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                            long[] displacements, Datatype recvType, int root) {
+        return start("igatherv", sendCount + " x " + sendType + " to " + root,
+                () -> raw.igatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root));
+    }
+
+    @Override
+    public Request iscatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                            Datatype recvType, int root) {
+        return start("iscatter", recvCount + " x " + recvType + " from " + root,
+                () -> raw.iscatter(send, sendCount, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                             long recvCount, Datatype recvType, int root) {
+        return start("iscatterv", recvCount + " x " + recvType + " from " + root,
+                () -> raw.iscatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root));
+    }
+
+    @Override
+    public Request iallgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                              Datatype recvType) {
+        return start("iallgather", sendCount + " x " + sendType,
+                () -> raw.iallgather(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public Request iallgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                               long[] displacements, Datatype recvType) {
+        return start("iallgatherv", sendCount + " x " + sendType,
+                () -> raw.iallgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType));
+    }
+
+    @Override
+    public Request ialltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                             Datatype recvType) {
+        return start("ialltoall", sendCount + " x " + sendType,
+                () -> raw.ialltoall(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                              MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return start("ialltoallv", sendType + " to " + recvType,
+                () -> raw.ialltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType));
+    }
+
+    // ---- more point-to-point: modes, buffered sends, matched probes (recorded like the others)
+
+    @Override
+    public void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        start("rsend", describe(count, type, "to", dest, tag), () -> raw.irsend(buffer, count, type, dest, tag)).await();
+    }
+
+    @Override
+    public Request irsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return start("irsend", describe(count, type, "to", dest, tag), () -> raw.irsend(buffer, count, type, dest, tag));
+    }
+
+    @Override
+    public void bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        start("bsend", describe(count, type, "to", dest, tag), () -> raw.ibsend(buffer, count, type, dest, tag)).await();
+    }
+
+    @Override
+    public Request ibsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return start("ibsend", describe(count, type, "to", dest, tag), () -> raw.ibsend(buffer, count, type, dest, tag));
+    }
+
+    @Override
+    public void attachBuffer(MemorySegment buffer) {
+        raw.attachBuffer(buffer);
+    }
+
+    @Override
+    public MemorySegment detachBuffer() {
+        return collective("detachBuffer", "", raw::detachBuffer);
+    }
+
+    @Override
+    public Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source, int recvTag) {
+        return collective("sendrecvReplace", describe(count, type, "to", dest, sendTag) + ", from " + peerName(source),
+                () -> raw.sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag));
+    }
+
+    @Override
+    public Message mprobe(int source, int tag) {
+        RankState.Activity a = rank.begin("mprobe", "source " + source + ", tag " + tag, true);
+        Waiting idle = new Waiting(rank);
+        try {
+            while (true) {
+                Optional<Message> found = raw.improbe(source, tag);
+                if (found.isPresent()) {
+                    rank.end(a, found.get().toString());
+                    return found.get();
+                }
+                idle.idle();
+            }
+        } catch (LockstepException e) {
+            rank.end(a, "threw " + e.getMessage());
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<Message> improbe(int source, int tag) {
+        return raw.improbe(source, tag);
+    }
+
+    @Override
+    public Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
+        return start("mrecv", count + " x " + type, () -> raw.imrecv(buffer, count, type, message)).await();
+    }
+
+    @Override
+    public Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
+        return start("imrecv", count + " x " + type, () -> raw.imrecv(buffer, count, type, message));
+    }
+
+    // ---- persistent and partitioned operations: made by the provider, waited on through it
+
+    @Override
+    public PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return raw.sendInit(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return raw.ssendInit(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public PersistentRequest bsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return raw.bsendInit(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public PersistentRequest rsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return raw.rsendInit(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return raw.recvInit(buffer, count, type, source, tag);
+    }
+
+    @Override
+    public PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag) {
+        return raw.psendInit(buffer, partitions, count, type, dest, tag);
+    }
+
+    @Override
+    public PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag) {
+        return raw.precvInit(buffer, partitions, count, type, source, tag);
+    }
+
+    @Override
+    public PersistentRequest barrierInit() {
+        return raw.barrierInit();
+    }
+
+    @Override
+    public PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root) {
+        return raw.bcastInit(buffer, count, type, root);
+    }
+
+    @Override
+    public PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return raw.gatherInit(send, count, type, recv, root);
+    }
+
+    @Override
+    public PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                         long[] displacements, int root) {
+        return raw.gathervInit(send, sendCount, type, recv, recvCounts, displacements, root);
+    }
+
+    @Override
+    public PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return raw.scatterInit(send, count, type, recv, root);
+    }
+
+    @Override
+    public PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                                          MemorySegment recv, long recvCount, int root) {
+        return raw.scattervInit(send, sendCounts, displacements, type, recv, recvCount, root);
+    }
+
+    @Override
+    public PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return raw.allgatherInit(send, count, type, recv);
+    }
+
+    @Override
+    public PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                                            long[] recvCounts, long[] displacements) {
+        return raw.allgathervInit(send, sendCount, type, recv, recvCounts, displacements);
+    }
+
+    @Override
+    public PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return raw.alltoallInit(send, count, type, recv);
+    }
+
+    @Override
+    public PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                           MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return raw.alltoallvInit(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
+    }
+
+    @Override
+    public PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                           MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return raw.alltoallwInit(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements, recvTypes);
+    }
+
+    @Override
+    public PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return raw.reduceInit(send, recv, count, type, op, root);
+    }
+
+    @Override
+    public PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return raw.allreduceInit(send, recv, count, type, op);
+    }
+
+    @Override
+    public PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        return raw.reduceScatterInit(send, recv, recvCounts, type, op);
+    }
+
+    @Override
+    public PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        return raw.reduceScatterBlockInit(send, recv, recvCount, type, op);
+    }
+
+    @Override
+    public PersistentRequest scanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return raw.scanInit(send, recv, count, type, op);
+    }
+
+    @Override
+    public PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return raw.exscanInit(send, recv, count, type, op);
     }
 
     private Request startSend(String operation, MemorySegment buffer, long count, Datatype type, int dest, int tag,

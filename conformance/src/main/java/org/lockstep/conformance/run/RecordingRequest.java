@@ -23,6 +23,11 @@ final class RecordingRequest implements Request {
         this.started = started;
     }
 
+    /** The provider's request behind this one. */
+    Request unwrap() {
+        return raw;
+    }
+
     @Override
     public Status await() {
         Optional<Status> done = poll();

@@ -49,7 +49,7 @@ final class CallSynchronisation {
         c.requireOpen();
         me.nextSuperstep();
         long sequence = c.nextCollectiveSequence();
-        Group group = c.group();
+        Group group = c.vpGroup();
         CallState call;
         scheduler().lock().lock();
         try {
@@ -77,10 +77,10 @@ final class CallSynchronisation {
         me.endCall();
         scheduler().lock().lock();
         try {
-            if (++call.departed < c.group().localMembers()) {
+            if (++call.departed < c.vpGroup().localMembers()) {
                 return;
             }
-            c.group().calls.remove(call.sequence);
+            c.vpGroup().calls.remove(call.sequence);
         } finally {
             scheduler().lock().unlock();
         }
@@ -100,7 +100,7 @@ final class CallSynchronisation {
     /** As {@link #await(EmCommunicator, CallState, BooleanSupplier, CompositeSignal, String)}, resuming with {@code resume}. */
     void await(EmCommunicator c, CallState call, BooleanSupplier condition, CompositeSignal signal, String what,
                Runnable resume) {
-        scheduler().await(c.vp(), condition, signal, what + " (collective #" + call.sequence + " on " + c.group() + ")",
+        scheduler().await(c.vp(), condition, signal, what + " (collective #" + call.sequence + " on " + c.vpGroup() + ")",
                 world.swapOut(c.vp()), resume);
     }
 

@@ -148,6 +148,20 @@ public final class CommWorld {
         return g;
     }
 
+    /**
+     * The group that the members of {@code members} (VP ids) make from {@code parent} with {@code tag}
+     * in their {@code call}-th such call ({@code MPI_Comm_create_group}): its key is derived from those,
+     * so every member, on every real processor, takes the same group without talking.
+     */
+    Group createGroup(Group parent, int tag, int[] members, long call) {
+        scheduler().lock().lock();
+        try {
+            return group(Group.createdKey(parent.key(), tag, members, call), members);
+        } finally {
+            scheduler().lock().unlock();
+        }
+    }
+
     /** Reserves spool memory for an eager message (scheduler lock held); false if the budget is spent. */
     boolean reserveSpool(long bytes) {
         if (spoolUsed + bytes > machine.options().spool()) {

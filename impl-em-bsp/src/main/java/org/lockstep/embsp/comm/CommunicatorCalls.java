@@ -24,7 +24,7 @@ final class CommunicatorCalls {
         Group[] made = new Group[1];
         calls.locked(() -> {
             if (call.dupGroup == null) {
-                call.dupGroup = calls.world().group(Group.derivedKey(c.group().key(), call.sequence, -1), c.group().members());
+                call.dupGroup = calls.world().group(Group.derivedKey(c.vpGroup().key(), call.sequence, -1), c.vpGroup().members());
             }
             made[0] = call.dupGroup;
         });
@@ -43,7 +43,7 @@ final class CommunicatorCalls {
             call.colors[rank] = color;
             call.keys[rank] = key;
             if (call.arrivals.increment() == call.n) {
-                formSplitGroups(c.group(), call);
+                formSplitGroups(c.vpGroup(), call);
                 call.arrivals.set(calls.scheduler());
             }
         });

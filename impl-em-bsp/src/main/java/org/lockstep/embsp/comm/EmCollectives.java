@@ -69,7 +69,7 @@ final class EmCollectives implements CollectiveEngine {
 
     /** Whether {@code c}'s group spans real processors: then the spanning family serves the call. */
     private static boolean spans(EmCommunicator c) {
-        return c.group().spansProcessors();
+        return c.vpGroup().spansProcessors();
     }
 
     private static EmCommunicator cast(Communicator channel) {

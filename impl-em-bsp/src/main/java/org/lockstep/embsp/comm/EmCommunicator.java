@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -15,11 +16,13 @@ import org.lockstep.embsp.sim.Context;
 import org.lockstep.embsp.sim.Vp;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
 
 /**
  * A virtual processor's communicator. Point-to-point goes through {@link PointToPoint};
- * collectives through the EM-BSP {@link EmCollectives}, which needs no private point-to-point
- * channel, so the channel is this communicator itself. {@link #allocate} places memory in the
+ * collectives through the EM-BSP {@link EmCollectives} over a channel of the same ranks on a
+ * private context, where the point-to-point schedules of the non-blocking collectives EM-BSP has
+ * no algorithm of its own for also run. {@link #allocate} places memory in the
  * VP's context — the memory that survives swaps; Java heap objects are not swapped.
  */
 public final class EmCommunicator extends AbstractCommunicator {
@@ -30,6 +33,8 @@ public final class EmCommunicator extends AbstractCommunicator {
     private final Set<Long> allocations = new HashSet<>();
     private long collectiveSequence;
     private EmCommunicator channel;
+    /** This VP's createGroup calls so far, by tag and members: which of a repeated call this is. */
+    private final java.util.Map<String, Long> createGroupCalls = new java.util.HashMap<>();
 
     EmCommunicator(CommWorld world, Group group, Vp vp) {
         this.world = world;
@@ -42,7 +47,8 @@ public final class EmCommunicator extends AbstractCommunicator {
         return world;
     }
 
-    Group group() {
+    /** The group of VPs behind this communicator (ids, context, collective calls in progress). */
+    Group vpGroup() {
         return group;
     }
 
@@ -130,6 +136,28 @@ public final class EmCommunicator extends AbstractCommunicator {
     @Override
     protected Communicator implSplit(int color, int key) {
         return world.collectives().split(this, color, key);
+    }
+
+    @Override
+    protected int implWorldRank(int r) {
+        return group.vpOf(r);
+    }
+
+    /** EM-BSP's dup never waits (the first VP makes the group), so its non-blocking form is complete when it returns. */
+    @Override
+    protected CommunicatorRequest implIdup() {
+        return new CompletedCommunicatorRequest(implDup());
+    }
+
+    @Override
+    protected Communicator implCreateGroup(int[] ranks, int tag) {
+        int[] members = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            members[i] = group.vpOf(ranks[i]);
+        }
+        String key = tag + " " + java.util.Arrays.toString(members);
+        long call = createGroupCalls.merge(key, 1L, Long::sum);
+        return on(world.createGroup(group, tag, members, call));
     }
 
     /** A communicator of VP {@code vp} on {@code newGroup}. */

@@ -76,6 +76,11 @@ final class Group {
         return h == WORLD ? 1 : h;
     }
 
+    /** The key of the group that {@code members} make from {@code parent} with {@code tag} in their {@code call}-th createGroup. */
+    static long createdKey(long parent, int tag, int[] members, long call) {
+        return derivedKey(derivedKey(parent, Long.MIN_VALUE + call, tag), Arrays.hashCode(members), members.length);
+    }
+
     long key() {
         return key;
     }

@@ -66,7 +66,7 @@ final class PointToPoint {
         CommWorld world = comm.world();
         Vp me = comm.vp();
         MemorySegment data = bytes == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, bytes);
-        Group group = comm.group();
+        Group group = comm.vpGroup();
         int target = group.vpOf(dest);
         requireLocal(group, dest, "send to");
         EmRequest request = new EmRequest(world, me, (synchronous ? "ssend" : "send") + " to rank " + dest + " tag " + tag);
@@ -120,7 +120,7 @@ final class PointToPoint {
     static EmRequest receive(EmCommunicator comm, MemorySegment buffer, long capacity, int source, int tag) {
         CommWorld world = comm.world();
         Vp me = comm.vp();
-        Group group = comm.group();
+        Group group = comm.vpGroup();
         MemorySegment destination = capacity == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, capacity);
         if (source != Communicator.ANY_SOURCE) {
             requireLocal(group, source, "receive from");
@@ -198,7 +198,7 @@ final class PointToPoint {
             Vp me = comm.vp();
             int wanted = wantedSource(comm, source);
             MatchingEngine<Message> matching = world.mailbox(me.id()).matching();
-            world.scheduler().await(me, () -> matching.probe(wanted, tag, comm.group().context()) != null,
+            world.scheduler().await(me, () -> matching.probe(wanted, tag, comm.vpGroup().context()) != null,
                     world.mailbox(me.id()).signal(), "probe from " + source + " tag " + tag, world.swapOut(me), world.swapIn(me));
         }
     }
@@ -214,7 +214,7 @@ final class PointToPoint {
     }
 
     private static int wantedSource(EmCommunicator comm, int source) {
-        return source == Communicator.ANY_SOURCE ? MatchingEngine.ANY_SOURCE : comm.group().vpOf(source);
+        return source == Communicator.ANY_SOURCE ? MatchingEngine.ANY_SOURCE : comm.vpGroup().vpOf(source);
     }
 
     /** Arguments are checked and {@code source} is a rank or ANY_SOURCE (not PROC_NULL). */
@@ -224,11 +224,11 @@ final class PointToPoint {
         world.scheduler().lock().lock();
         try {
             MatchingEngine.Arrival<Message> a = world.mailbox(comm.vp().id()).matching()
-                    .probe(wantedSource(comm, source), tag, comm.group().context());
+                    .probe(wantedSource(comm, source), tag, comm.vpGroup().context());
             if (a == null) {
                 return Optional.empty();
             }
-            return Optional.of(Status.of(comm.group().rankOfVp(a.envelope().source()), a.envelope().tag(), a.byteLength()));
+            return Optional.of(Status.of(comm.vpGroup().rankOfVp(a.envelope().source()), a.envelope().tag(), a.byteLength()));
         } finally {
             world.scheduler().lock().unlock();
         }

@@ -39,7 +39,7 @@ final class SpanningAllgather {
     void allgather(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv, long[] counts,
                    long[] displs) {
         Vp me = c.vp();
-        Group group = c.group();
+        Group group = c.vpGroup();
         int rank = c.rank();
         int n = c.size();
         MemorySegment all = slice(recv, 0, extent(counts, displs), operation + " receive buffer");
@@ -128,7 +128,7 @@ final class SpanningAllgather {
      */
     private boolean fetch(EmCommunicator c, CallState call, int i, MemorySegment into, BoundaryCache cache, boolean published) {
         Vp me = c.vp();
-        Group group = c.group();
+        Group group = c.vpGroup();
         SpanningState span = call.span;
         int[] role = new int[1];
         calls.locked(() -> {

@@ -73,7 +73,7 @@ final class SpanningAlltoall {
     private void deliverAll(EmCommunicator c, CallState call, MemorySegment sendAll, long[] sendCounts, long[] sendDispls,
                             MemorySegment recvAll, long[] recvCounts, long[] recvDispls) {
         Vp me = c.vp();
-        Group group = c.group();
+        Group group = c.vpGroup();
         int rank = c.rank();
         int n = c.size();
         SpanningState span = call.span;
@@ -180,7 +180,7 @@ final class SpanningAlltoall {
 
     private void deliver(EmCommunicator c, CallState call, List<Integer> receivers, MemorySegment sendAll, long[] sendCounts,
                          long[] sendDispls, BoundaryCache cache, SendWindow window) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         int rank = c.rank();
         Deliveries inFlight = calls.deliveries(c);
         try {

@@ -20,17 +20,17 @@ final class SpanningBarrier {
 
     void barrier(EmCommunicator c) {
         CallState call = calls.enter(c, "barrier");
-        arrive(c.group(), call);
-        calls.await(c, call, () -> done(c.group(), call), call.arrivals, "barrier across real processors");
+        arrive(c.vpGroup(), call);
+        calls.await(c, call, () -> done(c.vpGroup(), call), call.arrivals, "barrier across real processors");
         calls.leave(c, call);
     }
 
     Request ibarrier(EmCommunicator c) {
         CallState call = calls.enter(c, "barrier");
-        arrive(c.group(), call);
+        arrive(c.vpGroup(), call);
         c.vp().endCall();
-        return new CollectiveRequest(c, call, () -> done(c.group(), call), call.arrivals, "ibarrier", () -> {
-            calls.await(c, call, () -> done(c.group(), call), call.arrivals, "ibarrier across real processors");
+        return new CollectiveRequest(c, call, () -> done(c.vpGroup(), call), call.arrivals, "ibarrier", () -> {
+            calls.await(c, call, () -> done(c.vpGroup(), call), call.arrivals, "ibarrier across real processors");
             calls.leave(c, call);
         });
     }

@@ -117,7 +117,7 @@ final class SpanningFolds {
     /** Adds this VP's contribution; if the token is here and it is next in line, folds what is ready. */
     private void contribute(EmCommunicator c, CallState call, MemorySegment input, long count, Datatype type, Op op) {
         int rank = c.rank();
-        Group group = c.group();
+        Group group = c.vpGroup();
         long length = input.byteSize();
         boolean[] combiner = new boolean[1];
         calls.locked(() -> {
@@ -284,7 +284,7 @@ final class SpanningFolds {
 
     void scan(EmCommunicator c, String operation, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op,
               boolean inclusive) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         long length = bytes(type, count);
         MemorySegment output = slice(recv, 0, length, operation + " receive buffer");
         MemorySegment input = send == Communicator.IN_PLACE ? output : slice(send, 0, length, operation + " send buffer");

@@ -42,7 +42,7 @@ final class SpanningRooted {
 
     /** The root's side: its buffer is published, the other processors told, waiting pulls answered (lock held). */
     private void publishRoot(EmCommunicator c, CallState call, int root, Location buffer, long[] counts, long[] displs) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         call.root = root;
         call.rootBuffer = buffer;
         call.rootCounts = counts;
@@ -56,7 +56,7 @@ final class SpanningRooted {
     /** Waits, swapping out if the partition is wanted, until the root's processor says the root has published. */
     private void awaitRemoteRoot(EmCommunicator c, CallState call, String operation, int root) {
         calls.await(c, call, () -> call.span.remoteRootReady.isSet() || call.span.failure != null, call.span.remoteRootReady,
-                operation + " waiting for root " + root + " on real processor " + c.group().processorOf(root));
+                operation + " waiting for root " + root + " on real processor " + c.vpGroup().processorOf(root));
         failIfFailed(call);
     }
 
@@ -74,7 +74,7 @@ final class SpanningRooted {
     // ------------------------------------------------------------------ bcast
 
     void bcast(EmCommunicator c, MemorySegment data, int root) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         long length = data.byteSize();
         CallState call = calls.enter(c, "bcast");
         if (c.rank() == root) {
@@ -138,7 +138,7 @@ final class SpanningRooted {
     void scatter(EmCommunicator c, String operation, MemorySegment send, long[] counts, long[] displs, MemorySegment recv,
                  long recvBytes, int root) {
         checkRoot(c, root);
-        Group group = c.group();
+        Group group = c.vpGroup();
         Vp me = c.vp();
         if (c.rank() == root) {
             MemorySegment all = slice(send, 0, extent(counts, displs), operation + " send buffer");
@@ -182,7 +182,7 @@ final class SpanningRooted {
     void gather(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv, long[] counts,
                 long[] displs, int root) {
         checkRoot(c, root);
-        Group group = c.group();
+        Group group = c.vpGroup();
         Vp me = c.vp();
         if (c.rank() == root) {
             MemorySegment all = slice(recv, 0, extent(counts, displs), operation + " receive buffer");

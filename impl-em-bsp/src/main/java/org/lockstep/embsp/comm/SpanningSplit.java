@@ -30,7 +30,7 @@ final class SpanningSplit {
         if (color < 0 && color != Communicator.UNDEFINED) {
             throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
         }
-        Group group = c.group();
+        Group group = c.vpGroup();
         CallState call = calls.enter(c, "split");
         int rank = c.rank();
         calls.locked(() -> {

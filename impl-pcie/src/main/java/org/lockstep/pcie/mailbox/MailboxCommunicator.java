@@ -6,11 +6,14 @@ import java.util.Comparator;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
+import org.lockstep.api.Datatype;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.messaging.ConstructingRequest;
 
 /**
  * A communicator of the mailbox transport: a group of world ranks and two context ids — one for
@@ -24,6 +27,8 @@ final class MailboxCommunicator extends AbstractCommunicator {
      */
     private static final int AGREEMENT_TAG = (1 << 30) - 1;
     private static final int AGREEMENT_FIELDS = 3;
+    /** The tags of createGroup's agreements on the collective channel: 2^29 and up, below {@link #AGREEMENT_TAG}. */
+    private static final int CREATE_GROUP_TAGS = 1 << 29;
 
     private final MailboxEndpoint endpoint;
     private final Group group;
@@ -122,6 +127,62 @@ final class MailboxCommunicator extends AbstractCommunicator {
         }
         int[] members = Arrays.copyOfRange(agreed, 1, agreed.length);
         return new MailboxCommunicator(endpoint, Group.of(members, endpoint.size()), agreed[0], false, false);
+    }
+
+    @Override
+    protected int implWorldRank(int r) {
+        return group.worldRank(r);
+    }
+
+    /**
+     * Non-blocking dup: every rank's next free context goes round by an iallgather on the collective
+     * channel; the largest is the new context. Each rank reserves its own proposal at once, so a
+     * construction started before this one completes proposes (and agrees on) a larger context.
+     */
+    @Override
+    protected CommunicatorRequest implIdup() {
+        int n = size();
+        int[] proposals = new int[n];
+        int mine = endpoint.nextFreeContext();
+        endpoint.reserveContextsBelow(mine + 2);
+        Request agreement = collectiveChannel().iallgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT,
+                MemorySegment.ofArray(proposals));
+        return new ConstructingRequest(agreement, () -> {
+            int context = java.util.Arrays.stream(proposals).max().orElseThrow();
+            endpoint.reserveContextsBelow(context + 2);
+            return new MailboxCommunicator(endpoint, group, context, false, false);
+        });
+    }
+
+    /**
+     * Only the members agree, over this communicator's collective channel on a tag of their own
+     * (below the range of the collective algorithms and of {@link #AGREEMENT_TAG}): the first member
+     * takes the largest next free context of them all and tells the others.
+     */
+    @Override
+    protected Communicator implCreateGroup(int[] ranks, int tag) {
+        Communicator c = collectiveChannel();
+        int channelTag = CREATE_GROUP_TAGS | (tag & (CREATE_GROUP_TAGS - 1));
+        int[] context = {endpoint.nextFreeContext()};
+        if (ranks[0] == rank) {
+            int[] other = new int[1];
+            for (int i = 1; i < ranks.length; i++) {
+                c.recv(other, ranks[i], channelTag);
+                context[0] = Math.max(context[0], other[0]);
+            }
+            for (int i = 1; i < ranks.length; i++) {
+                c.send(context, ranks[i], channelTag);
+            }
+        } else {
+            c.send(context, ranks[0], channelTag);
+            c.recv(context, ranks[0], channelTag);
+        }
+        endpoint.reserveContextsBelow(context[0] + 2);
+        int[] members = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            members[i] = group.worldRank(ranks[i]);
+        }
+        return new MailboxCommunicator(endpoint, Group.of(members, endpoint.size()), context[0], false, false);
     }
 
     /**

@@ -136,4 +136,19 @@ final class EngineCommunicator extends AbstractCommunicator {
     protected Communicator implSplit(int color, int key) {
         return world.split(color, key);
     }
+
+    @Override
+    protected int implWorldRank(int rank) {
+        return world.group().worldRank(rank);
+    }
+
+    @Override
+    protected Communicator implCreateGroup(int[] ranks, int tag) {
+        return world.createGroup(world.group().incl(ranks), tag);
+    }
+
+    @Override
+    protected org.lockstep.api.CommunicatorRequest implIdup() {
+        return world.idup();
+    }
 }

@@ -5,10 +5,15 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Group;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.Message;
 import org.lockstep.api.Op;
+import org.lockstep.api.PartitionedRequest;
+import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.spi.events.CollectiveEvent;
@@ -16,6 +21,7 @@ import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.CompletedRequest;
 import org.lockstep.spi.messaging.PackedBuffer;
+import org.lockstep.spi.messaging.PersistentOperation;
 import org.lockstep.spi.messaging.UnpackingRequest;
 
 /**
@@ -31,6 +37,9 @@ import org.lockstep.spi.messaging.UnpackingRequest;
 public abstract class AbstractCommunicator implements Communicator {
     private volatile boolean closed;
     private CollectiveCalls collectives;
+    private PointToPointCalls pointToPoint;
+    private Group group;
+    private volatile String name = "";
 
     // ================================================================ hooks
 
@@ -58,6 +67,26 @@ public abstract class AbstractCommunicator implements Communicator {
 
     /** {@link #split}, with a color already checked; collective. */
     protected abstract Communicator implSplit(int color, int key);
+
+    /** The world rank (the process's rank in the provider's world) of rank {@code rank} here. */
+    protected abstract int implWorldRank(int rank);
+
+    /**
+     * A communicator of the ranks {@code ranks} of this one (in that order; this rank among them),
+     * agreed on by them alone ({@code MPI_Comm_create_group}); {@code tag} tells concurrent calls apart.
+     */
+    protected abstract Communicator implCreateGroup(int[] ranks, int tag);
+
+    /** Starts a {@link #dup} that does not block ({@code MPI_Comm_idup}); collective. */
+    protected abstract CommunicatorRequest implIdup();
+
+    /**
+     * Which ranks share memory with this one, for {@link #splitType}: ranks returning the same value
+     * share it. The default, 0, says every rank of the communicator does (one device).
+     */
+    protected int implSharedMemoryDomain() {
+        return 0;
+    }
 
     protected abstract MemorySegment implAllocate(long byteSize);
 
@@ -172,6 +201,108 @@ public abstract class AbstractCommunicator implements Communicator {
         ArgumentChecks.checkReceiveTag(tag);
     }
 
+    private PointToPointCalls pointToPoint() {
+        PointToPointCalls p = pointToPoint;
+        if (p == null) {
+            p = new PointToPointCalls(this);
+            pointToPoint = p;
+        }
+        return p;
+    }
+
+    @Override
+    public final void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        startSend(buffer, count, type, dest, tag, false).await();
+    }
+
+    @Override
+    public final Request irsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return startSend(buffer, count, type, dest, tag, false);
+    }
+
+    @Override
+    public final void bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        pointToPoint().bsend(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public final Request ibsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().bsend(buffer, count, type, dest, tag);
+    }
+
+    @Override
+    public final void attachBuffer(MemorySegment buffer) {
+        pointToPoint().attach(buffer);
+    }
+
+    @Override
+    public final MemorySegment detachBuffer() {
+        return pointToPoint().detach();
+    }
+
+    @Override
+    public final Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source,
+                                        int recvTag) {
+        return pointToPoint().sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag);
+    }
+
+    @Override
+    public final Message mprobe(int source, int tag) {
+        checkProbe(source, tag);
+        return pointToPoint().mprobe(source, tag);
+    }
+
+    @Override
+    public final Optional<Message> improbe(int source, int tag) {
+        checkProbe(source, tag);
+        return pointToPoint().improbe(source, tag);
+    }
+
+    @Override
+    public final Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
+        return pointToPoint().imrecv(buffer, count, type, message).await();
+    }
+
+    @Override
+    public final Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
+        return pointToPoint().imrecv(buffer, count, type, message);
+    }
+
+    @Override
+    public final PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().sendInit(buffer, count, type, dest, tag, "send", false, false);
+    }
+
+    @Override
+    public final PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().sendInit(buffer, count, type, dest, tag, "ssend", true, false);
+    }
+
+    @Override
+    public final PersistentRequest bsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().sendInit(buffer, count, type, dest, tag, "bsend", false, true);
+    }
+
+    @Override
+    public final PersistentRequest rsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().sendInit(buffer, count, type, dest, tag, "rsend", false, false);
+    }
+
+    @Override
+    public final PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        return pointToPoint().recvInit(buffer, count, type, source, tag);
+    }
+
+    @Override
+    public final PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag) {
+        return pointToPoint().psendInit(buffer, partitions, count, type, dest, tag);
+    }
+
+    @Override
+    public final PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag) {
+        return pointToPoint().precvInit(buffer, partitions, count, type, source, tag);
+    }
+
     // ================================================================ communicators, memory, life cycle
 
     @Override
@@ -187,6 +318,104 @@ public abstract class AbstractCommunicator implements Communicator {
             throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
         }
         return implSplit(color, key);
+    }
+
+    @Override
+    public final Group group() {
+        checkOpen();
+        Group g = group;
+        if (g == null) {
+            int[] world = new int[size()];
+            for (int r = 0; r < world.length; r++) {
+                world[r] = implWorldRank(r);
+            }
+            g = Group.of(implWorldRank(rank()), world);
+            group = g;
+        }
+        return g;
+    }
+
+    @Override
+    public final Group.Comparison compare(Communicator other) {
+        if (other == null) {
+            throw new LockstepException(ErrorClass.COMM, "cannot compare with a null communicator");
+        }
+        if (other == this) {
+            return Group.Comparison.IDENT;
+        }
+        return switch (group().compare(other.group())) {
+            case IDENT -> Group.Comparison.CONGRUENT;
+            case SIMILAR -> Group.Comparison.SIMILAR;
+            default -> Group.Comparison.UNEQUAL;
+        };
+    }
+
+    /** This communicator's ranks of {@code g}'s members, in {@code g}'s order; GROUP if one is not here. */
+    private int[] ranksOf(Group g) {
+        Group mine = group();
+        int[] ranks = new int[g.size()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = mine.rankOfWorld(g.worldRank(i));
+            if (ranks[i] == UNDEFINED) {
+                throw new LockstepException(ErrorClass.GROUP, "process " + g.worldRank(i) + " of the group is not in this communicator");
+            }
+        }
+        return ranks;
+    }
+
+    @Override
+    public final Communicator create(Group g) {
+        checkOpen();
+        if (g == null) {
+            throw new LockstepException(ErrorClass.GROUP, "group is null");
+        }
+        ranksOf(g);
+        int mine = g.rankOfWorld(implWorldRank(rank()));
+        return split(mine == UNDEFINED ? UNDEFINED : 0, mine);
+    }
+
+    @Override
+    public final Communicator createGroup(Group g, int tag) {
+        checkOpen();
+        if (g == null) {
+            throw new LockstepException(ErrorClass.GROUP, "group is null");
+        }
+        ArgumentChecks.checkSendTag(tag);
+        int[] ranks = ranksOf(g);
+        if (g.rankOfWorld(implWorldRank(rank())) == UNDEFINED) {
+            throw new LockstepException(ErrorClass.GROUP, "createGroup is collective over the group's members only: rank " + rank()
+                    + " is not one");
+        }
+        return implCreateGroup(ranks, tag);
+    }
+
+    @Override
+    public final Communicator splitType(SplitType type, int key) {
+        checkOpen();
+        if (type == null) {
+            throw new LockstepException(ErrorClass.ARG, "split type is null");
+        }
+        return split(implSharedMemoryDomain(), key);
+    }
+
+    @Override
+    public final CommunicatorRequest idup() {
+        checkOpen();
+        return implIdup();
+    }
+
+    @Override
+    public final void setName(String newName) {
+        checkOpen();
+        if (newName == null) {
+            throw new LockstepException(ErrorClass.ARG, "communicator name is null");
+        }
+        name = newName;
+    }
+
+    @Override
+    public final String name() {
+        return name;
     }
 
     @Override
@@ -262,46 +491,54 @@ public abstract class AbstractCommunicator implements Communicator {
 
     @Override
     public final void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        recorded("gather", () -> type.byteLength(count), () -> collectives().gather(send, count, type, recv, root, false));
+        recorded("gather", () -> type.byteLength(count),
+                () -> collectives().gather(send, count, type, recv, count, type, root, false));
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                               long[] displacements, int root) {
-        recorded("gatherv", () -> type.byteLength(sendCount), () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, root, false));
+        recorded("gatherv", () -> type.byteLength(sendCount),
+                () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
     }
 
     @Override
     public final void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        recorded("scatter", () -> type.byteLength(count), () -> collectives().scatter(send, count, type, recv, root, false));
+        recorded("scatter", () -> type.byteLength(count),
+                () -> collectives().scatter(send, count, type, recv, count, type, root, false));
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
                                long recvCount, int root) {
-        recorded("scatterv", () -> type.byteLength(recvCount), () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, root, false));
+        recorded("scatterv", () -> type.byteLength(recvCount),
+                () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
     }
 
     @Override
     public final void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        recorded("allgather", () -> type.byteLength(count), () -> collectives().allgather(send, count, type, recv, false));
+        recorded("allgather", () -> type.byteLength(count),
+                () -> collectives().allgather(send, count, type, recv, count, type, false));
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                                  long[] displacements) {
-        recorded("allgatherv", () -> type.byteLength(sendCount), () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, false));
+        recorded("allgatherv", () -> type.byteLength(sendCount),
+                () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
     }
 
     @Override
     public final void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        recorded("alltoall", () -> type.byteLength(count) * size(), () -> collectives().alltoall(send, count, type, recv, false));
+        recorded("alltoall", () -> type.byteLength(count) * size(),
+                () -> collectives().alltoall(send, count, type, recv, count, type, false));
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)), () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, false));
+        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
+                () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
     }
 
     @Override
@@ -353,46 +590,46 @@ public abstract class AbstractCommunicator implements Communicator {
 
     @Override
     public final Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return collectives().gather(send, count, type, recv, root, true);
+        return collectives().gather(send, count, type, recv, count, type, root, true);
     }
 
     @Override
     public final Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                                   long[] displacements, int root) {
-        return collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, root, true);
+        return collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, true);
     }
 
     @Override
     public final Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return collectives().scatter(send, count, type, recv, root, true);
+        return collectives().scatter(send, count, type, recv, count, type, root, true);
     }
 
     @Override
     public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
                                    MemorySegment recv, long recvCount, int root) {
-        return collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, root, true);
+        return collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, true);
     }
 
     @Override
     public final Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return collectives().allgather(send, count, type, recv, true);
+        return collectives().allgather(send, count, type, recv, count, type, true);
     }
 
     @Override
     public final Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                                      long[] displacements) {
-        return collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, true);
+        return collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, true);
     }
 
     @Override
     public final Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return collectives().alltoall(send, count, type, recv, true);
+        return collectives().alltoall(send, count, type, recv, count, type, true);
     }
 
     @Override
     public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                     MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        return collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, true);
+        return collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, true);
     }
 
     @Override
@@ -430,5 +667,205 @@ public abstract class AbstractCommunicator implements Communicator {
     @Override
     public final Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         return collectives().scan(send, recv, count, type, op, true, true);
+    }
+
+    // ---- the general forms: send and receive sides with their own counts and datatypes
+
+    @Override
+    public final void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                             Datatype recvType, int root) {
+        collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                              long[] displacements, Datatype recvType, int root) {
+        collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false);
+    }
+
+    @Override
+    public final void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                              Datatype recvType, int root) {
+        collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                               long recvCount, Datatype recvType, int root) {
+        collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                Datatype recvType) {
+        collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false);
+    }
+
+    @Override
+    public final void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                 long[] displacements, Datatype recvType) {
+        collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
+    }
+
+    @Override
+    public final void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                               Datatype recvType) {
+        collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
+    }
+
+    @Override
+    public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
+    }
+
+    @Override
+    public final Request igather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                 Datatype recvType, int root) {
+        return collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request igatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, Datatype recvType, int root) {
+        return collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, true);
+    }
+
+    @Override
+    public final Request iscatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                  Datatype recvType, int root) {
+        return collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType,
+                                   MemorySegment recv, long recvCount, Datatype recvType, int root) {
+        return collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request iallgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                    Datatype recvType) {
+        return collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, true);
+    }
+
+    @Override
+    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                     long[] recvCounts, long[] displacements, Datatype recvType) {
+        return collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, true);
+    }
+
+    @Override
+    public final Request ialltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                   Datatype recvType) {
+        return collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, true);
+    }
+
+    @Override
+    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements,
+                recvType, true);
+    }
+
+    // ---- persistent collectives: each start runs the non-blocking form (arguments are checked at each start)
+
+    private PersistentRequest persistent(String what, java.util.function.Supplier<Request> start) {
+        checkOpen();
+        return new PersistentOperation(what, start);
+    }
+
+    @Override
+    public final PersistentRequest barrierInit() {
+        return persistent("barrier", this::ibarrier);
+    }
+
+    @Override
+    public final PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root) {
+        return persistent("bcast", () -> ibcast(buffer, count, type, root));
+    }
+
+    @Override
+    public final PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return persistent("gather", () -> igather(send, count, type, recv, root));
+    }
+
+    @Override
+    public final PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                                               long[] recvCounts, long[] displacements, int root) {
+        return persistent("gatherv", () -> igatherv(send, sendCount, type, recv, recvCounts, displacements, root));
+    }
+
+    @Override
+    public final PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return persistent("scatter", () -> iscatter(send, count, type, recv, root));
+    }
+
+    @Override
+    public final PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                                                MemorySegment recv, long recvCount, int root) {
+        return persistent("scatterv", () -> iscatterv(send, sendCounts, displacements, type, recv, recvCount, root));
+    }
+
+    @Override
+    public final PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return persistent("allgather", () -> iallgather(send, count, type, recv));
+    }
+
+    @Override
+    public final PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                                                  long[] recvCounts, long[] displacements) {
+        return persistent("allgatherv", () -> iallgatherv(send, sendCount, type, recv, recvCounts, displacements));
+    }
+
+    @Override
+    public final PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return persistent("alltoall", () -> ialltoall(send, count, type, recv));
+    }
+
+    @Override
+    public final PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return persistent("alltoallv", () -> ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements));
+    }
+
+    @Override
+    public final PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                                                 Datatype[] sendTypes, MemorySegment recv, long[] recvCounts,
+                                                 long[] recvDisplacements, Datatype[] recvTypes) {
+        return persistent("alltoallw", () -> ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes));
+    }
+
+    @Override
+    public final PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return persistent("reduce", () -> ireduce(send, recv, count, type, op, root));
+    }
+
+    @Override
+    public final PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return persistent("allreduce", () -> iallreduce(send, recv, count, type, op));
+    }
+
+    @Override
+    public final PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type,
+                                                     Op op) {
+        return persistent("reduceScatter", () -> ireduceScatter(send, recv, recvCounts, type, op));
+    }
+
+    @Override
+    public final PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type,
+                                                          Op op) {
+        return persistent("reduceScatterBlock", () -> ireduceScatterBlock(send, recv, recvCount, type, op));
+    }
+
+    @Override
+    public final PersistentRequest scanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return persistent("scan", () -> iscan(send, recv, count, type, op));
+    }
+
+    @Override
+    public final PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return persistent("exscan", () -> iexscan(send, recv, count, type, op));
     }
 }

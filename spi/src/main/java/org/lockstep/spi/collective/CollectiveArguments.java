@@ -45,117 +45,171 @@ public final class CollectiveArguments {
 
     public static void checkGather(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv,
                                    int root) {
+        checkGather(comm, send, count, type, recv, count, type, root);
+    }
+
+    /** Gather with its own receive count and type at the root: this rank's block must have as many bytes on both sides. */
+    public static void checkGather(Communicator comm, MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                   long recvCount, Datatype recvType, int root) {
         int size = comm.size();
         checkRoot(root, size);
-        long bytes = byteLength(count, type, "count");
+        long sendSpan = send == Communicator.IN_PLACE && comm.rank() == root ? 0 : byteLength(sendCount, sendType, "sendCount");
         boolean isRoot = comm.rank() == root;
+        sendBuffer(send, sendSpan, isRoot, "gather send buffer");
         if (isRoot) {
+            long recvSpan = total(recvCount, recvType, size, "recvCount");
             notInPlace(recv, "gather receive buffer");
-            buffer(recv, total(count, type, size, "count"), true, "gather receive buffer");
-        }
-        sendBuffer(send, bytes, isRoot, "gather send buffer");
-        if (isRoot && send != Communicator.IN_PLACE) {
-            notAliased(send, bytes, recv, total(count, type, size, "count"), "gather");
+            buffer(recv, recvSpan, true, "gather receive buffer");
+            if (send != Communicator.IN_PLACE) {
+                sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCount), "gather");
+                notAliased(send, sendSpan, recv, recvSpan, "gather");
+            }
         }
     }
 
     public static void checkGatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type,
                                     MemorySegment recv, long[] recvCounts, long[] displacements, int root) {
+        checkGatherv(comm, send, sendCount, type, recv, recvCounts, displacements, type, root);
+    }
+
+    public static void checkGatherv(Communicator comm, MemorySegment send, long sendCount, Datatype sendType,
+                                    MemorySegment recv, long[] recvCounts, long[] displacements, Datatype recvType, int root) {
         int size = comm.size();
         checkRoot(root, size);
-        long sendBytes = byteLength(sendCount, type, "sendCount");
         boolean isRoot = comm.rank() == root;
+        long sendSpan = send == Communicator.IN_PLACE && isRoot ? 0 : byteLength(sendCount, sendType, "sendCount");
+        sendBuffer(send, sendSpan, isRoot, "gatherv send buffer");
         if (isRoot) {
             notInPlace(recv, "gatherv receive buffer");
-            long extent = blocks(recv, recvCounts, displacements, type, size, true, "gatherv receive");
+            long extent = blocks(recv, recvCounts, displacements, recvType, size, true, "gatherv receive");
             if (send != Communicator.IN_PLACE) {
-                ownBlock(sendCount, recvCounts[root], "gatherv", "sendCount", "recvCounts");
-                notAliased(send, sendBytes, recv, extent, "gatherv");
+                sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCounts[root]), "gatherv");
+                notAliased(send, sendSpan, recv, extent, "gatherv");
             }
         }
-        sendBuffer(send, sendBytes, isRoot, "gatherv send buffer");
     }
 
     public static void checkScatter(Communicator comm, MemorySegment send, long count, Datatype type, MemorySegment recv,
                                     int root) {
+        checkScatter(comm, send, count, type, recv, count, type, root);
+    }
+
+    public static void checkScatter(Communicator comm, MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                    long recvCount, Datatype recvType, int root) {
         int size = comm.size();
         checkRoot(root, size);
-        long bytes = byteLength(count, type, "count");
         boolean isRoot = comm.rank() == root;
+        long recvSpan = recv == Communicator.IN_PLACE && isRoot ? 0 : byteLength(recvCount, recvType, "recvCount");
+        receiveBuffer(recv, recvSpan, isRoot, "scatter receive buffer");
         if (isRoot) {
+            long sendSpan = total(sendCount, sendType, size, "sendCount");
             notInPlace(send, "scatter send buffer");
-            buffer(send, total(count, type, size, "count"), false, "scatter send buffer");
-        }
-        receiveBuffer(recv, bytes, isRoot, "scatter receive buffer");
-        if (isRoot && recv != Communicator.IN_PLACE) {
-            notAliased(send, total(count, type, size, "count"), recv, bytes, "scatter");
+            buffer(send, sendSpan, false, "scatter send buffer");
+            if (recv != Communicator.IN_PLACE) {
+                sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCount), "scatter");
+                notAliased(send, sendSpan, recv, recvSpan, "scatter");
+            }
         }
     }
 
     public static void checkScatterv(Communicator comm, MemorySegment send, long[] sendCounts, long[] displacements,
                                      Datatype type, MemorySegment recv, long recvCount, int root) {
+        checkScatterv(comm, send, sendCounts, displacements, type, recv, recvCount, type, root);
+    }
+
+    public static void checkScatterv(Communicator comm, MemorySegment send, long[] sendCounts, long[] displacements,
+                                     Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType, int root) {
         int size = comm.size();
         checkRoot(root, size);
-        long recvBytes = byteLength(recvCount, type, "recvCount");
         boolean isRoot = comm.rank() == root;
+        long recvSpan = recv == Communicator.IN_PLACE && isRoot ? 0 : byteLength(recvCount, recvType, "recvCount");
         long extent = 0;
         if (isRoot) {
             notInPlace(send, "scatterv send buffer");
-            extent = blocks(send, sendCounts, displacements, type, size, false, "scatterv send");
+            extent = blocks(send, sendCounts, displacements, sendType, size, false, "scatterv send");
             if (recv != Communicator.IN_PLACE) {
-                ownBlock(recvCount, sendCounts[root], "scatterv", "recvCount", "sendCounts");
+                sameBytes(sendType.byteLength(sendCounts[root]), recvType.byteLength(recvCount), "scatterv");
             }
         }
-        receiveBuffer(recv, recvBytes, isRoot, "scatterv receive buffer");
+        receiveBuffer(recv, recvSpan, isRoot, "scatterv receive buffer");
         if (isRoot && recv != Communicator.IN_PLACE) {
-            notAliased(send, extent, recv, recvBytes, "scatterv");
+            notAliased(send, extent, recv, recvSpan, "scatterv");
         }
     }
 
     public static void checkAllgather(Communicator comm, MemorySegment send, long count, Datatype type,
                                       MemorySegment recv) {
+        checkAllgather(comm, send, count, type, recv, count, type);
+    }
+
+    public static void checkAllgather(Communicator comm, MemorySegment send, long sendCount, Datatype sendType,
+                                      MemorySegment recv, long recvCount, Datatype recvType) {
         int size = comm.size();
-        long bytes = byteLength(count, type, "count");
+        long recvSpan = total(recvCount, recvType, size, "recvCount");
         notInPlace(recv, "allgather receive buffer");
-        buffer(recv, total(count, type, size, "count"), true, "allgather receive buffer");
-        sendBuffer(send, bytes, true, "allgather send buffer");
-        notAliased(send, bytes, recv, total(count, type, size, "count"), "allgather");
+        buffer(recv, recvSpan, true, "allgather receive buffer");
+        if (send != Communicator.IN_PLACE) {
+            long sendSpan = byteLength(sendCount, sendType, "sendCount");
+            sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCount), "allgather");
+            sendBuffer(send, sendSpan, true, "allgather send buffer");
+            notAliased(send, sendSpan, recv, recvSpan, "allgather");
+        }
     }
 
     public static void checkAllgatherv(Communicator comm, MemorySegment send, long sendCount, Datatype type,
                                        MemorySegment recv, long[] recvCounts, long[] displacements) {
+        checkAllgatherv(comm, send, sendCount, type, recv, recvCounts, displacements, type);
+    }
+
+    public static void checkAllgatherv(Communicator comm, MemorySegment send, long sendCount, Datatype sendType,
+                                       MemorySegment recv, long[] recvCounts, long[] displacements, Datatype recvType) {
         int size = comm.size();
-        long sendBytes = byteLength(sendCount, type, "sendCount");
         notInPlace(recv, "allgatherv receive buffer");
-        long extent = blocks(recv, recvCounts, displacements, type, size, true, "allgatherv receive");
-        sendBuffer(send, sendBytes, true, "allgatherv send buffer");
+        long extent = blocks(recv, recvCounts, displacements, recvType, size, true, "allgatherv receive");
         if (send != Communicator.IN_PLACE) {
-            ownBlock(sendCount, recvCounts[comm.rank()], "allgatherv", "sendCount", "recvCounts");
-            notAliased(send, sendBytes, recv, extent, "allgatherv");
+            long sendSpan = byteLength(sendCount, sendType, "sendCount");
+            sendBuffer(send, sendSpan, true, "allgatherv send buffer");
+            sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCounts[comm.rank()]), "allgatherv");
+            notAliased(send, sendSpan, recv, extent, "allgatherv");
         }
     }
 
     public static void checkAlltoall(Communicator comm, MemorySegment send, long count, Datatype type,
                                      MemorySegment recv) {
+        checkAlltoall(comm, send, count, type, recv, count, type);
+    }
+
+    public static void checkAlltoall(Communicator comm, MemorySegment send, long sendCount, Datatype sendType,
+                                     MemorySegment recv, long recvCount, Datatype recvType) {
         int size = comm.size();
-        long bytes = byteLength(count, type, "count");
-        long all = total(count, type, size, "count");
+        long recvAll = total(recvCount, recvType, size, "recvCount");
         notInPlace(recv, "alltoall receive buffer");
-        buffer(recv, all, true, "alltoall receive buffer");
-        sendBuffer(send, all, true, "alltoall send buffer");
-        notAliased(send, all, recv, all, "alltoall");
+        buffer(recv, recvAll, true, "alltoall receive buffer");
+        if (send != Communicator.IN_PLACE) {
+            long sendAll = total(sendCount, sendType, size, "sendCount");
+            sameBytes(sendType.byteLength(sendCount), recvType.byteLength(recvCount), "alltoall");
+            sendBuffer(send, sendAll, true, "alltoall send buffer");
+            notAliased(send, sendAll, recv, recvAll, "alltoall");
+        }
     }
 
     public static void checkAlltoallv(Communicator comm, MemorySegment send, long[] sendCounts,
                                       long[] sendDisplacements, Datatype type, MemorySegment recv, long[] recvCounts,
                                       long[] recvDisplacements) {
+        checkAlltoallv(comm, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type);
+    }
+
+    public static void checkAlltoallv(Communicator comm, MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                                      Datatype sendType, MemorySegment recv, long[] recvCounts, long[] recvDisplacements,
+                                      Datatype recvType) {
         int size = comm.size();
-        checkType(type);
+        checkType(recvType);
         notInPlace(recv, "alltoallv receive buffer");
-        long recvExtent = blocks(recv, recvCounts, recvDisplacements, type, size, true, "alltoallv receive");
+        long recvExtent = blocks(recv, recvCounts, recvDisplacements, recvType, size, true, "alltoallv receive");
         if (send != Communicator.IN_PLACE) {
-            long sendExtent = blocks(send, sendCounts, sendDisplacements, type, size, false, "alltoallv send");
-            ownBlock(sendCounts[comm.rank()], recvCounts[comm.rank()], "alltoallv", "sendCounts", "recvCounts");
+            checkType(sendType);
+            long sendExtent = blocks(send, sendCounts, sendDisplacements, sendType, size, false, "alltoallv send");
+            sameBytes(sendType.byteLength(sendCounts[comm.rank()]), recvType.byteLength(recvCounts[comm.rank()]), "alltoallv");
             notAliased(send, sendExtent, recv, recvExtent, "alltoallv");
         }
     }
@@ -352,10 +406,11 @@ public final class CollectiveArguments {
         }
     }
 
-    private static void ownBlock(long count, long expected, String what, String name, String arrayName) {
-        if (count != expected) {
-            throw new LockstepException(ErrorClass.COUNT, what + ": " + name + " " + count + " differs from this rank's "
-                    + arrayName + " entry " + expected);
+    /** A rank's own block: as many bytes sent as received (the type signatures must match). */
+    private static void sameBytes(long sent, long received, String what) {
+        if (sent != received) {
+            throw new LockstepException(ErrorClass.COUNT, what + ": this rank's own block is " + sent + " bytes sent but "
+                    + received + " bytes received (the counts and datatypes must describe the same data)");
         }
     }
 

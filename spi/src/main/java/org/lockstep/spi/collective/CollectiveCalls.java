@@ -74,129 +74,154 @@ final class CollectiveCalls {
                 () -> engine.bcast(channel, b.segment(), b.bytes(), Datatype.BYTE, root), isRoot ? null : b::unpack);
     }
 
-    Request gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root, boolean start) {
-        CollectiveArguments.checkGather(comm, send, count, type, recv, root);
-        if (type.isPredefined()) {
+    /** Whether the engine can take the call as it is: one predefined type, the same count on both sides. */
+    private static boolean direct(Datatype sendType, long sendCount, Datatype recvType, long recvCount) {
+        return sendType == recvType && sendType.isPredefined() && sendCount == recvCount;
+    }
+
+    Request gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
+                   int root, boolean start) {
+        CollectiveArguments.checkGather(comm, send, sendCount, sendType, recv, recvCount, recvType, root);
+        boolean isRoot = comm.rank() == root;
+        // at the root the receive side counts (its send may be IN_PLACE), elsewhere only the send side
+        boolean direct = isRoot ? recvType.isPredefined() && (inPlace(send) || direct(sendType, sendCount, recvType, recvCount))
+                : sendType.isPredefined();
+        if (direct) {
+            long count = isRoot ? recvCount : sendCount;
+            Datatype type = isRoot ? recvType : sendType;
             return run(start, () -> engine.igather(channel, send, count, type, recv, root),
                     () -> engine.gather(channel, send, count, type, recv, root), null);
         }
-        boolean isRoot = comm.rank() == root;
-        PackedBuffer s = reading(send, count, type);
-        long all = count * comm.size();
-        PackedBuffer r = !isRoot ? null : inPlace(send) ? PackedBuffer.forReading(recv, all, type)
-                : PackedBuffer.forWriting(recv, all, type);
+        PackedBuffer s = reading(send, sendCount, sendType);
+        long all = recvCount * comm.size();
+        PackedBuffer r = !isRoot ? null : inPlace(send) ? PackedBuffer.forReading(recv, all, recvType)
+                : PackedBuffer.forWriting(recv, all, recvType);
         MemorySegment into = r == null ? null : r.segment();
-        long bytes = type.byteLength(count);
+        long bytes = isRoot ? recvType.byteLength(recvCount) : sendType.byteLength(sendCount);
         return run(start, () -> engine.igather(channel, segment(s), bytes, Datatype.BYTE, into, root),
                 () -> engine.gather(channel, segment(s), bytes, Datatype.BYTE, into, root), r == null ? null : r::unpack);
     }
 
-    Request gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                    long[] displacements, int root, boolean start) {
-        CollectiveArguments.checkGatherv(comm, send, sendCount, type, recv, recvCounts, displacements, root);
-        if (type.isPredefined()) {
+    Request gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                    long[] displacements, Datatype recvType, int root, boolean start) {
+        CollectiveArguments.checkGatherv(comm, send, sendCount, sendType, recv, recvCounts, displacements, recvType, root);
+        boolean isRoot = comm.rank() == root;
+        Datatype type = isRoot ? recvType : sendType;
+        if (type.isPredefined() && (!isRoot || inPlace(send) || sendType == recvType)) {
             return run(start, () -> engine.igatherv(channel, send, sendCount, type, recv, recvCounts, displacements, root),
                     () -> engine.gatherv(channel, send, sendCount, type, recv, recvCounts, displacements, root), null);
         }
-        PackedBuffer s = reading(send, sendCount, type);
-        PackedBlocks r = comm.rank() == root ? PackedBlocks.of(recv, recvCounts, displacements, type, inPlace(send)) : null;
+        PackedBuffer s = reading(send, sendCount, sendType);
+        PackedBlocks r = isRoot ? PackedBlocks.of(recv, recvCounts, displacements, recvType, inPlace(send)) : null;
         MemorySegment into = r == null ? null : r.segment;
         long[] counts = r == null ? null : r.byteCounts;
         long[] displs = r == null ? null : r.byteDisplacements;
-        long bytes = type.byteLength(sendCount);
+        long bytes = inPlace(send) ? 0 : sendType.byteLength(sendCount);
         return run(start, () -> engine.igatherv(channel, segment(s), bytes, Datatype.BYTE, into, counts, displs, root),
                 () -> engine.gatherv(channel, segment(s), bytes, Datatype.BYTE, into, counts, displs, root),
                 r == null ? null : r::unpack);
     }
 
-    Request scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root, boolean start) {
-        CollectiveArguments.checkScatter(comm, send, count, type, recv, root);
-        if (type.isPredefined()) {
+    Request scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
+                    int root, boolean start) {
+        CollectiveArguments.checkScatter(comm, send, sendCount, sendType, recv, recvCount, recvType, root);
+        boolean isRoot = comm.rank() == root;
+        // at the root the send side counts (its receive may be IN_PLACE), elsewhere only the receive side
+        boolean direct = isRoot ? sendType.isPredefined() && (inPlace(recv) || direct(sendType, sendCount, recvType, recvCount))
+                : recvType.isPredefined();
+        if (direct) {
+            long count = isRoot ? sendCount : recvCount;
+            Datatype type = isRoot ? sendType : recvType;
             return run(start, () -> engine.iscatter(channel, send, count, type, recv, root),
                     () -> engine.scatter(channel, send, count, type, recv, root), null);
         }
-        boolean isRoot = comm.rank() == root;
-        PackedBuffer s = isRoot ? PackedBuffer.forReading(send, count * comm.size(), type) : null;
-        PackedBuffer r = inPlace(recv) ? null : PackedBuffer.forWriting(recv, count, type);
+        PackedBuffer s = isRoot ? PackedBuffer.forReading(send, sendCount * comm.size(), sendType) : null;
+        PackedBuffer r = inPlace(recv) ? null : PackedBuffer.forWriting(recv, recvCount, recvType);
         MemorySegment from = s == null ? null : s.segment();
-        long bytes = type.byteLength(count);
+        long bytes = isRoot ? sendType.byteLength(sendCount) : recvType.byteLength(recvCount);
         return run(start, () -> engine.iscatter(channel, from, bytes, Datatype.BYTE, segment(r), root),
                 () -> engine.scatter(channel, from, bytes, Datatype.BYTE, segment(r), root), r == null ? null : r::unpack);
     }
 
-    Request scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
-                     long recvCount, int root, boolean start) {
-        CollectiveArguments.checkScatterv(comm, send, sendCounts, displacements, type, recv, recvCount, root);
-        if (type.isPredefined()) {
+    Request scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                     long recvCount, Datatype recvType, int root, boolean start) {
+        CollectiveArguments.checkScatterv(comm, send, sendCounts, displacements, sendType, recv, recvCount, recvType, root);
+        boolean isRoot = comm.rank() == root;
+        Datatype type = isRoot ? sendType : recvType;
+        if (type.isPredefined() && (!isRoot || inPlace(recv) || sendType == recvType)) {
             return run(start, () -> engine.iscatterv(channel, send, sendCounts, displacements, type, recv, recvCount, root),
                     () -> engine.scatterv(channel, send, sendCounts, displacements, type, recv, recvCount, root), null);
         }
-        PackedBlocks s = comm.rank() == root ? PackedBlocks.of(send, sendCounts, displacements, type, true) : null;
-        PackedBuffer r = inPlace(recv) ? null : PackedBuffer.forWriting(recv, recvCount, type);
+        PackedBlocks s = isRoot ? PackedBlocks.of(send, sendCounts, displacements, sendType, true) : null;
+        PackedBuffer r = inPlace(recv) ? null : PackedBuffer.forWriting(recv, recvCount, recvType);
         MemorySegment from = s == null ? null : s.segment;
         long[] counts = s == null ? null : s.byteCounts;
         long[] displs = s == null ? null : s.byteDisplacements;
-        long bytes = type.byteLength(recvCount);
+        long bytes = inPlace(recv) ? 0 : recvType.byteLength(recvCount);
         return run(start, () -> engine.iscatterv(channel, from, counts, displs, Datatype.BYTE, segment(r), bytes, root),
                 () -> engine.scatterv(channel, from, counts, displs, Datatype.BYTE, segment(r), bytes, root),
                 r == null ? null : r::unpack);
     }
 
-    Request allgather(MemorySegment send, long count, Datatype type, MemorySegment recv, boolean start) {
-        CollectiveArguments.checkAllgather(comm, send, count, type, recv);
-        if (type.isPredefined()) {
-            return run(start, () -> engine.iallgather(channel, send, count, type, recv),
-                    () -> engine.allgather(channel, send, count, type, recv), null);
+    Request allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                      Datatype recvType, boolean start) {
+        CollectiveArguments.checkAllgather(comm, send, sendCount, sendType, recv, recvCount, recvType);
+        if (direct(inPlace(send) ? recvType : sendType, inPlace(send) ? recvCount : sendCount, recvType, recvCount)) {
+            return run(start, () -> engine.iallgather(channel, send, recvCount, recvType, recv),
+                    () -> engine.allgather(channel, send, recvCount, recvType, recv), null);
         }
-        PackedBuffer s = reading(send, count, type);
-        long all = count * comm.size();
-        PackedBuffer r = inPlace(send) ? PackedBuffer.forReading(recv, all, type) : PackedBuffer.forWriting(recv, all, type);
-        long bytes = type.byteLength(count);
+        PackedBuffer s = reading(send, sendCount, sendType);
+        long all = recvCount * comm.size();
+        PackedBuffer r = inPlace(send) ? PackedBuffer.forReading(recv, all, recvType) : PackedBuffer.forWriting(recv, all, recvType);
+        long bytes = recvType.byteLength(recvCount);
         return run(start, () -> engine.iallgather(channel, segment(s), bytes, Datatype.BYTE, r.segment()),
                 () -> engine.allgather(channel, segment(s), bytes, Datatype.BYTE, r.segment()), r::unpack);
     }
 
-    Request allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                       long[] displacements, boolean start) {
-        CollectiveArguments.checkAllgatherv(comm, send, sendCount, type, recv, recvCounts, displacements);
-        if (type.isPredefined()) {
-            return run(start, () -> engine.iallgatherv(channel, send, sendCount, type, recv, recvCounts, displacements),
-                    () -> engine.allgatherv(channel, send, sendCount, type, recv, recvCounts, displacements), null);
+    Request allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                       long[] displacements, Datatype recvType, boolean start) {
+        CollectiveArguments.checkAllgatherv(comm, send, sendCount, sendType, recv, recvCounts, displacements, recvType);
+        if ((inPlace(send) || sendType == recvType) && recvType.isPredefined()) {
+            return run(start, () -> engine.iallgatherv(channel, send, sendCount, recvType, recv, recvCounts, displacements),
+                    () -> engine.allgatherv(channel, send, sendCount, recvType, recv, recvCounts, displacements), null);
         }
-        PackedBuffer s = reading(send, sendCount, type);
-        PackedBlocks r = PackedBlocks.of(recv, recvCounts, displacements, type, inPlace(send));
-        long bytes = type.byteLength(sendCount);
+        PackedBuffer s = reading(send, sendCount, sendType);
+        PackedBlocks r = PackedBlocks.of(recv, recvCounts, displacements, recvType, inPlace(send));
+        long bytes = inPlace(send) ? 0 : sendType.byteLength(sendCount);
         return run(start,
                 () -> engine.iallgatherv(channel, segment(s), bytes, Datatype.BYTE, r.segment, r.byteCounts, r.byteDisplacements),
                 () -> engine.allgatherv(channel, segment(s), bytes, Datatype.BYTE, r.segment, r.byteCounts, r.byteDisplacements),
                 r::unpack);
     }
 
-    Request alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv, boolean start) {
-        CollectiveArguments.checkAlltoall(comm, send, count, type, recv);
-        if (type.isPredefined()) {
-            return run(start, () -> engine.ialltoall(channel, send, count, type, recv),
-                    () -> engine.alltoall(channel, send, count, type, recv), null);
+    Request alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
+                     boolean start) {
+        CollectiveArguments.checkAlltoall(comm, send, sendCount, sendType, recv, recvCount, recvType);
+        if (direct(inPlace(send) ? recvType : sendType, inPlace(send) ? recvCount : sendCount, recvType, recvCount)) {
+            return run(start, () -> engine.ialltoall(channel, send, recvCount, recvType, recv),
+                    () -> engine.alltoall(channel, send, recvCount, recvType, recv), null);
         }
-        long all = count * comm.size();
-        PackedBuffer s = reading(send, all, type);
-        PackedBuffer r = inPlace(send) ? PackedBuffer.forReading(recv, all, type) : PackedBuffer.forWriting(recv, all, type);
-        long bytes = type.byteLength(count);
+        int n = comm.size();
+        PackedBuffer s = reading(send, sendCount * n, sendType);
+        PackedBuffer r = inPlace(send) ? PackedBuffer.forReading(recv, recvCount * n, recvType)
+                : PackedBuffer.forWriting(recv, recvCount * n, recvType);
+        long bytes = recvType.byteLength(recvCount);
         return run(start, () -> engine.ialltoall(channel, segment(s), bytes, Datatype.BYTE, r.segment()),
                 () -> engine.alltoall(channel, segment(s), bytes, Datatype.BYTE, r.segment()), r::unpack);
     }
 
-    Request alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
-                      long[] recvCounts, long[] recvDisplacements, boolean start) {
-        CollectiveArguments.checkAlltoallv(comm, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
-        if (type.isPredefined()) {
+    Request alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType, MemorySegment recv,
+                      long[] recvCounts, long[] recvDisplacements, Datatype recvType, boolean start) {
+        CollectiveArguments.checkAlltoallv(comm, send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements,
+                recvType);
+        if ((inPlace(send) || sendType == recvType) && recvType.isPredefined()) {
             return run(start,
-                    () -> engine.ialltoallv(channel, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements),
-                    () -> engine.alltoallv(channel, send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements),
+                    () -> engine.ialltoallv(channel, send, sendCounts, sendDisplacements, recvType, recv, recvCounts, recvDisplacements),
+                    () -> engine.alltoallv(channel, send, sendCounts, sendDisplacements, recvType, recv, recvCounts, recvDisplacements),
                     null);
         }
-        PackedBlocks s = inPlace(send) ? null : PackedBlocks.of(send, sendCounts, sendDisplacements, type, true);
-        PackedBlocks r = PackedBlocks.of(recv, recvCounts, recvDisplacements, type, inPlace(send));
+        PackedBlocks s = inPlace(send) ? null : PackedBlocks.of(send, sendCounts, sendDisplacements, sendType, true);
+        PackedBlocks r = PackedBlocks.of(recv, recvCounts, recvDisplacements, recvType, inPlace(send));
         MemorySegment from = s == null ? Communicator.IN_PLACE : s.segment;
         long[] counts = s == null ? null : s.byteCounts;
         long[] displs = s == null ? null : s.byteDisplacements;

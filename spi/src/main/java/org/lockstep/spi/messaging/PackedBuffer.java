@@ -71,6 +71,13 @@ public final class PackedBuffer {
         return packed != user;
     }
 
+    /** Packs the user's buffer into the private copy again (a persistent send's next start). */
+    public void pack() {
+        if (packed != user) {
+            type.packAll(user, count, packed);
+        }
+    }
+
     /** Copies the whole packed copy back into the user's buffer. */
     public void unpack() {
         unpack(bytes);

@@ -1,0 +1,145 @@
+package org.lockstep.conformance.internal;
+
+import static org.lockstep.api.Communicator.ANY_SOURCE;
+import static org.lockstep.api.Communicator.ANY_TAG;
+import static org.lockstep.conformance.Group.COMM;
+import static org.lockstep.conformance.Level.REQUIRED;
+import static org.lockstep.conformance.Origin.ibm;
+import static org.lockstep.conformance.Origin.mpich;
+import static org.lockstep.conformance.Origin.standard;
+import static org.lockstep.conformance.RuleViolation.check;
+import static org.lockstep.conformance.RuleViolation.checkEquals;
+import static org.lockstep.conformance.internal.Definitions.expectError;
+import static org.lockstep.conformance.internal.Definitions.messaging;
+
+import java.util.List;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Group;
+import org.lockstep.api.Status;
+import org.lockstep.conformance.MessagingRuleContext;
+import org.lockstep.conformance.Rule;
+
+/**
+ * Communicators and groups (MPI 4.1 chapter 7): dup and idup isolate their traffic, groups
+ * compute as the standard says, create and createGroup build communicators of subsets, and
+ * compare tells identical, congruent, similar and unequal apart.
+ */
+final class CommunicatorRules {
+    private CommunicatorRules() {
+    }
+
+    static List<Rule> rules() {
+        return List.of(
+                messaging(COMM, 1, REQUIRED, "dupAndIdupIsolateTheirTraffic",
+                        "A communicator from dup or idup has the same group and ranks, and its messages never match a wildcard receive"
+                                + " on the parent nor the parent's on it; compare calls it CONGRUENT.",
+                        List.of(standard("§7.4.2 MPI_Comm_dup, MPI_Comm_idup"), mpich("comm/dup.c"), mpich("comm/comm_idup.c")),
+                        CommunicatorRules::dupIsolates),
+                messaging(COMM, 2, REQUIRED, "groupOperationsFollowTheStandard",
+                        "group, incl, excl, range_incl, union, intersection, difference, translate_ranks and compare give the members"
+                                + " and order MPI defines, and the empty group is empty.",
+                        List.of(standard("§7.3 group management"), mpich("group/groupcreate.c"), mpich("group/grouptest.c"),
+                                ibm("group/group")), CommunicatorRules::groupOperations),
+                messaging(COMM, 3, REQUIRED, "createAndCreateGroupBuildSubsets",
+                        "create (collective over the parent) and createGroup (over the members only) give the members a working"
+                                + " communicator ordered as the group, others null; a group with an outsider is a GROUP error.",
+                        List.of(standard("§7.4.2 MPI_Comm_create, MPI_Comm_create_group"), mpich("comm/commcreate1.c"),
+                                mpich("comm/comm_create_group.c")), CommunicatorRules::createSubsets));
+    }
+
+    private static void dupIsolates(MessagingRuleContext c) {
+        for (int n : c.rankCounts(2, 4)) {
+            c.runClean(n, "dup and idup beside the parent", rank -> {
+                Communicator w = rank.comm();
+                Communicator d = w.dup();
+                CommunicatorRequest pending = w.idup();
+                pending.await();
+                Communicator i = pending.communicator();
+                for (Communicator made : new Communicator[] {d, i}) {
+                    checkEquals(w.size(), made.size(), "size of a duplicate");
+                    checkEquals(w.rank(), made.rank(), "rank in a duplicate");
+                    checkEquals(Group.Comparison.CONGRUENT, w.compare(made), "compare of a communicator and its duplicate");
+                }
+                checkEquals(Group.Comparison.IDENT, w.compare(w), "compare of a communicator with itself");
+                int next = (w.rank() + 1) % w.size();
+                // the duplicates' messages go first; a shared context would let the parent's wildcard take them
+                d.send(new int[] {1}, next, 3);
+                i.send(new int[] {2}, next, 3);
+                w.send(new int[] {3}, next, 3);
+                int[] got = new int[1];
+                Status s = w.recv(got, ANY_SOURCE, ANY_TAG);
+                checkEquals(3, got[0], "a wildcard receive on the parent took a duplicate's message");
+                checkEquals((w.rank() + w.size() - 1) % w.size(), s.source(), "source of the parent's message");
+                i.recv(got, ANY_SOURCE, ANY_TAG);
+                checkEquals(2, got[0], "the idup communicator's message");
+                d.recv(got, ANY_SOURCE, ANY_TAG);
+                checkEquals(1, got[0], "the dup communicator's message");
+                d.close();
+                i.close();
+            });
+        }
+    }
+
+    private static void groupOperations(MessagingRuleContext c) {
+        c.runClean(4, "group operations", rank -> {
+            Communicator w = rank.comm();
+            Group g = w.group();
+            checkEquals(4, g.size(), "world group size");
+            checkEquals(w.rank(), g.rank(), "own rank in the world group");
+            Group odd = g.incl(3, 1);
+            checkEquals(2, odd.size(), "incl size");
+            checkEquals(g.worldRank(3), odd.worldRank(0), "incl keeps the order given");
+            checkEquals(w.rank() == 3 ? 0 : w.rank() == 1 ? 1 : Communicator.UNDEFINED, odd.rank(), "own rank in incl(3, 1)");
+            Group even = g.excl(1, 3);
+            checkEquals(g.worldRank(2), even.worldRank(1), "excl keeps the group's order");
+            Group range = g.rangeIncl(new int[][] {{3, 0, -2}});
+            checkEquals(Group.Comparison.IDENT, range.compare(odd), "range_incl(3, 0, -2) is incl(3, 1)");
+            Group all = even.union(odd);
+            checkEquals(4, all.size(), "union size");
+            checkEquals(Group.Comparison.SIMILAR, all.compare(g), "union of even and odd is the world, reordered");
+            checkEquals(0, even.intersection(odd).size(), "intersection of even and odd");
+            checkEquals(Group.Comparison.IDENT, g.difference(odd).compare(even), "world minus odd is even");
+            int[] inOdd = g.translateRanks(new int[] {0, 1, 3}, odd);
+            checkEquals(Communicator.UNDEFINED, inOdd[0], "translate of rank 0 into odd");
+            checkEquals(1, inOdd[1], "translate of rank 1 into odd");
+            checkEquals(0, inOdd[2], "translate of rank 3 into odd");
+            checkEquals(0, Group.EMPTY.size(), "the empty group's size");
+            checkEquals(Communicator.UNDEFINED, Group.EMPTY.rank(), "own rank in the empty group");
+            checkEquals(Group.Comparison.UNEQUAL, Group.EMPTY.compare(g), "empty against world");
+            expectError(ErrorClass.RANK, "incl of a rank outside the group", () -> g.incl(4));
+        });
+    }
+
+    private static void createSubsets(MessagingRuleContext c) {
+        c.runClean(4, "create and createGroup", rank -> {
+            Communicator w = rank.comm();
+            Group reversedOdd = w.group().incl(3, 1);
+            Communicator made = w.create(reversedOdd);
+            boolean member = w.rank() % 2 == 1;
+            check(member == (made != null), "create gave rank " + w.rank() + (made == null ? " no" : " a") + " communicator");
+            if (made != null) {
+                checkEquals(2, made.size(), "size of the created communicator");
+                checkEquals(w.rank() == 3 ? 0 : 1, made.rank(), "rank in the created communicator follows the group");
+                int[] sum = new int[1];
+                made.allreduce(java.lang.foreign.MemorySegment.ofArray(new int[] {w.rank()}), java.lang.foreign.MemorySegment.ofArray(sum),
+                        1, org.lockstep.api.Datatype.INT, org.lockstep.api.Op.SUM);
+                checkEquals(4, sum[0], "allreduce on the created communicator");
+                made.close();
+            }
+            if (w.rank() < 2) { // only ranks 0 and 1 call createGroup; ranks 2 and 3 go on
+                Communicator pair = w.createGroup(w.group().incl(1, 0), 7);
+                checkEquals(1 - w.rank(), pair.rank(), "rank in createGroup's communicator follows the group");
+                int[] got = new int[1];
+                pair.sendrecv(java.lang.foreign.MemorySegment.ofArray(new int[] {w.rank()}), 1, org.lockstep.api.Datatype.INT, 1 - pair.rank(), 0,
+                        java.lang.foreign.MemorySegment.ofArray(got), 1, org.lockstep.api.Datatype.INT, 1 - pair.rank(), 0);
+                checkEquals(1 - w.rank(), got[0], "exchange on createGroup's communicator");
+                pair.close();
+            }
+            Group outsider = Group.of(w.group().selfWorldRank(), 0, 99);
+            expectError(ErrorClass.GROUP, "create with a process outside the communicator", () -> w.create(outsider));
+        });
+    }
+}

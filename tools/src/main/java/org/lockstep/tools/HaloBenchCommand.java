@@ -1,0 +1,252 @@
+package org.lockstep.tools;
+
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
+import org.lockstep.api.PersistentRequest;
+import org.lockstep.api.Request;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep bench halo}: the halo exchange of a 2-D Jacobi stencil, timed as the peer
+ * program {@code tools/bench/peers/halo.c} times it on Open MPI. Each rank owns an n x n block of
+ * doubles with a one-cell halo on a px x py grid of ranks (2: 2 x 1, 4: 2 x 2); rows travel as
+ * contiguous doubles, columns as a vector datatype. Variant {@code vector}: four irecv and four
+ * isend and a wait for all, per exchange; {@code persistent}: the same eight operations made once
+ * with recvInit/sendInit, then started and waited for at each exchange. An untimed Jacobi sweep
+ * and barrier separate timed exchanges; the row is the maximum over ranks of each rank's median.
+ */
+@Command(name = "halo", mixinStandardHelpOptions = true,
+        description = "Times the halo exchange of a 2-D stencil (columns as a vector datatype), as isend/irecv and as"
+                + " persistent requests, per block size; prints HALO lines comparable with tools/bench/peers/halo.c.")
+final class HaloBenchCommand implements Callable<Integer> {
+    private static final int CALIBRATION_STEPS = 21;
+    private static final int MAX_STEPS = 5000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--processes", paramLabel = "N", defaultValue = "2", description = "Separate JVM processes (2 or 4; default: ${DEFAULT-VALUE}).")
+    int processes;
+
+    @Option(names = "--sizes", paramLabel = "N,N,...", defaultValue = "64,256,1024", split = ",",
+            description = "Block edges n (each rank owns n x n doubles; default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(names = "--budget", paramLabel = "SECONDS", defaultValue = "0.5", description = "Time per row (default: ${DEFAULT-VALUE}).")
+    double budget;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2", description = "JIT warm-up per size (default: ${DEFAULT-VALUE}).")
+    double warmupSeconds;
+
+    @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "Pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
+    boolean bindToCore;
+
+    @Mixin
+    JobSettings settings;
+
+    @Override
+    public Integer call() {
+        if (processes != 2 && processes != 4) {
+            throw new ParameterException(spec.commandLine(), "--processes must be 2 or 4");
+        }
+        if (org.lockstep.api.LaunchEnvironment.current().isEmpty()) {
+            return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), processes,
+                    List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"), bindToCore);
+        }
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        JobOptions options = settings.jobOptions(processes, Map.of());
+        Lockstep.run(options, world -> {
+            for (int n : sizes) {
+                Block b = new Block(world, n);
+                warmUp(world, b);
+                for (boolean persistent : new boolean[] {false, true}) {
+                    String line = row(world, b, persistent);
+                    if (world.rank() == 0) {
+                        lines.add(line);
+                    }
+                }
+                b.close();
+            }
+        });
+        PrintWriter out = spec.commandLine().getOut();
+        lines.forEach(out::println);
+        out.flush();
+        return 0;
+    }
+
+    /** A rank's block of the grid and its neighbours. */
+    static final class Block {
+        final Communicator world;
+        final int n;
+        final int width;
+        final int north;
+        final int south;
+        final int west;
+        final int east;
+        final double[] grid;
+        final double[] next;
+        final MemorySegment segment;
+        final Datatype column;
+
+        Block(Communicator world, int n) {
+            this.world = world;
+            this.n = n;
+            this.width = n + 2;
+            int size = world.size();
+            int rank = world.rank();
+            int px = size >= 4 ? 2 : size;
+            int py = size / px;
+            int cx = rank % px;
+            int cy = rank / px;
+            west = cx > 0 ? rank - 1 : Communicator.PROC_NULL;
+            east = cx < px - 1 ? rank + 1 : Communicator.PROC_NULL;
+            north = cy > 0 ? rank - px : Communicator.PROC_NULL;
+            south = cy < py - 1 ? rank + px : Communicator.PROC_NULL;
+            grid = new double[width * width];
+            next = new double[width * width];
+            for (int i = 0; i < grid.length; i++) {
+                grid[i] = rank * 7 + i % 13;
+            }
+            segment = MemorySegment.ofArray(grid);
+            column = Datatype.vector(n, 1, width, Datatype.DOUBLE).commit();
+        }
+
+        private MemorySegment at(int row, int col) {
+            return segment.asSlice(((long) row * width + col) * Double.BYTES);
+        }
+
+        /** The eight operations of one exchange, receives first; tags name the direction of travel. */
+        Request[] post() {
+            return new Request[] {
+                world.irecv(at(0, 1), n, Datatype.DOUBLE, north, 1),
+                world.irecv(at(n + 1, 1), n, Datatype.DOUBLE, south, 0),
+                world.irecv(at(1, 0), 1, column, west, 3),
+                world.irecv(at(1, n + 1), 1, column, east, 2),
+                world.isend(at(1, 1), n, Datatype.DOUBLE, north, 0),
+                world.isend(at(n, 1), n, Datatype.DOUBLE, south, 1),
+                world.isend(at(1, 1), 1, column, west, 2),
+                world.isend(at(1, n), 1, column, east, 3)};
+        }
+
+        PersistentRequest[] init() {
+            return new PersistentRequest[] {
+                world.recvInit(at(0, 1), n, Datatype.DOUBLE, north, 1),
+                world.recvInit(at(n + 1, 1), n, Datatype.DOUBLE, south, 0),
+                world.recvInit(at(1, 0), 1, column, west, 3),
+                world.recvInit(at(1, n + 1), 1, column, east, 2),
+                world.sendInit(at(1, 1), n, Datatype.DOUBLE, north, 0),
+                world.sendInit(at(n, 1), n, Datatype.DOUBLE, south, 1),
+                world.sendInit(at(1, 1), 1, column, west, 2),
+                world.sendInit(at(1, n), 1, column, east, 3)};
+        }
+
+        void sweep() {
+            for (int r = 1; r <= n; r++) {
+                int row = r * width;
+                for (int c = 1; c <= n; c++) {
+                    next[row + c] = 0.25 * (grid[row - width + c] + grid[row + width + c] + grid[row + c - 1] + grid[row + c + 1]);
+                }
+            }
+            for (int r = 1; r <= n; r++) {
+                System.arraycopy(next, r * width + 1, grid, r * width + 1, n);
+            }
+        }
+
+        void close() {
+            column.free();
+        }
+    }
+
+    private static void exchange(Block b, PersistentRequest[] persistent) {
+        if (persistent != null) {
+            PersistentRequest.startAll(persistent);
+            Request.waitAll(persistent);
+        } else {
+            Request.waitAll(b.post());
+        }
+    }
+
+    private void warmUp(Communicator world, Block b) {
+        long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
+        PersistentRequest[] persistent = b.init();
+        MemorySegment more = MemorySegment.ofArray(new int[1]);
+        do {
+            for (int i = 0; i < 50; i++) {
+                exchange(b, null);
+                exchange(b, persistent);
+            }
+            if (world.rank() == 0) {
+                more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
+            }
+            world.bcast(more, 1, Datatype.INT, 0);
+        } while (more.get(ValueLayout.JAVA_INT, 0) != 0);
+        for (PersistentRequest r : persistent) {
+            r.free();
+        }
+    }
+
+    private String row(Communicator world, Block b, boolean persistentVariant) {
+        PersistentRequest[] persistent = persistentVariant ? b.init() : null;
+        double[] calibration = new double[CALIBRATION_STEPS];
+        for (int i = 0; i < CALIBRATION_STEPS; i++) {
+            long t0 = System.nanoTime();
+            exchange(b, persistent);
+            b.sweep();
+            world.barrier();
+            calibration[i] = (System.nanoTime() - t0) / 1e3;
+        }
+        Arrays.sort(calibration);
+        double slowest = maxOverRanks(world, new double[] {calibration[CALIBRATION_STEPS / 2]})[0];
+        int steps = (int) Math.max(20, Math.min(MAX_STEPS, budget * 1e6 / Math.max(0.01, slowest)));
+        double[] micros = new double[steps];
+        for (int i = 0; i < steps; i++) {
+            b.sweep();
+            world.barrier();
+            long t0 = System.nanoTime();
+            exchange(b, persistent);
+            micros[i] = (System.nanoTime() - t0) / 1e3;
+        }
+        if (persistent != null) {
+            for (PersistentRequest r : persistent) {
+                r.free();
+            }
+        }
+        Arrays.sort(micros);
+        double[] max = maxOverRanks(world, new double[] {micros[steps / 2], micros[(int) (steps * 0.99)]});
+        return String.format(Locale.ROOT, "HALO variant=%s n=%d np=%d iters=%d med_us=%.3f p99_us=%.3f",
+                persistentVariant ? "persistent" : "vector", b.n, world.size(), steps, max[0], max[1]);
+    }
+
+    /** Element-wise maximum over ranks, by an allgather (as the collectives bench does). */
+    private static double[] maxOverRanks(Communicator world, double[] values) {
+        double[] all = new double[values.length * world.size()];
+        world.allgather(MemorySegment.ofArray(values), values.length, Datatype.DOUBLE, MemorySegment.ofArray(all));
+        double[] max = values.clone();
+        for (int r = 0; r < world.size(); r++) {
+            for (int i = 0; i < values.length; i++) {
+                max[i] = Math.max(max[i], all[r * values.length + i]);
+            }
+        }
+        return max;
+    }
+}
