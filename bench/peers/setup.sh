@@ -9,6 +9,7 @@
 #   $PEERS_BUILD/memcpy-probe [REPEATS]                              one thread's memcpy bandwidth
 #   $PEERS_BUILD/pingpong.openmpi, pingpong.mpich                    mpirun -np 2 ... [SCALE]
 #   $PEERS_BUILD/collectives.openmpi, collectives.mpich              mpirun -np N ... [BUDGET_SECONDS]
+#   $PEERS_BUILD/halo.openmpi, halo.mpich                            mpirun -np 2|4 ... [n,n,... [SECONDS_PER_ROW]]
 #   $PEERS_BUILD/stxxl-sort sort|ksort N_KEYS M_MIB [SEED]           (em/stxxl-run.sh runs it)
 #   $PEERS_BUILD/ompi-java/mpi.jar                                   Open MPI's Java bindings (part java)
 set -euo pipefail
@@ -52,6 +53,7 @@ for part in "${parts[@]}"; do
             for mpi in openmpi mpich; do
                 "/usr/bin/mpicc.$mpi" -O2 -o "$build/pingpong.$mpi" "$here/mpi/pingpong.c"
                 "/usr/bin/mpicc.$mpi" -O2 -o "$build/collectives.$mpi" "$here/mpi/collectives.c"
+                "/usr/bin/mpicc.$mpi" -O2 -o "$build/halo.$mpi" "$here/mpi/halo.c"
             done
             ;;
         java)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `lockstep bench halo` beside the same program on Open MPI (tools/bench/peers/halo.c), interleaved:
+# `lockstep bench halo` beside the same program on Open MPI (bench/peers/mpi/halo.c), interleaved:
 # 2 processes bound to cores, and 4 processes on this machine (oversubscribed on 2 cores, for both).
-# Builds the peer with mpicc; needs the tools module built (mvn -q -DskipTests package). Prints the
+# Needs the peers built (bash bench/peers/setup.sh mpi) and the tools module (mvn -q -DskipTests package). Prints the
 # table of tools/bench/summarize-halo.py: each row's median over the runs, every run, and the ratio.
 # Usage: REPS=3 SIZES=64,256,1024 OUT=/tmp/halo flock /work/team/bench.lock bash tools/bench/halo-vs-openmpi.sh
 set -euo pipefail
@@ -9,14 +9,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 reps=${REPS:-3}
 sizes=${SIZES:-64,256,1024}
 budget=${BUDGET:-0.5}
+peers=${PEERS_BUILD:-/tmp/lockstep-peers}
 out=${OUT:-/tmp/halo-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
-mpicc -O2 -o "$out/halo.openmpi" "$root/tools/bench/peers/halo.c"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for rep in $(seq 1 "$reps"); do
     "$root/lockstep" bench halo --processes 2 --bind-to-core --sizes "$sizes" --budget "$budget" | grep -o "HALO .*" > "$out/lockstep-2-$rep.txt"
-    mpirun.openmpi -np 2 --bind-to core "$out/halo.openmpi" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-2-$rep.txt"
+    mpirun.openmpi -np 2 --bind-to core "$peers/halo.openmpi" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-2-$rep.txt"
     "$root/lockstep" bench halo --processes 4 --sizes "$sizes" --budget "$budget" | grep -o "HALO .*" > "$out/lockstep-4-$rep.txt"
-    mpirun.openmpi -np 4 --oversubscribe "$out/halo.openmpi" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-4-$rep.txt"
+    mpirun.openmpi -np 4 --oversubscribe "$peers/halo.openmpi" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-4-$rep.txt"
 done
 python3 "$root/tools/bench/summarize-halo.py" "$out"

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lockstep bench halo}: the halo exchange of a 2-D Jacobi stencil, timed as the peer
- * program {@code tools/bench/peers/halo.c} times it on Open MPI. Each rank owns an n x n block of
+ * program {@code bench/peers/mpi/halo.c} times it on Open MPI. Each rank owns an n x n block of
  * doubles with a one-cell halo on a px x py grid of ranks (2: 2 x 1, 4: 2 x 2); rows travel as
  * contiguous doubles, columns as a vector datatype. Variant {@code vector}: four irecv and four
  * isend and a wait for all, per exchange; {@code persistent}: the same eight operations made once
@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "halo", mixinStandardHelpOptions = true,
         description = "Times the halo exchange of a 2-D stencil (columns as a vector datatype), as isend/irecv and as"
-                + " persistent requests, per block size; prints HALO lines comparable with tools/bench/peers/halo.c.")
+                + " persistent requests, per block size; prints HALO lines comparable with bench/peers/mpi/halo.c.")
 final class HaloBenchCommand implements Callable<Integer> {
     private static final int CALIBRATION_STEPS = 21;
     private static final int MAX_STEPS = 5000;

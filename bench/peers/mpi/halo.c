@@ -7,7 +7,7 @@
  * Between timed exchanges: one untimed Jacobi sweep and an untimed barrier. Each rank keeps its
  * median and p99 per size; rank 0 prints the maximum over ranks.
  *
- * Build: mpicc -O2 -o halo tools/bench/peers/halo.c
+ * Build: bash bench/peers/setup.sh mpi (or mpicc -O2 -o halo bench/peers/mpi/halo.c)
  * Run:   mpirun -np 2 ./halo [n,n,...] [seconds-per-row]
  */
 #include <mpi.h>
