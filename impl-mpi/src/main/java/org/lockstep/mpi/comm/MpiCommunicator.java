@@ -19,7 +19,6 @@ import org.lockstep.mpi.binding.MpiErrors;
 import org.lockstep.mpi.binding.NativeMemory;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
-import org.lockstep.spi.messaging.ArgumentChecks;
 
 /**
  * A communicator that is a native {@code MPI_Comm}. Point-to-point messages travel as
@@ -36,7 +35,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     private final boolean isWorld;
     private final List<MemorySegment> allocations = new ArrayList<>();
     private final NativeCollectives collectives;
-    private volatile boolean closed;
+    private MpiCommunicator channel;
+    private int[] worldRanks;
 
     private MpiCommunicator(MpiSession session, long handle, boolean isWorld) {
         this.session = session;
@@ -80,22 +80,12 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     // ---------------------------------------------------------------- point-to-point
 
+    /** A native blocking send ({@code MPI_Send}, {@code MPI_Ssend}) instead of a request awaited. */
     @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        blockingSend(Mpi.SEND, "MPI_Send", buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        blockingSend(Mpi.SSEND, "MPI_Ssend", buffer, count, type, dest, tag);
-    }
-
-    private void blockingSend(java.lang.invoke.MethodHandle function, String call, MemorySegment buffer, long count,
-                              Datatype type, int dest, int tag) {
-        long bytes = checkSend(buffer, count, type, dest, tag);
-        if (dest == PROC_NULL) {
-            return;
-        }
+    protected void implSendBlocking(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
+        checkTagBound(tag);
+        java.lang.invoke.MethodHandle function = synchronous ? Mpi.SSEND : Mpi.SEND;
+        String call = synchronous ? "MPI_Ssend" : "MPI_Send";
         int n = messageLength(bytes);
         MemorySegment data = buffer == null || buffer.isNative() ? nativeOrNull(buffer) : stagedIn(Scratch.get().staging(0, bytes), buffer, bytes);
         ThreadGuard guard = session.guard();
@@ -112,22 +102,11 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(Mpi.ISEND, "MPI_Isend", buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(Mpi.ISSEND, "MPI_Issend", buffer, count, type, dest, tag);
-    }
-
-    private Request startSend(java.lang.invoke.MethodHandle function, String call, MemorySegment buffer, long count,
-                              Datatype type, int dest, int tag) {
-        long bytes = checkSend(buffer, count, type, dest, tag);
-        Status done = Status.of(dest, tag, dest == PROC_NULL ? 0 : bytes);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(done);
-        }
+    protected Request implSend(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
+        checkTagBound(tag);
+        java.lang.invoke.MethodHandle function = synchronous ? Mpi.ISSEND : Mpi.ISEND;
+        String call = synchronous ? "MPI_Issend" : "MPI_Isend";
+        Status done = Status.of(dest, tag, bytes);
         int n = messageLength(bytes);
         MpiRequest.Staged staged = stageIn(buffer, bytes, false);
         MpiRequest request = MpiRequest.create(session, call, MpiRequest.Kind.SEND, done, staged);
@@ -149,12 +128,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
         return request;
     }
 
+    /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where truncation keeps nothing). */
     @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        long capacity = checkReceive(buffer, count, type, source, tag);
-        if (source == PROC_NULL) {
-            return Status.of(PROC_NULL, ANY_TAG, 0);
-        }
+    protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
+        checkTagBound(tag);
         int n = messageLength(capacity);
         if (!Mpi.ABI.truncationKeepsPrefix()) {
             return probedReceive(buffer, capacity, source, tag);
@@ -221,11 +198,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        long capacity = checkReceive(buffer, count, type, source, tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
+    protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
+        checkTagBound(tag);
         int n = messageLength(capacity);
         MpiRequest.Staged staged = stageIn(buffer, capacity, true);
         MpiRequest request = MpiRequest.receive(session, capacity, staged);
@@ -248,11 +222,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Status probe(int source, int tag) {
-        checkProbe(source, tag);
-        if (source == PROC_NULL) {
-            return Status.of(PROC_NULL, ANY_TAG, 0);
-        }
+    protected Status implProbe(int source, int tag) {
+        checkTagBound(tag);
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
         guard.enter();
@@ -269,11 +240,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Optional<Status> iprobe(int source, int tag) {
-        checkProbe(source, tag);
-        if (source == PROC_NULL) {
-            return Optional.of(Status.of(PROC_NULL, ANY_TAG, 0));
-        }
+    protected Optional<Status> implIprobe(int source, int tag) {
+        checkTagBound(tag);
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
         guard.enter();
@@ -297,11 +265,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
     // ---------------------------------------------------------------- memory
 
     @Override
-    public MemorySegment allocate(long byteSize) {
-        checkOpen();
-        if (byteSize < 0) {
-            throw new LockstepException(ErrorClass.ARG, "cannot allocate a negative size: " + byteSize);
-        }
+    protected MemorySegment implAllocate(long byteSize) {
         Scratch scratch = Scratch.get();
         try {
             Mpi.check((int) Mpi.ALLOC_MEM.invokeExact(Math.max(byteSize, 1L), Mpi.ABI.infoNull(), scratch.words), "MPI_Alloc_mem");
@@ -316,7 +280,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void free(MemorySegment segment) {
+    protected void implFree(MemorySegment segment) {
         checkOpen();
         boolean known;
         synchronized (allocations) {
@@ -339,24 +303,21 @@ public final class MpiCommunicator extends AbstractCommunicator {
     // ---------------------------------------------------------------- communicators
 
     @Override
-    public Communicator dup() {
-        checkOpen();
+    protected Communicator implDup() {
         Scratch scratch = Scratch.get();
         call(() -> (int) Mpi.COMM_DUP.invokeExact(handle, scratch.words), "MPI_Comm_dup");
-        return new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+        MpiCommunicator made = new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+        made.worldRanks = worldRanks();
+        return made;
     }
 
     @Override
-    public Communicator split(int color, int key) {
-        checkOpen();
-        if (color < 0 && color != UNDEFINED) {
-            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
-        }
+    protected Communicator implSplit(int color, int key) {
         int nativeColor = color == UNDEFINED ? Mpi.ABI.undefined() : color;
         Scratch scratch = Scratch.get();
         call(() -> (int) Mpi.COMM_SPLIT.invokeExact(handle, nativeColor, key, scratch.words), "MPI_Comm_split");
         long created = Mpi.ABI.readHandle(scratch.words, 0);
-        return created == Mpi.ABI.commNull() ? null : new MpiCommunicator(session, created, false);
+        return created == Mpi.ABI.commNull() ? null : withWorldRanks(new MpiCommunicator(session, created, false));
     }
 
     /**
@@ -364,19 +325,55 @@ public final class MpiCommunicator extends AbstractCommunicator {
      * with {@code MPI_COMM_TYPE_SHARED}): a host, as the library sees it; collective.
      */
     public MpiCommunicator splitShared() {
-        checkOpen();
-        Scratch scratch = Scratch.get();
-        call(() -> (int) Mpi.COMM_SPLIT_TYPE.invokeExact(handle, Mpi.ABI.commTypeShared(), rank, Mpi.ABI.infoNull(), scratch.words),
-                "MPI_Comm_split_type");
-        return new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+        return (MpiCommunicator) splitType(SplitType.SHARED, rank);
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
+    protected Communicator implSplitShared(int key) {
+        Scratch scratch = Scratch.get();
+        call(() -> (int) Mpi.COMM_SPLIT_TYPE.invokeExact(handle, Mpi.ABI.commTypeShared(), key, Mpi.ABI.infoNull(), scratch.words),
+                "MPI_Comm_split_type");
+        return withWorldRanks(new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false));
+    }
+
+    /** A communicator made by a split learns its members' world ranks by an allgather among them (they are all here). */
+    private MpiCommunicator withWorldRanks(MpiCommunicator made) {
+        int[] all = new int[made.size];
+        collectives.allgather(made, MemorySegment.ofArray(new int[] {worldRanks()[rank]}), 1, Datatype.INT, MemorySegment.ofArray(all));
+        made.worldRanks = all;
+        return made;
+    }
+
+    @Override
+    protected int implWorldRank(int r) {
+        return worldRanks()[r];
+    }
+
+    /** The world ranks of this communicator's ranks: the world's own are its ranks. */
+    private int[] worldRanks() {
+        int[] w = worldRanks;
+        if (w == null) {
+            w = java.util.stream.IntStream.range(0, size).toArray(); // only the world has none set
+            worldRanks = w;
         }
-        closed = true;
+        return w;
+    }
+
+    /** MPI_Comm_idup is not bound yet: a dup, complete when it returns (it waits for the other ranks). */
+    @Override
+    protected org.lockstep.api.CommunicatorRequest implIdup() {
+        return new org.lockstep.spi.messaging.CompletedCommunicatorRequest(implDup());
+    }
+
+    /** MPI_Comm_create_group is not bound to the library yet. */
+    @Override
+    protected Communicator implCreateGroup(int[] ranks, int tag) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "createGroup is not bound to native MPI yet on provider mpi"
+                + " (MPI_Comm_create_group); use create, which is collective over the parent");
+    }
+
+    @Override
+    protected void implClose() {
         List<MemorySegment> left;
         synchronized (allocations) {
             left = new ArrayList<>(allocations);
@@ -396,10 +393,20 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     // ---------------------------------------------------------------- collectives
 
+    /**
+     * A duplicate made at the first collective: MPI keeps its own collectives apart from point-to-point,
+     * but the point-to-point schedules of the non-blocking collectives not yet bound natively need a
+     * context of their own.
+     */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
-        return this; // MPI keeps collective traffic apart from point-to-point itself
+        MpiCommunicator c = channel;
+        if (c == null) {
+            c = (MpiCommunicator) implDup();
+            channel = c;
+        }
+        return c;
     }
 
     @Override
@@ -430,41 +437,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
         int invoke() throws Throwable;
     }
 
-    private long checkSend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size);
-        ArgumentChecks.checkSendTag(tag);
-        checkTagBound(tag);
-        return bytes;
-    }
-
-    private long checkReceive(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        checkTagBound(tag);
-        return bytes;
-    }
-
-    private void checkProbe(int source, int tag) {
-        checkOpen();
-        ArgumentChecks.checkSource(source, size);
-        ArgumentChecks.checkReceiveTag(tag);
-        checkTagBound(tag);
-    }
-
     private void checkTagBound(int tag) {
         if (tag > session.tagUpperBound()) {
             throw new LockstepException(ErrorClass.TAG, "tag " + tag + " is above this MPI library's MPI_TAG_UB, "
                     + session.tagUpperBound() + " (" + session.library().path() + ")");
-        }
-    }
-
-    void checkOpen() {
-        if (closed) {
-            throw new LockstepException(ErrorClass.COMM, "communicator is closed");
         }
     }
 

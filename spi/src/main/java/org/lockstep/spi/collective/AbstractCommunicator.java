@@ -16,6 +16,7 @@ import org.lockstep.api.PartitionedRequest;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
 import org.lockstep.spi.events.CollectiveEvent;
 import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -56,6 +57,19 @@ public abstract class AbstractCommunicator implements Communicator {
      */
     protected abstract Request implReceive(MemorySegment buffer, long capacity, int source, int tag);
 
+    /**
+     * A blocking send, for a provider whose transport has a faster one than its non-blocking send
+     * awaited (a native {@code MPI_Send}); the default is exactly that.
+     */
+    protected void implSendBlocking(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        implSend(data, bytes, dest, tag, synchronous).await();
+    }
+
+    /** A blocking receive into contiguous memory; the default awaits {@link #implReceive}. */
+    protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
+        return implReceive(buffer, capacity, source, tag).await();
+    }
+
     /** Blocks until a matching message is available ({@code source} a rank or {@code ANY_SOURCE}). */
     protected abstract Status implProbe(int source, int tag);
 
@@ -86,6 +100,11 @@ public abstract class AbstractCommunicator implements Communicator {
      */
     protected int implSharedMemoryDomain() {
         return 0;
+    }
+
+    /** {@link #splitType}{@code (SHARED, key)}: by default a split by {@link #implSharedMemoryDomain()}. */
+    protected Communicator implSplitShared(int key) {
+        return implSplit(implSharedMemoryDomain(), key);
     }
 
     protected abstract MemorySegment implAllocate(long byteSize);
@@ -132,12 +151,23 @@ public abstract class AbstractCommunicator implements Communicator {
 
     @Override
     public final void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        startSend(buffer, count, type, dest, tag, false).await();
+        blockingSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
     public final void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        startSend(buffer, count, type, dest, tag, true).await();
+        blockingSend(buffer, count, type, dest, tag, true);
+    }
+
+    private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size());
+        ArgumentChecks.checkSendTag(tag);
+        if (dest != PROC_NULL) {
+            MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
+            implSendBlocking(data, bytes, dest, tag, synchronous);
+        }
     }
 
     @Override
@@ -164,7 +194,25 @@ public abstract class AbstractCommunicator implements Communicator {
 
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
+        checkOpen();
+        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+        if (source == PROC_NULL) {
+            return Status.of(PROC_NULL, ANY_TAG, 0);
+        }
+        if (type.isContiguous()) {
+            return implReceiveBlocking(buffer, capacity, source, tag);
+        }
+        PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
+        try {
+            Status s = implReceiveBlocking(packed.segment(), capacity, source, tag);
+            packed.unpack(s.byteCount());
+            return s;
+        } catch (TruncationException truncated) {
+            packed.unpack(truncated.status().byteCount());
+            throw truncated;
+        }
     }
 
     @Override
@@ -212,7 +260,7 @@ public abstract class AbstractCommunicator implements Communicator {
 
     @Override
     public final void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        startSend(buffer, count, type, dest, tag, false).await();
+        blockingSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
@@ -395,7 +443,7 @@ public abstract class AbstractCommunicator implements Communicator {
         if (type == null) {
             throw new LockstepException(ErrorClass.ARG, "split type is null");
         }
-        return split(implSharedMemoryDomain(), key);
+        return implSplitShared(key);
     }
 
     @Override
