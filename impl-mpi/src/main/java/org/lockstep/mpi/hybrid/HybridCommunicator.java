@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -13,7 +14,7 @@ import org.lockstep.api.TruncationException;
 import org.lockstep.mpi.comm.MpiCommunicator;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
-import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
 import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
@@ -36,7 +37,7 @@ final class HybridCommunicator extends AbstractCommunicator {
     private final boolean anyRemotePeer;
     private final HybridMatching matching = new HybridMatching(this);
     private final TwoLevelCollectives collectives;
-    private boolean closed;
+    private Communicator channel;
 
     HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost) {
         this.mpi = mpi;
@@ -105,30 +106,20 @@ final class HybridCommunicator extends AbstractCommunicator {
         return new Status(memberOfLocal[s.source()], s.tag(), s.byteCount(), s.cancelled(), s.error());
     }
 
-    // ---------------------------------------------------------------- point-to-point
+    // ---------------------------------------------------------------- point-to-point (checked, packed bytes: AbstractCommunicator)
 
     @Override
-    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        awaitBoth(isend(buffer, count, type, dest, tag), dest);
+    protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        if (isLocal(dest)) {
+            int to = layout.localRankOf()[dest];
+            return synchronous ? local.issend(data, bytes, Datatype.BYTE, to, tag) : local.isend(data, bytes, Datatype.BYTE, to, tag);
+        }
+        return synchronous ? mpi.issend(data, bytes, Datatype.BYTE, dest, tag) : mpi.isend(data, bytes, Datatype.BYTE, dest, tag);
     }
 
     @Override
-    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        awaitBoth(issend(buffer, count, type, dest, tag), dest);
-    }
-
-    @Override
-    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        checkSend(dest);
-        return dest != PROC_NULL && isLocal(dest) ? local.isend(buffer, count, type, layout.localRankOf()[dest], tag)
-                : mpi.isend(buffer, count, type, dest, tag);
-    }
-
-    @Override
-    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        checkSend(dest);
-        return dest != PROC_NULL && isLocal(dest) ? local.issend(buffer, count, type, layout.localRankOf()[dest], tag)
-                : mpi.issend(buffer, count, type, dest, tag);
+    protected void implSendBlocking(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        awaitBoth(implSend(data, bytes, dest, tag, synchronous), dest);
     }
 
     /**
@@ -155,39 +146,27 @@ final class HybridCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkReceive(source, tag);
-        if (source == PROC_NULL) {
-            return mpi.recv(buffer, count, type, source, tag);
-        }
+    protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
         if (spansBoth(source)) {
-            return matching.post(buffer, count, type, source, tag).await();
+            return matching.post(buffer, capacity, Datatype.BYTE, source, tag).await();
         }
-        return awaitBoth(irecv(buffer, count, type, source, tag), source);
+        return awaitBoth(implReceive(buffer, capacity, source, tag), source);
     }
 
     @Override
-    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkReceive(source, tag);
-        if (source == PROC_NULL) {
-            return mpi.irecv(buffer, count, type, source, tag);
-        }
+    protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
         if (spansBoth(source)) {
-            return matching.post(buffer, count, type, source, tag);
+            return matching.post(buffer, capacity, Datatype.BYTE, source, tag);
         }
         if (!onLocal(source)) {
-            return mpi.irecv(buffer, count, type, source, tag);
+            return mpi.irecv(buffer, capacity, Datatype.BYTE, source, tag);
         }
         int localSource = source == ANY_SOURCE ? ANY_SOURCE : layout.localRankOf()[source];
-        return new LocalRequest(local.irecv(buffer, count, type, localSource, tag));
+        return new LocalRequest(local.irecv(buffer, capacity, Datatype.BYTE, localSource, tag));
     }
 
     @Override
-    public Status probe(int source, int tag) {
-        checkReceive(source, tag);
-        if (source == PROC_NULL) {
-            return mpi.probe(source, tag);
-        }
+    protected Status implProbe(int source, int tag) {
         if (source == ANY_SOURCE && anyRemotePeer) {
             IdleStrategy idle = new IdleStrategy();
             while (true) {
@@ -203,11 +182,7 @@ final class HybridCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public Optional<Status> iprobe(int source, int tag) {
-        checkReceive(source, tag);
-        if (source == PROC_NULL) {
-            return mpi.iprobe(source, tag);
-        }
+    protected Optional<Status> implIprobe(int source, int tag) {
         if (source == ANY_SOURCE && anyRemotePeer) {
             return matching.iprobeEither(source, tag);
         }
@@ -222,23 +197,6 @@ final class HybridCommunicator extends AbstractCommunicator {
     /** The transport of a specific source, or of a wildcard when only one transport has peers. */
     private boolean onLocal(int source) {
         return source == ANY_SOURCE ? !anyRemotePeer : isLocal(source);
-    }
-
-    private void checkSend(int dest) {
-        checkOpen();
-        ArgumentChecks.checkDestination(dest, size());
-    }
-
-    private void checkReceive(int source, int tag) {
-        checkOpen();
-        ArgumentChecks.checkSource(source, size());
-        ArgumentChecks.checkReceiveTag(tag);
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new LockstepException(ErrorClass.COMM, "communicator is closed");
-        }
     }
 
     /** A local transport's request whose status names the sender by member rank. */
@@ -282,30 +240,24 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     /** Device memory of this host's transport: a local receive into it may take a single copy, and MPI reads it as any memory. */
     @Override
-    public MemorySegment allocate(long byteSize) {
-        checkOpen();
+    protected MemorySegment implAllocate(long byteSize) {
         return local.allocate(byteSize);
     }
 
     @Override
-    public void free(MemorySegment segment) {
+    protected void implFree(MemorySegment segment) {
         checkOpen();
         local.free(segment);
     }
 
     @Override
-    public Communicator dup() {
-        checkOpen();
+    protected Communicator implDup() {
         MpiCommunicator mpiCopy = (MpiCommunicator) mpi.dup();
         return new HybridCommunicator(mpiCopy, local.dup(), layout.myHost());
     }
 
     @Override
-    public Communicator split(int color, int key) {
-        checkOpen();
-        if (color < 0 && color != UNDEFINED) {
-            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
-        }
+    protected Communicator implSplit(int color, int key) {
         MpiCommunicator mpiPart = (MpiCommunicator) mpi.split(color, key);
         Communicator localPart = local.split(color, key);
         if (mpiPart == null) {
@@ -315,20 +267,43 @@ final class HybridCommunicator extends AbstractCommunicator {
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected int implWorldRank(int r) {
+        return mpi.group().worldRank(r);
+    }
+
+    /** A dup of both transports, complete when it returns (it waits for the other ranks). */
+    @Override
+    protected CommunicatorRequest implIdup() {
+        return new CompletedCommunicatorRequest(implDup());
+    }
+
+    @Override
+    protected Communicator implCreateGroup(int[] ranks, int tag) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "createGroup is not available on provider hybrid yet;"
+                + " use create, which is collective over the parent");
+    }
+
+    @Override
+    protected void implClose() {
         collectives.close();
+        if (channel != null) {
+            channel.close();
+        }
         local.close();
         mpi.close();
     }
 
+    /**
+     * A duplicate made at the first collective: the two-level collectives keep to their own
+     * communicators, but the point-to-point schedules of the others need a context of their own.
+     */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
-        return this;
+        if (channel == null) {
+            channel = implDup();
+        }
+        return channel;
     }
 
     @Override
