@@ -48,7 +48,7 @@ final class IndirectAlltoall {
 
     void alltoall(EmCommunicator c, String operation, MemorySegment send, long[] sendCounts, long[] sendDispls,
                   MemorySegment recv, long[] recvCounts, long[] recvDispls) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         Vp me = c.vp();
         int rank = c.rank();
         int n = c.size();
@@ -159,7 +159,7 @@ final class IndirectAlltoall {
 
     /** Superstep 1: each message to its receiver's slot — here through the staging slots, α in flight; elsewhere in frames. */
     private void writeMessages(EmCommunicator c, CallState call, MemorySegment from, long[] sendCounts, long[] sendDispls) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         Vp me = c.vp();
         int rank = c.rank();
         Deliveries inFlight = calls.deliveries(c);
@@ -197,7 +197,7 @@ final class IndirectAlltoall {
 
     /** Superstep 2: this VP's slots, block by block through staging, into its receive buffer. */
     private void readMessages(EmCommunicator c, CallState call, MemorySegment recvAll, long[] recvCounts, long[] recvDispls) {
-        Group group = c.group();
+        Group group = c.vpGroup();
         Vp me = c.vp();
         int rank = c.rank();
         MemorySegment staging = me.partition().slot(0);
