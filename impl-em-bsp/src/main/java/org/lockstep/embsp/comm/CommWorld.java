@@ -50,7 +50,7 @@ public final class CommWorld {
             all[t] = t;
         }
         this.worldGroup = newGroup(Group.WORLD, all);
-        groups.put(Group.WORLD, worldGroup);
+        register(worldGroup);
         this.remote = network == null ? null : new Remote(this);
         this.collectives = new EmCollectives(this);
         if (network != null) {
@@ -129,13 +129,23 @@ public final class CommWorld {
         Group g = groups.get(key);
         if (g == null) {
             g = newGroup(key, members);
-            groups.put(key, g);
-            List<Frame> waiting = parked.remove(key);
+            register(g);
+        }
+        return g;
+    }
+
+    /**
+     * Registers {@code g} and its collective twin ({@link Group#collectiveGroup()}): frames name
+     * either by key, and another processor's frames for them may have arrived (and been parked) first.
+     */
+    private void register(Group g) {
+        for (Group each : new Group[] {g, g.collectiveGroup()}) {
+            groups.put(each.key(), each);
+            List<Frame> waiting = parked.remove(each.key());
             if (waiting != null && remote != null) {
                 remote.replay(waiting);
             }
         }
-        return g;
     }
 
     /** The group {@code key} if it has formed here, else null after parking a copy of {@code frame} for it (scheduler lock held). */
