@@ -56,14 +56,14 @@ final class LogReader {
     }
 
     /** A logged message to replay. Ticket "infinity": a synchronous sender waits for its release word to reach its slot's ticket. */
-    static IncomingMessage replayed(int source, MessageLog.Logged logged) {
+    static IncomingMessage replayed(int source, LoggedMessage logged) {
         return new IncomingMessage(logged.block(), Long.MAX_VALUE, logged.sequence(), source, logged.tag(), logged.context(),
                 logged.length(), logged.messageLength(), logged.flags(),
                 logged.block() + HeapBlockDescriptor.PAYLOAD_OFFSET, logged.block() + HeapBlockDescriptor.RELEASED_TICKET_OFFSET);
     }
 
     /** What a walk of a log ring found: its tail and head, where it wrapped (-1: nowhere), and the blocks between, in order. */
-    record RingWalk(long tail, long head, long wrappedAt, List<MessageLog.Logged> blocks) {
+    record RingWalk(long tail, long head, long wrappedAt, List<LoggedMessage> blocks) {
     }
 
     /**
@@ -85,7 +85,7 @@ final class LogReader {
             if (tail < start || tail > end || (tail & (LayoutConstants.CACHE_LINE - 1)) != 0) {
                 throw corrupt("log ring tail " + tail + " to rank " + dest + " outside its ring [" + start + ", " + end + ")");
             }
-            List<MessageLog.Logged> blocks = new ArrayList<>();
+            List<LoggedMessage> blocks = new ArrayList<>();
             long position = tail;
             long previous = 0;
             long wrappedTo = -1; // after a wrap marker: the sequence number the block at the start must have
@@ -118,7 +118,7 @@ final class LogReader {
                 if ((int) w0 != dest || length < 0 || blockLength != HeapBlockDescriptor.blockLength(length) || rounded > end - position) {
                     break;
                 }
-                blocks.add(new MessageLog.Logged(dest, sequence, position, blockLength, -1, (int) h.w2(), (int) (h.w2() >>> 32), length,
+                blocks.add(new LoggedMessage(dest, sequence, position, blockLength, -1, (int) h.w2(), (int) (h.w2() >>> 32), length,
                         h.messageLength(), (int) (w0 >>> 32)));
                 previous = sequence;
                 wrappedTo = -1;
@@ -152,7 +152,7 @@ final class LogReader {
     }
 
     /** A logged block's header, checked; null if the check fails (a block named by a torn or stale entry). */
-    MessageLog.Logged readBlock(int source, long block, long index) {
+    LoggedMessage readBlock(int source, long block, long index) {
         BlockHeader h = readHeader(block);
         if (h == null) {
             return null;
@@ -170,7 +170,7 @@ final class LogReader {
                     + sequence + ", length " + length + " in a block of " + blockLength);
         }
         layout.checkHeapRange(source, block, length);
-        return new MessageLog.Logged(dest, sequence, block, blockLength, index, (int) w2, (int) (w2 >>> 32), length, messageLength, flags);
+        return new LoggedMessage(dest, sequence, block, blockLength, index, (int) w2, (int) (w2 >>> 32), length, messageLength, flags);
     }
 
     DeviceException corrupt(String what) {

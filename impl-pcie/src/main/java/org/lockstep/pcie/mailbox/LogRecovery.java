@@ -41,7 +41,7 @@ final class LogRecovery {
      */
     void collect(Recovery recovery) {
         long entries = layout.config().logEntriesPerRank();
-        List<MessageLog.Logged> mine = new ArrayList<>();
+        List<LoggedMessage> mine = new ArrayList<>();
         boolean[] used = new boolean[(int) entries];
         for (int source = 0; source < size; source++) {
             List<IncomingMessage> toReplay = new ArrayList<>();
@@ -51,7 +51,7 @@ final class LogRecovery {
                     continue;
                 }
                 layout.checkHeapRange(source, block, 0);
-                MessageLog.Logged logged = reader.readBlock(source, block, index);
+                LoggedMessage logged = reader.readBlock(source, block, index);
                 if (logged == null) {
                     continue; // torn or stale: never a message anyone consumed (blocks are persisted before they are named)
                 }
@@ -85,8 +85,8 @@ final class LogRecovery {
     }
 
     /** Adds the blocks of a ring walk from {@code source} that the checkpoint had not consumed to {@code toReplay}. */
-    private void replayFrom(int source, List<MessageLog.Logged> blocks, List<IncomingMessage> toReplay) {
-        for (MessageLog.Logged logged : blocks) {
+    private void replayFrom(int source, List<LoggedMessage> blocks, List<IncomingMessage> toReplay) {
+        for (LoggedMessage logged : blocks) {
             if (!consumed.isConsumed(source, logged.sequence())) {
                 toReplay.add(LogReader.replayed(source, logged));
             }

@@ -38,13 +38,8 @@ import org.lockstep.spi.device.ExternalMemory;
  * <p>Used under the endpoint's progress lock only.
  */
 class MessageLog implements ChannelLog {
-    /** Logged messages, or idle progress rounds, between two looks at the receivers' release cursors. */
+    /** LoggedMessage messages, or idle progress rounds, between two looks at the receivers' release cursors. */
     private static final int RECLAIM_INTERVAL = 64;
-
-    /** A logged message this rank sent, retained until its receiver has checkpointed past it. */
-    record Logged(int dest, long sequence, long block, long blockLength, long directoryIndex, int tag, int context,
-                  long length, long messageLength, int flags) {
-    }
 
     private final ExternalMemory device;
     private final MailboxLayout layout;
@@ -244,13 +239,13 @@ class MessageLog implements ChannelLog {
         return sent.ringBytesInUse();
     }
 
-    /** Logged messages retained for {@code dest}, in sequence order (tests). */
-    List<Logged> retainedFor(int dest) {
+    /** LoggedMessage messages retained for {@code dest}, in sequence order (tests). */
+    List<LoggedMessage> retainedFor(int dest) {
         return sent.retainedFor(dest);
     }
 
-    /** Logged messages of this rank to {@code dest} with a sequence number above {@code publishedThrough}, in order. */
-    List<Logged> unpublished(int dest, long publishedThrough) {
+    /** LoggedMessage messages of this rank to {@code dest} with a sequence number above {@code publishedThrough}, in order. */
+    List<LoggedMessage> unpublished(int dest, long publishedThrough) {
         return sent.unpublished(dest, publishedThrough);
     }
 

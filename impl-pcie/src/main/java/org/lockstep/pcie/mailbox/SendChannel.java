@@ -17,8 +17,8 @@ final class SendChannel {
     long nextSequence = 1;
     /** Sends not yet fully placed, in the order they were started. */
     final ArrayDeque<SendRequest> pending = new ArrayDeque<>();
-    /** Logged messages a predecessor placed but never published, to publish before anything new. */
-    final ArrayDeque<MessageLog.Logged> republish = new ArrayDeque<>();
+    /** LoggedMessage messages a predecessor placed but never published, to publish before anything new. */
+    final ArrayDeque<LoggedMessage> republish = new ArrayDeque<>();
 
     SendChannel(int dest, SlotRing ring) {
         this.dest = dest;

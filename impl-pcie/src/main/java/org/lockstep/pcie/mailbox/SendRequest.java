@@ -28,7 +28,7 @@ final class SendRequest extends AbstractRequest {
     /** For a synchronous send: the receiver has released the first slot, so a receive matched it. */
     boolean matchedByReceiver;
     /** The single-copy rendezvous this send waits in, or null. */
-    SingleCopy.Rendezvous rendezvous;
+    Rendezvous rendezvous;
     /** Failed before it was fully placed (a hostile single-copy answer): it leaves the send queue. */
     boolean abandoned;
     /** Started by a restarted incarnation before it restored its checkpoint: sent outside the log (FLAG_PREAMBLE). */

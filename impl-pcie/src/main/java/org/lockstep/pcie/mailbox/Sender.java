@@ -136,7 +136,7 @@ final class Sender {
             }
             direct = step == SingleCopy.Step.COPIED;
             if (!direct) {
-                SingleCopy.Rendezvous r = send.rendezvous;
+                Rendezvous r = send.rendezvous;
                 send.rendezvous = null;
                 awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
                         r.block, r.blockLength, send.synchronous ? send : null));
@@ -238,10 +238,10 @@ final class Sender {
         }
         SendRequest completes = send.synchronous && p.first ? send : null;
         if (p.kind == Kind.OFFER) {
-            send.rendezvous = new SingleCopy.Rendezvous(block, p.blockLength(), ticket);
+            send.rendezvous = new Rendezvous(block, p.blockLength(), ticket);
         } else if (p.kind == Kind.DIRECT) {
             // The receiver matched the offer before it answered: a synchronous send is matched.
-            SingleCopy.Rendezvous r = send.rendezvous;
+            Rendezvous r = send.rendezvous;
             send.rendezvous = null;
             send.matchedByReceiver = true;
             awaitingRelease.add(new PlacedFragment(send.dest, r.block + HeapBlockDescriptor.RELEASED_TICKET_OFFSET, r.ticket,
@@ -302,7 +302,7 @@ final class Sender {
         boolean any = false;
         for (SendChannel channel : channels) {
             while (!channel.republish.isEmpty() && channel.ring.hasRoom()) {
-                MessageLog.Logged logged = channel.republish.pollFirst();
+                LoggedMessage logged = channel.republish.pollFirst();
                 header.set(logged.sequence(), logged.tag(), logged.context(), logged.length(), logged.messageLength(), logged.flags(),
                         logged.block());
                 channel.ring.publish(channel.ring.next(), header, null, 0);

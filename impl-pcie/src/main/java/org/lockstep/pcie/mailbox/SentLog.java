@@ -36,7 +36,7 @@ final class SentLog {
     /** Per destination: the log ring most logged blocks go to. */
     private final LogRing[] rings;
     /** Per destination: logged messages in heap blocks (too large for the ring), in sequence order. */
-    private final ArrayDeque<MessageLog.Logged>[] heapBlocks;
+    private final ArrayDeque<LoggedMessage>[] heapBlocks;
     private final long[] freeDirectory;
     private int freeDirectoryCount;
     /** Per destination: the highest sequence number any incarnation of this rank has placed (re-sends up to it are dropped). */
@@ -123,7 +123,7 @@ final class SentLog {
             device.putLongRelease(entry, block);
             device.persist(entry, DIRECTORY_ENTRY_LENGTH);
             // A ring block needs no record here: the ring's own headers say what it retains.
-            heapBlocks[dest].addLast(new MessageLog.Logged(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags));
+            heapBlocks[dest].addLast(new LoggedMessage(dest, sequence, block, blockLength, index, tag, context, length, messageLength, flags));
         }
         placedThrough[dest] = Math.max(placedThrough[dest], sequence);
         statistics.messagesLogged++;
@@ -161,10 +161,10 @@ final class SentLog {
      * never leaves an entry naming a reused block.
      */
     boolean reclaim(IntPredicate gone) {
-        List<MessageLog.Logged> freed = null;
+        List<LoggedMessage> freed = null;
         boolean any = false;
         for (int dest = 0; dest < size; dest++) {
-            ArrayDeque<MessageLog.Logged> queue = heapBlocks[dest];
+            ArrayDeque<LoggedMessage> queue = heapBlocks[dest];
             LogRing ring = rings[dest];
             if (queue.isEmpty() && ring.blocks() == 0) {
                 continue;
@@ -197,14 +197,14 @@ final class SentLog {
         }
         long lowest = Long.MAX_VALUE;
         long highest = -1;
-        for (MessageLog.Logged logged : freed) {
+        for (LoggedMessage logged : freed) {
             device.putLong(layout.directoryEntry(rank, logged.directoryIndex()), 0);
             lowest = Math.min(lowest, logged.directoryIndex());
             highest = Math.max(highest, logged.directoryIndex());
         }
         // One persist over the span (freed indices cluster: the free list is a stack); persisting more is harmless.
         device.persist(layout.directoryEntry(rank, lowest), (highest - lowest + 1) * DIRECTORY_ENTRY_LENGTH);
-        for (MessageLog.Logged logged : freed) {
+        for (LoggedMessage logged : freed) {
             heap.release(logged.block(), logged.blockLength());
             freeDirectory[freeDirectoryCount++] = logged.directoryIndex();
             released(logged.blockLength());
@@ -228,27 +228,27 @@ final class SentLog {
         return bytes;
     }
 
-    /** Logged messages retained for {@code dest}, in sequence order (tests). */
-    List<MessageLog.Logged> retainedFor(int dest) {
+    /** LoggedMessage messages retained for {@code dest}, in sequence order (tests). */
+    List<LoggedMessage> retainedFor(int dest) {
         return merged(ringBlocks(dest), heapBlocks[dest]);
     }
 
-    private static List<MessageLog.Logged> merged(List<MessageLog.Logged> inRing, java.util.Collection<MessageLog.Logged> inHeap) {
-        List<MessageLog.Logged> all = new ArrayList<>(inRing);
+    private static List<LoggedMessage> merged(List<LoggedMessage> inRing, java.util.Collection<LoggedMessage> inHeap) {
+        List<LoggedMessage> all = new ArrayList<>(inRing);
         all.addAll(inHeap);
-        all.sort(Comparator.comparingLong(MessageLog.Logged::sequence));
+        all.sort(Comparator.comparingLong(LoggedMessage::sequence));
         return all;
     }
 
     /** This rank's retained blocks in its ring to {@code dest}: a walk of as many blocks as the ring holds. */
-    private List<MessageLog.Logged> ringBlocks(int dest) {
+    private List<LoggedMessage> ringBlocks(int dest) {
         return reader.walkRing(rank, dest, rings[dest].blocks()).blocks();
     }
 
-    /** Logged messages of this rank to {@code dest} with a sequence number above {@code publishedThrough}, in order. */
-    List<MessageLog.Logged> unpublished(int dest, long publishedThrough) {
-        List<MessageLog.Logged> result = new ArrayList<>();
-        for (MessageLog.Logged logged : merged(ringBlocks(dest), heapBlocks[dest])) {
+    /** LoggedMessage messages of this rank to {@code dest} with a sequence number above {@code publishedThrough}, in order. */
+    List<LoggedMessage> unpublished(int dest, long publishedThrough) {
+        List<LoggedMessage> result = new ArrayList<>();
+        for (LoggedMessage logged : merged(ringBlocks(dest), heapBlocks[dest])) {
             if (logged.sequence() > publishedThrough) {
                 result.add(logged);
             }
@@ -269,7 +269,7 @@ final class SentLog {
      * earlier lap), so the ring restarts at the first block still retained.
      */
     void restoreRing(int dest, LogReader.RingWalk walk, long released) {
-        List<MessageLog.Logged> kept = walk.blocks();
+        List<LoggedMessage> kept = walk.blocks();
         int drop = 0;
         while (drop < kept.size() && kept.get(drop).sequence() <= released) {
             placed(dest, kept.get(drop).sequence());
@@ -277,7 +277,7 @@ final class SentLog {
         }
         kept = kept.subList(drop, kept.size());
         long bytes = 0;
-        for (MessageLog.Logged logged : kept) {
+        for (LoggedMessage logged : kept) {
             bytes += LayoutConstants.align(logged.blockLength(), LayoutConstants.CACHE_LINE);
             placed(dest, logged.sequence());
         }
@@ -292,9 +292,9 @@ final class SentLog {
      * Restores this rank's heap blocks from its own directory entries ({@code mine}, in any
      * order) and the free list from the entries in use; fails if two entries overlap.
      */
-    void restoreHeapBlocks(List<MessageLog.Logged> mine, boolean[] used) {
-        mine.sort(Comparator.comparingLong(MessageLog.Logged::sequence));
-        for (MessageLog.Logged logged : mine) {
+    void restoreHeapBlocks(List<LoggedMessage> mine, boolean[] used) {
+        mine.sort(Comparator.comparingLong(LoggedMessage::sequence));
+        for (LoggedMessage logged : mine) {
             if (!heap.reserve(logged.block(), logged.blockLength())) {
                 throw reader.corrupt("log directory entries of rank " + rank + " overlap at heap block " + logged.block());
             }

@@ -48,20 +48,6 @@ final class SingleCopy {
     /** What {@link #awaitAnswer} found. */
     enum Step { WAITING, DECLINED, COPIED, FAILED }
 
-    /** A sender's rendezvous in progress: the answer block and, once accepted, where the payload went. */
-    static final class Rendezvous {
-        final long block;
-        final long blockLength;
-        final long ticket;
-        long target = -1;
-
-        Rendezvous(long block, long blockLength, long ticket) {
-            this.block = block;
-            this.blockLength = blockLength;
-            this.ticket = ticket;
-        }
-    }
-
     /** Test hook: called after every chunk the sender copies, with the bytes copied so far. */
     interface ChunkObserver {
         void copied(SendRequest send, long bytes);

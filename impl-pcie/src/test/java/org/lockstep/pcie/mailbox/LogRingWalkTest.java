@@ -63,12 +63,12 @@ class LogRingWalkTest {
             receiver.checkpoints().register("r", CheckpointTesting.longs(1));
             traffic(sender, receiver, 1, 3); // no checkpoint yet: blocks 1..3 retained
             MessageLog log = endpoint(world, 0).messageLog();
-            List<MessageLog.Logged> blocks = log.walkRing(0, 1).blocks();
-            assertEquals(List.of(1L, 2L, 3L), blocks.stream().map(MessageLog.Logged::sequence).toList());
+            List<LoggedMessage> blocks = log.walkRing(0, 1).blocks();
+            assertEquals(List.of(1L, 2L, 3L), blocks.stream().map(LoggedMessage::sequence).toList());
             long second = blocks.get(1).block();
             long check = world.device().getLong(second + LoggedBlockDescriptor.CHECK_OFFSET);
             world.device().putLong(second + LoggedBlockDescriptor.CHECK_OFFSET, check ^ 1);
-            assertEquals(List.of(1L), log.walkRing(0, 1).blocks().stream().map(MessageLog.Logged::sequence).toList(),
+            assertEquals(List.of(1L), log.walkRing(0, 1).blocks().stream().map(LoggedMessage::sequence).toList(),
                     "a block whose check fails ends the walk (what follows it was written after it)");
             assertEquals(LayoutConstants.align(blocks.get(0).blockLength(), LayoutConstants.CACHE_LINE) + blocks.get(0).block(), second);
             world.device().putLong(second + LoggedBlockDescriptor.CHECK_OFFSET, check);

@@ -51,7 +51,7 @@ class ReclamationTest {
                         receiver.checkpoints().checkpoint();
                         pump(sender);
                         awaitReclaimed(sender, senderEndpoint, consumed);
-                        List<Long> retained = senderEndpoint.messageLog().retainedFor(1).stream().map(MessageLog.Logged::sequence).toList();
+                        List<Long> retained = senderEndpoint.messageLog().retainedFor(1).stream().map(LoggedMessage::sequence).toList();
                         long logged = senderEndpoint.statistics().messagesLogged;
                         assertEquals(LongStream.rangeClosed(consumed + 1, logged).boxed().toList(), retained,
                                 "after a checkpoint at " + consumed + " exactly the later messages stay retained");
@@ -71,7 +71,7 @@ class ReclamationTest {
     private static void awaitReclaimed(Communicator sender, MailboxEndpoint endpoint, long through) {
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
             pump(sender);
-            List<MessageLog.Logged> retained = endpoint.messageLog().retainedFor(1);
+            List<LoggedMessage> retained = endpoint.messageLog().retainedFor(1);
             return retained.isEmpty() || retained.get(0).sequence() > through;
         });
     }
