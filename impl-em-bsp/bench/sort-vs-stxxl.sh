@@ -4,7 +4,11 @@
 # each run), the STXXL peer (`bash bench/peers/setup.sh stxxl`) and the built tools module
 # (`mvn -q -DskipTests package`).
 #   GIB=4 M_MIB=512 VPS=128 OUT=/tmp/embsp-bench bash impl-em-bsp/bench/sort-vs-stxxl.sh
-# Writes $OUT/summary.txt (one line per run) and, for ours, $OUT/sort-${GIB}g.dat (+ .png, .calls).
+# RUNS (in the order given): stxxl; embsp (one process, budget M_MIB, k=CORES); embsp-p2 (two processes
+# of one core each, budget M_MIB/2 each, each its own disk directory); embsp-indirect, embsp-p2-indirect
+# (the same with PEMS1's indirect area: a slot per (sender, receiver) of SLOT bytes, default twice the
+# average sort message N·8/v², rounded up to B).
+# Writes $OUT/summary.txt (one line per run) and, for ours, $OUT/sort-${GIB}g-RUN.dat (+ .png, .calls).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 GIB=${GIB:-4}
@@ -18,25 +22,44 @@ BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
 RUNS=${RUNS:-"stxxl embsp"}
 n=$((GIB * 134217728))
-mkdir -p "$OUT/disks"
+block_bytes=$(numfmt --from=iec "${BLOCK^^}")
+SLOT=${SLOT:-$(( (2 * n * 8 / (VPS * VPS) + block_bytes - 1) / block_bytes * block_bytes ))}
+mkdir -p "$OUT/disks" "$OUT/disks-0" "$OUT/disks-1"
+
+# one run of ours: NAME PROCESSORS CORES BUDGET_MIB DELIVERY
+embsp() {
+  local name=$1 processors=$2 cores=$3 budget=$4 delivery=$5
+  local disks=$OUT/disks
+  [ "$processors" = 1 ] || disks="$OUT/disks-{p}"
+  sync; echo 3 > /proc/sys/vm/drop_caches
+  local log=$OUT/$name-sort-${GIB}g.log
+  local load
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  LOCKSTEP_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+AlwaysPreTouch -XX:+UseParallelGC" /usr/bin/time -v \
+    "$root/lockstep" embsp --processors "$processors" --jvm-option "-Xms$HEAP" --jvm-option "-Xmx$HEAP" \
+    --jvm-option -XX:+UseParallelGC --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
+    --disks "$disks" --io "$IO" --threads "$THREADS" --delivery "$delivery" -o lockstep.embsp.direct=true \
+    -o "lockstep.embsp.indirectSlot=$SLOT" --bench-out "$OUT/sort-${GIB}g-$name.dat" -- sort --keys "$n" \
+    > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
+  local rss wall
+  rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")
+  printf '%s\t%s\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\tload_after=%s\n' "$(date -u +%FT%TZ)" "$name" \
+    "$(grep '^vps=' "$log" || echo failed)" "$rss" "$wall" "${load// /,}" "$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)" \
+    | tee -a "$OUT/summary.txt"
+}
 
 for run in $RUNS; do
   case $run in
     stxxl)
-      GIB=$GIB M_MIB=$M_MIB DIR=$OUT/stxxl bash "$root/bench/peers/em/stxxl-run.sh" >> "$OUT/summary.txt"
+      load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)
+      GIB=$GIB M_MIB=$M_MIB DIR=$OUT/stxxl bash "$root/bench/peers/em/stxxl-run.sh" | sed "s/\$/\tload_before=$load/" >> "$OUT/summary.txt"
       rm -f "$OUT/stxxl/stxxl.disk"
       ;;
-    embsp)
-      sync; echo 3 > /proc/sys/vm/drop_caches
-      log=$OUT/embsp-sort-${GIB}g.log
-      LOCKSTEP_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+AlwaysPreTouch -XX:+UseParallelGC" /usr/bin/time -v \
-        "$root/lockstep" embsp --vps "$VPS" --cores "$CORES" --memory "${M_MIB}m" --block-size "$BLOCK" --disks "$OUT/disks" --io "$IO" \
-        --threads "$THREADS" -o lockstep.embsp.direct=true --bench-out "$OUT/sort-${GIB}g.dat" -- sort --keys "$n" \
-        > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
-      rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")
-      wall=$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")
-      printf '%s\tembsp\t%s\tmaxrss_kb=%s\tproc_wall=%s\n' "$(date -u +%FT%TZ)" "$(grep '^vps=' "$log" || echo failed)" "$rss" "$wall" \
-        | tee -a "$OUT/summary.txt"
-      ;;
+    embsp) embsp embsp 1 "$CORES" "$M_MIB" direct ;;
+    embsp-indirect) embsp embsp-indirect 1 "$CORES" "$M_MIB" indirect ;;
+    embsp-p2) embsp embsp-p2 2 1 $((M_MIB / 2)) direct ;;
+    embsp-p2-indirect) embsp embsp-p2-indirect 2 1 $((M_MIB / 2)) indirect ;;
+    *) echo "sort-vs-stxxl: unknown run '$run'" >&2; exit 2 ;;
   esac
 done

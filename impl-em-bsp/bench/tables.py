@@ -35,7 +35,9 @@ for name, s, n, io, rss, wall, note in rows:
 print()
 print('| call | VPs | ω bytes | counted swap GiB | counted delivery GiB | swap bound GiB | delivery bound GiB | thesis bound GiB | counted / thesis bound | within |')
 print('|---|---|---|---|---|---|---|---|---|---|')
-for line in open(f'{out}/sort-{gib}g.dat.calls'):
+import os
+calls = f'{out}/sort-{gib}g-embsp.dat.calls'
+for line in open(calls if os.path.exists(calls) else f'{out}/sort-{gib}g.dat.calls'):
     if line.startswith('#'):
         continue
     f = line.split()
