@@ -25,6 +25,17 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
     public static final String JOB_KEY = "LOCKSTEP_JOB_KEY";
     /** Job properties for the provider, {@code key=value} pairs separated by newlines. */
     public static final String PROPERTIES = "LOCKSTEP_PROPERTIES";
+    /**
+     * Process id of the {@code lockstep run} launcher, the parent of every rank: a rank whose
+     * parent is no longer this process ends, and while the launcher lives it, not the ranks,
+     * removes the device file.
+     */
+    public static final String LAUNCHER_PID = "LOCKSTEP_LAUNCHER_PID";
+    /**
+     * {@code true} when the launcher made the device file for this job and does not keep it: should
+     * the launcher die first, the job's last rank out removes it.
+     */
+    public static final String REMOVE_DEVICE = "LOCKSTEP_REMOVE_DEVICE";
 
     /**
      * Incarnation of this process: absent or {@code 1} for a rank's first process, {@code k} for

@@ -1,5 +1,7 @@
 package org.lockstep.api;
 
+import java.nio.file.Path;
+
 /**
  * The one service interface through which {@link Lockstep} finds providers. A provider module
  * declares {@code provides org.lockstep.api.LockstepProvider with ...} and lists the same class in
@@ -44,5 +46,15 @@ public interface LockstepProvider {
      */
     default AttachedWorld attachWorld(JobOptions options, LaunchEnvironment launch) {
         return KeptRank.start("lockstep-attached-rank-" + launch.rank(), program -> runAttached(options, launch, program));
+    }
+
+    /**
+     * Whether the device file at {@code devicePath} holds the device of job {@code jobKey} (this
+     * provider formatted it for that job). A launcher that made the file for its job removes it
+     * afterwards only if so (or while it is still empty): a file that another job's ranks took over
+     * is never removed under them. The default, for providers that keep nothing in a device file: false.
+     */
+    default boolean holdsJobDevice(Path devicePath, long jobKey) {
+        return false;
     }
 }

@@ -1,7 +1,17 @@
 package org.lockstep.pcie;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
+import org.lockstep.pcie.layout.DeviceFormat;
+import org.lockstep.pcie.layout.SuperblockDescriptor;
 import org.lockstep.pcie.mailbox.MailboxThreadWorld;
 import org.lockstep.pcie.mailbox.ProcessWorld;
 import org.lockstep.spi.messaging.AttachedRank;
@@ -28,6 +38,20 @@ public final class MailboxProvider extends AbstractMessagingProvider {
     @Override
     protected ThreadWorld openThreadWorld(JobOptions options) {
         return MailboxThreadWorld.open(options);
+    }
+
+    /** Reads the superblock of the file (never through a link) and compares its job key. */
+    @Override
+    public boolean holdsJobDevice(Path devicePath, long jobKey) {
+        ByteBuffer superblock = ByteBuffer.allocate(SuperblockDescriptor.LENGTH);
+        try (SeekableByteChannel file = Files.newByteChannel(devicePath, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            while (superblock.hasRemaining() && file.read(superblock) >= 0) {
+                // read the whole header, or what the file has
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return DeviceFormat.holdsJob(superblock.flip(), jobKey);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LaunchEnvironment;
+import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
 
 /**
@@ -31,7 +32,10 @@ import org.lockstep.api.LockstepException;
  * starts it again, as the same rank and its next incarnation, while the other ranks keep running
  * (no global rollback: the restarted process recovers from its own checkpoint). When a rank fails
  * and no restart is left, reports it, gives the others a grace period to notice and end, then
- * stops them. Removes the device file it created unless asked to keep it.
+ * stops them. Removes the device file it created unless asked to keep it ({@link LaunchDevice}:
+ * only that very file, never one another job put at the path). Each rank is told the launcher's
+ * process id and ends if the launcher goes; should the launcher die first, the last rank out
+ * removes the device file the launcher made.
  */
 public final class ProcessLauncher {
     /** Incarnation of a rank's first process ({@link LaunchEnvironment#INCARNATION}); each restart adds one. */
@@ -132,7 +136,8 @@ public final class ProcessLauncher {
     public Outcome run(Job job, StartListener listener) {
         long jobKey = new SecureRandom().nextLong();
         Path device = job.device().orElse(Path.of("/dev/shm", "lockstep-" + Long.toHexString(jobKey)));
-        boolean deviceExisted = Files.exists(device);
+        LaunchDevice claim = LaunchDevice.claim(device);
+        boolean removeDevice = claim.created() && !job.keepDevice();
         List<Process> processes = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> pumps = new ArrayList<>();
         Thread cleanup = Thread.ofPlatform().unstarted(() -> snapshot(processes).forEach(Process::destroyForcibly));
@@ -143,11 +148,11 @@ public final class ProcessLauncher {
         try {
             List<String> command = command(job);
             for (int rank = 0; rank < job.ranks(); rank++) {
-                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps));
+                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps, removeDevice));
                 listener.started(rank, FIRST_INCARNATION, processes.get(rank));
             }
             Restarter restarter = (rank, incarnation) -> {
-                Process p = start(job, command, device, jobKey, rank, incarnation, pumps);
+                Process p = start(job, command, device, jobKey, rank, incarnation, pumps, removeDevice);
                 processes.set(rank, p);
                 listener.started(rank, incarnation, p);
                 return p;
@@ -169,14 +174,23 @@ public final class ProcessLauncher {
             }
         }
         boolean removed = false;
-        if (!job.keepDevice() && !deviceExisted) {
+        if (removeDevice) {
             try {
-                removed = Files.deleteIfExists(device);
+                removed = claim.removeIfOurs(path -> holdsJobDevice(job, path, jobKey));
             } catch (IOException e) {
                 err.println("lockstep run: could not remove device " + device + ": " + e.getMessage());
             }
         }
         return new Outcome(exitCodes, firstFailed, removed, device, restarts);
+    }
+
+    /** Whether the provider the ranks ran on formatted {@code path} for this job. */
+    private static boolean holdsJobDevice(Job job, Path path, long jobKey) {
+        try {
+            return Lockstep.provider(job.properties().get(Lockstep.PROVIDER_PROPERTY)).holdsJobDevice(path, jobKey);
+        } catch (LockstepException noProvider) {
+            return false;
+        }
     }
 
     /**
@@ -209,7 +223,8 @@ public final class ProcessLauncher {
     }
 
     /** Starts one process of {@code rank} as {@code incarnation}, its output copied with its rank as prefix. */
-    private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps) {
+    private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps,
+                          boolean removeDevice) {
         String tag = FlightRecording.rankTag(rank, incarnation);
         List<String> withRank = command.stream().map(a -> a.replace(FlightRecording.RANK, tag)).toList();
         List<String> rankCommand = withRank;
@@ -226,6 +241,8 @@ public final class ProcessLauncher {
         env.put(LaunchEnvironment.DEVICE, device.toString());
         env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(jobKey));
         env.put(LaunchEnvironment.INCARNATION, Integer.toString(incarnation));
+        env.put(LaunchEnvironment.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
+        env.put(LaunchEnvironment.REMOVE_DEVICE, Boolean.toString(removeDevice));
         env.put(LaunchEnvironment.PROPERTIES, job.properties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
         Process process;

@@ -110,6 +110,7 @@ class LaunchedJobTest {
         byte[] garbage = new byte[4 << 20];
         new SecureRandom().nextBytes(garbage);
         Files.write(device, garbage);
+        Files.setPosixFilePermissions(device, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         try {
             Launch l = launch(2, Optional.of(device), false, "job-ring", "1");
             assertTrue(l.outcome().exitCode() != 0, l.out());

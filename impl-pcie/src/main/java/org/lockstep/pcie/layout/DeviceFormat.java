@@ -2,6 +2,8 @@ package org.lockstep.pcie.layout;
 
 import static org.lockstep.pcie.layout.SuperblockDescriptor.*;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 
 import org.lockstep.api.ErrorClass;
@@ -38,6 +40,15 @@ public final class DeviceFormat {
      */
     public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait,
                                        boolean formatterWithoutCas) {
+        return format(device, config, attachWait, formatterWithoutCas, FormatterProcess.UNKNOWN);
+    }
+
+    /**
+     * As {@link #format(ExternalMemory, MailboxConfig, Duration, boolean)}, naming {@code formatter}
+     * in the superblock if this caller formats.
+     */
+    public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait,
+                                       boolean formatterWithoutCas, FormatterProcess formatter) {
         MailboxLayout layout = new MailboxLayout(config, device.blockSize());
         if (layout.requiredCapacity() > device.capacity()) {
             throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
@@ -48,6 +59,10 @@ public final class DeviceFormat {
         if (!claim(device, formatterWithoutCas)) {
             return attach(device, config.jobKey(), config.worldSize(), attachWait);
         }
+        device.putLongVolatile(FORMATTER_PID_OFFSET, formatter.pid());
+        device.putLong(FORMATTER_START_OFFSET, formatter.startMillis());
+        device.putLong(FORMATTER_HOST_OFFSET, formatter.host());
+        device.putLong(OWNER_JOB_KEY_OFFSET, 0); // the job's ranks say whether it is theirs to remove
         // Control words must start at zero: tickets, released tickets, claim words, rank states.
         long controlStart = layout.rankEntry(0);
         long controlEnd = layout.heapPartition(0);
@@ -168,6 +183,16 @@ public final class DeviceFormat {
                     + " was formatted with asynchronous mailboxes, which need compare-and-set, but this mapping has no atomics");
         }
         return layout;
+    }
+
+    /**
+     * Whether {@code superblock}, the first bytes of a device read as a file (native byte order,
+     * at least up to the job key), is a Lockstep superblock of job {@code jobKey}.
+     */
+    public static boolean holdsJob(ByteBuffer superblock, long jobKey) {
+        ByteBuffer header = superblock.duplicate().order(ByteOrder.nativeOrder());
+        return header.limit() >= JOB_KEY_OFFSET + Long.BYTES && header.getLong(MAGIC_OFFSET) == MAGIC
+                && header.getLong(JOB_KEY_OFFSET) == jobKey;
     }
 
     /** Whether the formatter found the job's ranks sharing its host's cores ({@link SuperblockDescriptor#FLAG_RANKS_SHARE_CORES}). */

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 
+import org.lockstep.pcie.layout.FormatterProcess;
+
 /**
  * Which processes can be checked by process id: those on the same booted kernel and in the same
  * PID namespace as this one. The identity is a hash of the kernel's boot id and the PID
@@ -42,6 +44,11 @@ final class HostIdentity {
         } catch (IOException | SecurityException e) {
             return false;
         }
+    }
+
+    /** This process as the superblock names a formatter. */
+    static FormatterProcess currentProcess() {
+        return new FormatterProcess(ProcessHandle.current().pid(), currentStartMillis(), CURRENT);
     }
 
     /** Start time of this process, in milliseconds since the epoch (0 if unknown). */

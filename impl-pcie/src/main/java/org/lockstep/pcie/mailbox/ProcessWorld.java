@@ -1,9 +1,5 @@
 package org.lockstep.pcie.mailbox;
 
-import java.io.IOException;
-import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -43,18 +39,24 @@ public final class ProcessWorld implements AttachedRank {
 
     private final ExternalMemory device;
     private final MailboxEndpoint endpoint;
-    /** The device file to remove when the last rank leaves: one an external launcher's job created by default. */
-    private Optional<Path> removeWhenLast = Optional.empty();
     private final MailboxCommunicator world;
     private final Thread heartbeat;
+    private final LauncherWatch launcher;
+    private final JobDeviceOwner owner;
+    /** Marks this rank failed if the JVM exits without leaving (System.exit, SIGTERM, SIGINT), so peers learn it at once. */
+    private final Thread exitHook;
     private volatile boolean ended;
     private boolean printStatistics;
 
-    private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint) {
+    private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint, LauncherWatch launcher, JobDeviceOwner owner) {
         this.device = device;
         this.endpoint = endpoint;
+        this.launcher = launcher;
+        this.owner = owner;
         this.world = MailboxCommunicator.world(endpoint);
         this.heartbeat = Thread.ofPlatform().daemon().name("lockstep-heartbeat-" + endpoint.rank()).unstarted(this::beatUntilEnded);
+        this.exitHook = Thread.ofPlatform().unstarted(() -> leave(true));
+        Runtime.getRuntime().addShutdownHook(exitHook);
         endpoint.beat(1);
         heartbeat.start();
         endpoint.onClose(() -> leave(false));
@@ -65,13 +67,17 @@ public final class ProcessWorld implements AttachedRank {
         if (options.ranks() != launch.size()) {
             throw new LockstepException(ErrorClass.ARG, "job options say " + options.ranks() + " ranks, the launcher " + launch.size());
         }
-        boolean externalLauncher = !"lockstep".equals(launch.launcher());
         int hosts = LaunchEnvironment.hostCount(launch.launcher(), System.getenv());
         if (hosts > 1) {
             throw new LockstepException(ErrorClass.DEVICE, "the " + launch.launcher() + " launcher spread this job over " + hosts
                     + " hosts, but the mailbox transport needs every rank to map one device (" + launch.devicePath()
                     + " would be a different file on each host): run it with -Dlockstep.provider=hybrid (the device within "
                     + "each host, MPI between hosts) or -Dlockstep.provider=mpi");
+        }
+        LauncherWatch launcher = LauncherWatch.fromEnvironment(System.getenv());
+        if (launcher.gone()) {
+            throw new LockstepException(ErrorClass.OTHER, "rank " + launch.rank() + ": its launcher (process "
+                    + launcher.pid() + ") has gone; the rank does not run on without it");
         }
         MailboxConfig wanted = MailboxOptions.config(options, launch.size(), launch.jobKey());
         DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, DEFAULT_PROCESS_DEVICE, Optional.of(launch.devicePath()));
@@ -82,7 +88,7 @@ public final class ProcessWorld implements AttachedRank {
                         + " cannot share a device between processes; use " + DEFAULT_PROCESS_DEVICE);
             }
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
-            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0);
+            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0, HostIdentity.currentProcess());
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
             long launcherIncarnation = LaunchEnvironment.incarnation(System.getenv());
@@ -97,10 +103,9 @@ public final class ProcessWorld implements AttachedRank {
             endpoint.collectiveSettings().useDevice(MailboxOptions.nativeCollectives(options));
             endpoint.collectiveSettings().requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
-            ProcessWorld world = new ProcessWorld(device, endpoint);
-            if (externalLauncher && !System.getenv().containsKey(LaunchEnvironment.DEVICE) && launch.devicePath().startsWith("/dev/shm/")) {
-                world.removeWhenLast = Optional.of(Path.of(launch.devicePath()));
-            }
+            JobDeviceOwner owner = new JobDeviceOwner(device, layout, launch.rank(), launch.jobKey(), launcher);
+            owner.recordOwnership(System.getenv(), Boolean.parseBoolean(options.property(JobDeviceOwner.KEEP_PROPERTY).orElse("false")));
+            ProcessWorld world = new ProcessWorld(device, endpoint, launcher, owner);
             world.printStatistics = Boolean.parseBoolean(options.property(MailboxOptions.PRINT_STATISTICS).orElse("false"));
             return world;
         } catch (RuntimeException e) {
@@ -154,31 +159,18 @@ public final class ProcessWorld implements AttachedRank {
             System.err.println("lockstep rank " + endpoint.rank() + ": " + endpoint.statistics());
         }
         device.persist(endpoint.layout().rankEntry(endpoint.rank()), RankTableDescriptor.ENTRY_LENGTH);
-        boolean last = removeWhenLast.isPresent() && everyRankEnded();
-        device.close();
-        if (last) {
-            try {
-                // Two ranks ending at once may both see the other ended: removing twice is harmless.
-                Files.deleteIfExists(removeWhenLast.get());
-            } catch (IOException e) {
-                System.err.println("lockstep rank " + endpoint.rank() + ": could not remove the device " + removeWhenLast.get() + ": " + e);
+        try {
+            owner.removeIfLastOut();
+        } finally {
+            device.close();
+            if (Thread.currentThread() != exitHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(exitHook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs and finds the rank ended
+                }
             }
         }
-    }
-
-    /**
-     * Whether every rank has ended, this one's end already written: the last rank to leave a job
-     * that no Lockstep launcher cleans up after removes the device file.
-     */
-    private boolean everyRankEnded() {
-        VarHandle.fullFence(); // this rank's end is visible before the others' states are read
-        for (int r = 0; r < endpoint.size(); r++) {
-            long state = device.getLongAcquire(endpoint.layout().rankEntry(r) + RankTableDescriptor.STATE_OFFSET);
-            if (state != RankTableDescriptor.STATE_FINISHED && state != RankTableDescriptor.STATE_FAILED) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void beatUntilEnded() {
@@ -192,7 +184,24 @@ public final class ProcessWorld implements AttachedRank {
             if (!ended) {
                 endpoint.beat(++beat);
                 endpoint.checkPeerProcesses();
+                if (launcher.gone()) {
+                    endWithLauncher();
+                    return;
+                }
             }
         }
+    }
+
+    /** The launcher has gone: this rank fails (its peers see it at once), and the process ends rather than run on unseen. */
+    private void endWithLauncher() {
+        System.err.println("lockstep rank " + endpoint.rank() + ": the launcher (process " + launcher.pid()
+                + ") has gone; ending this rank");
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                leave(true);
+            } finally {
+                Runtime.getRuntime().halt(LauncherWatch.LAUNCHER_GONE_EXIT);
+            }
+        });
     }
 }

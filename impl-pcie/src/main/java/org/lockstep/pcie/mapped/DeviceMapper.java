@@ -51,9 +51,10 @@ final class DeviceMapper {
      * @param fenceBeforeRelease whether a release store needs a full fence first (device memory, where
      *                           write-combining may reorder stores that ordinary memory keeps in order)
      * @param description        how it was mapped and why it has the capabilities it has
+     * @param file               for a regular file: which file was mapped and whether this open created it
      */
     record Mapping(DeviceKind kind, Arena arena, MemorySegment pages, long capacity, Set<DeviceCapability> capabilities,
-                   PersistMethod persistMethod, boolean fenceBeforeRelease, String description) {
+                   PersistMethod persistMethod, boolean fenceBeforeRelease, String description, Optional<PrivateFile> file) {
     }
 
     private final DevicePaths paths;
@@ -80,18 +81,24 @@ final class DeviceMapper {
         Path path = target.path();
         int fd = -1;
         long size = capacityWanted;
+        boolean created = false;
         if (!target.exists()) {
             fd = createAllocated(path, capacityWanted);
+            created = fd >= 0;
         }
-        if (fd < 0) { // it existed, or another process created it first
-            fd = openExisting(path, Posix.O_RDWR | Posix.O_CLOEXEC);
-            try {
-                size = existingSize(path, capacityWanted);
+        PrivateFile file;
+        try {
+            if (fd < 0) { // it existed, or another process created it first
+                fd = openExistingFile(path);
+                file = PrivateFile.check(path, fd, false);
+                size = existingSize(path, fd, capacityWanted);
                 allocateHoles(path, fd, size);
-            } catch (RuntimeException e) {
-                Posix.closeQuietly(fd);
-                throw e;
+            } else {
+                file = PrivateFile.check(path, fd, true);
             }
+        } catch (RuntimeException e) {
+            Posix.closeQuietly(fd);
+            throw e;
         }
         Arena arena = Arena.ofShared();
         MemorySegment pages;
@@ -110,7 +117,31 @@ final class DeviceMapper {
                 ? " (in RAM: persist only orders writes, nothing survives power loss)"
                 : " (persist: msync of the page-aligned range)");
         return new Mapping(DeviceKind.REGULAR_FILE, arena, pages, size, capabilities,
-                volatileMemory ? PersistMethod.ORDER : PersistMethod.MSYNC, false, description);
+                volatileMemory ? PersistMethod.ORDER : PersistMethod.MSYNC, false, description, Optional.of(file));
+    }
+
+    /**
+     * Opens an existing regular file, never through a symbolic link: a link at the device path
+     * could point at any file its maker chose, e.g. another user's, which formatting would destroy.
+     */
+    private static int openExistingFile(Path path) {
+        try {
+            return Posix.open(path.toString(), Posix.O_RDWR | Posix.O_CLOEXEC | Posix.O_NOFOLLOW, 0);
+        } catch (Posix.Failure e) {
+            if (e.errno() == Posix.ELOOP) {
+                throw DevicePaths.error(path, "is a symbolic link" + linkTarget(path) + "; a device file is never opened"
+                        + " through a link, which could point at a file of someone else's: name the file itself, or remove the link");
+            }
+            throw DevicePaths.error(path, "cannot be opened for reading and writing: " + e.getMessage());
+        }
+    }
+
+    private static String linkTarget(Path path) {
+        try {
+            return " (to " + Files.readSymbolicLink(path) + ")";
+        } catch (IOException | UnsupportedOperationException e) {
+            return "";
+        }
     }
 
     /**
@@ -162,7 +193,12 @@ final class DeviceMapper {
         }
     }
 
-    private static long existingSize(Path path, long capacityWanted) {
+    /**
+     * The size an existing file is mapped at: its own. An empty file (as a launcher creates to
+     * claim the path before its ranks start) holds nothing, so it is allocated to the capacity wanted;
+     * ranks that do so at once all ask for the same size.
+     */
+    private static long existingSize(Path path, int fd, long capacityWanted) {
         long size;
         try {
             size = Files.size(path);
@@ -170,8 +206,16 @@ final class DeviceMapper {
             throw DevicePaths.error(path, "cannot read its size: " + e);
         }
         if (size == 0) {
-            throw DevicePaths.error(path, "is an empty file; an existing file is mapped at its own size"
-                    + " (remove it to have one of " + capacityWanted + " bytes created)");
+            long available = usableSpace(path, path.getParent());
+            if (capacityWanted > available) {
+                throw noRoom(path, capacityWanted, available);
+            }
+            try {
+                Posix.posixFallocate(fd, 0, capacityWanted);
+            } catch (Posix.Failure e) {
+                throw allocationFailed(path, capacityWanted, e);
+            }
+            return capacityWanted;
         }
         if (size < capacityWanted) {
             throw DevicePaths.error(path, "has " + size + " bytes, fewer than the " + capacityWanted
@@ -264,7 +308,7 @@ final class DeviceMapper {
                     + " cache-line write-back (clwb) that Java cannot issue; persist only orders writes";
         }
         return new Mapping(DeviceKind.DAX_DEVICE, arena, pages, size, capabilities(options.atomics(), persistent),
-                PersistMethod.FENCE, false, DeviceKind.DAX_DEVICE.description() + " (" + why + ")");
+                PersistMethod.FENCE, false, DeviceKind.DAX_DEVICE.description() + " (" + why + ")", Optional.empty());
     }
 
     private static long readSysfsNumber(Path path, Path attribute) {
@@ -305,7 +349,7 @@ final class DeviceMapper {
         }
         return new Mapping(DeviceKind.PCI_BAR, arena, pages, size, capabilities(false, false), PersistMethod.FENCE, true,
                 DeviceKind.PCI_BAR.description() + " (device memory: no CPU atomics, persist only orders writes,"
-                        + " release stores are fenced)");
+                        + " release stores are fenced)", Optional.empty());
     }
 
     // ---- shared steps

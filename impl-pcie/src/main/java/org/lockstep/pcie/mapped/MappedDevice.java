@@ -1,10 +1,9 @@
 package org.lockstep.pcie.mapped;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.lockstep.spi.device.AbstractExternalMemory;
 import org.lockstep.spi.device.DeviceCapability;
@@ -23,8 +22,9 @@ import org.lockstep.spi.device.DeviceException;
  * {@link DeviceException}; the memory is unmapped only once no access is in flight).
  *
  * <p>What no check can prevent: another process truncating the file under the mapping makes a
- * later access fault (the JVM reports such a fault as an {@link InternalError}). Created files
- * are fully allocated, so a full file system cannot cause that.
+ * later access fault; the JVM reports the fault as an {@link InternalError}, which the accessors
+ * turn into a {@link DeviceException} that says so. Created files are fully allocated, so a full
+ * file system cannot cause that.
  *
  * <p>Persistence: {@link #persist} is {@code msync(MS_SYNC)} of the page-aligned range for a file
  * on a real file system; a store-store fence on RAM-backed files; a full fence on DAX devices and
@@ -32,24 +32,25 @@ import org.lockstep.spi.device.DeviceException;
  * makes the bytes durable does the device declare {@link DeviceCapability#PERSISTENT}.
  */
 public final class MappedDevice extends AbstractExternalMemory {
-    private final Path path;
     private final DeviceKind kind;
     private final DeviceMapper.PersistMethod persistMethod;
     private final boolean fenceBeforeRelease;
     private final String description;
     private final boolean deleteOnClose;
+    /** For a regular file: which file is mapped (so that only it is ever removed) and whether this open created it. */
+    private final Optional<PrivateFile> file;
     /** The whole mapping, page-rounded: what msync is given. */
     private final MemorySegment pages;
 
     MappedDevice(Path path, int blockSize, DeviceMapper.Mapping mapping, boolean deleteOnClose) {
         super(path.toString(), "mapped device '" + path + "'", mapping.capacity(), blockSize, mapping.capabilities(), mapping.arena(),
                 mapping.pages().asSlice(0, mapping.capacity()));
-        this.path = path;
         this.kind = mapping.kind();
         this.persistMethod = mapping.persistMethod();
         this.fenceBeforeRelease = mapping.fenceBeforeRelease();
         this.description = mapping.description();
         this.deleteOnClose = deleteOnClose;
+        this.file = mapping.file();
         this.pages = mapping.pages();
     }
 
@@ -106,16 +107,34 @@ public final class MappedDevice extends AbstractExternalMemory {
         return "this " + kind.description() + " does not declare (" + description + ")";
     }
 
-    /** Removes the file if opened with {@code deleteOnClose=true}. */
+    @Override
+    protected String implFaultReason() {
+        return "the file was truncated under the mapping by another process, or its storage failed";
+    }
+
+    /** Removes the file if opened with {@code deleteOnClose=true} (only the very file mapped). */
     @Override
     protected void implClosed() {
         if (deleteOnClose) {
-            try {
-                Files.deleteIfExists(path);
-            } catch (IOException e) {
-                throw new DeviceException(label() + ": unmapped, but the file cannot be removed (option deleteOnClose=true): " + e, e);
-            }
+            removeFile();
         }
+    }
+
+    /** Whether opening this device created its file (false for a file that existed, and for devices that are not files). */
+    public boolean createdFile() {
+        return file.map(PrivateFile::created).orElse(false);
+    }
+
+    /**
+     * Removes the device's file if its path still names the file this device mapped (compare and
+     * delete), so that a file another job put at the same path meanwhile is never touched. Devices
+     * that are not regular files are never removed. Safe to call while mapped: the mapping stays
+     * valid until closed.
+     *
+     * @return whether the file was removed
+     */
+    public boolean removeFile() {
+        return file.map(PrivateFile::removeIfUnchanged).orElse(false);
     }
 
     @Override

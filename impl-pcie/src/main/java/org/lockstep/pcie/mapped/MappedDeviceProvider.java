@@ -30,7 +30,10 @@ import org.lockstep.spi.device.ExternalMemory;
  * <p>A missing path becomes a regular file of the spec's capacity, mode 0600, fully allocated
  * before it appears under its name (so a full file system is a clear error naming the path, the
  * size and the space available, never a SIGBUS later, and no process sees it half made). An
- * existing file or device is mapped at its own size, which must be at least the spec's capacity.
+ * existing file or device is mapped at its own size, which must be at least the spec's capacity;
+ * an existing empty file (a launcher's claim on the path) is allocated to the capacity. A regular
+ * file is opened only if it is not a symbolic link, belongs to this process's user and is private
+ * to it (mode 0600, see {@link PrivateFile}); anything else is refused with the reason, untouched.
  * Options: {@link MappedDeviceOptions}.
  *
  * <p>The module needs native access: run with {@code --enable-native-access=org.lockstep.pcie}

@@ -19,7 +19,7 @@ import java.util.Map;
  * {@link org.lockstep.spi.device.DeviceException} that names the path.
  *
  * <p>The constants are those of the Linux UAPI headers; they are identical on x86_64 and aarch64,
- * the two platforms {@link #isSupportedPlatform()} admits.
+ * the two platforms {@link #isSupportedPlatform()} admits, except {@link #O_NOFOLLOW}.
  */
 final class Posix {
     // open(2) flags
@@ -28,6 +28,8 @@ final class Posix {
     static final int O_EXCL = 0_200;
     static final int O_SYNC = 0_4010000;
     static final int O_CLOEXEC = 0_2000000;
+    /** Fail with {@link #ELOOP} if the last component of the path is a symbolic link (differs between the two platforms). */
+    static final int O_NOFOLLOW = isAarch64() ? 0_100000 : 0_400000;
     /** Permission bits of a file the device creates: read and write for its owner only. */
     static final int MODE_OWNER_READ_WRITE = 0_600;
 
@@ -53,6 +55,7 @@ final class Posix {
     static final int ENOSPC = 28;
     static final int EDQUOT = 122;
     static final int EOPNOTSUPP = 95;
+    static final int ELOOP = 40;
 
     /** The names and texts of the error numbers a device open or access may meet (strerror(3) is not thread-safe everywhere). */
     private static final Map<Integer, String[]> ERRNO_TEXTS = Map.ofEntries(
@@ -66,7 +69,8 @@ final class Posix {
             errno(EINVAL, "EINVAL", "Invalid argument"), errno(26, "ETXTBSY", "Text file busy"),
             errno(EFBIG, "EFBIG", "File too large"), errno(ENOSPC, "ENOSPC", "No space left on device"),
             errno(30, "EROFS", "Read-only file system"), errno(31, "EMLINK", "Too many links"),
-            errno(36, "ENAMETOOLONG", "File name too long"), errno(EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported"),
+            errno(36, "ENAMETOOLONG", "File name too long"), errno(ELOOP, "ELOOP", "Too many levels of symbolic links"),
+            errno(EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported"),
             errno(EDQUOT, "EDQUOT", "Disk quota exceeded"));
 
     /** A C library call failed. */
@@ -115,6 +119,7 @@ final class Posix {
     private static final MethodHandle MUNMAP = bind("munmap", FunctionDescriptor.of(INT, POINTER, LONG), ERRNO_CAPTURE);
     private static final MethodHandle MSYNC = bind("msync", FunctionDescriptor.of(INT, POINTER, LONG, INT), ERRNO_CAPTURE);
     private static final MethodHandle SYSCONF = bind("sysconf", FunctionDescriptor.of(LONG, INT), ERRNO_CAPTURE);
+    private static final MethodHandle GETEUID = bind("geteuid", FunctionDescriptor.of(INT));
 
     /** The size of a memory page, the granularity of {@code mmap} and {@code msync}. */
     static final long PAGE_SIZE = isSupportedPlatform() ? pageSize() : 0;
@@ -127,6 +132,19 @@ final class Posix {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         return os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"));
+    }
+
+    private static boolean isAarch64() {
+        return System.getProperty("os.arch", "").toLowerCase(Locale.ROOT).equals("aarch64");
+    }
+
+    /** The effective user id of this process: whose files it may trust. */
+    static int geteuid() {
+        try {
+            return (int) GETEUID.invokeExact();
+        } catch (Throwable t) {
+            throw unexpected("geteuid", t);
+        }
     }
 
     /** A readable form of an error number, e.g. {@code No space left on device (ENOSPC)}. */

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -33,6 +34,7 @@ import org.lockstep.spi.device.DeviceCapability;
 /** Regular files, in /dev/shm and on a disk file system, created and existing. */
 class FileDeviceTest {
     private static final long CAPACITY = 1 << 20;
+    private static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rw-------");
 
     @TempDir
     Path disk;
@@ -96,21 +98,32 @@ class FileDeviceTest {
     }
 
     @Test
-    void anExistingFileSmallerThanAskedOrEmptyIsAClearError() throws IOException {
+    void anExistingFileSmallerThanAskedIsAClearErrorAndLeftAsItWas() throws IOException {
         Path small = shm("small");
         Files.write(small, new byte[4096]);
+        Files.setPosixFilePermissions(small, PRIVATE);
         assertDeviceError(ErrorClass.DEVICE, () -> open(small, CAPACITY), small.toString(), "has 4096 bytes",
                 "fewer than the " + CAPACITY);
         assertEquals(4096, Files.size(small), "a too-small file is left as it was, never grown");
+    }
+
+    @Test
+    void anExistingEmptyFileIsAllocatedToTheCapacity() throws IOException {
         Path empty = shm("empty");
-        Files.createFile(empty);
-        assertDeviceError(ErrorClass.DEVICE, () -> open(empty, CAPACITY), empty.toString(), "empty");
+        Files.createFile(empty, PosixFilePermissions.asFileAttribute(PRIVATE));
+        try (MappedDevice device = open(empty, CAPACITY)) {
+            assertEquals(CAPACITY, device.capacity());
+            assertEquals(CAPACITY, Files.size(empty));
+            assertFalse(device.createdFile(), "the file existed");
+        }
+        assertTrue(MappedTestSupport.allocatedBytes(empty) >= CAPACITY, "every block of it is allocated");
     }
 
     @Test
     void aSparseExistingFileIsAllocatedBeforeItIsMapped() throws IOException {
         Path sparse = disk.resolve("sparse.dev");
-        try (FileChannel channel = FileChannel.open(sparse, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(sparse, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PRIVATE))) {
             channel.truncate(0).position(CAPACITY - 1).write(ByteBuffer.wrap(new byte[] {7}));
         }
         assertTrue(MappedTestSupport.allocatedBytes(sparse) < CAPACITY, "the test file starts sparse");

@@ -87,6 +87,11 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
     /** Why this device has no atomics, ending the message of an atomic access to it, e.g. "this device does not declare (...)". */
     protected abstract String implNoAtomicsReason();
 
+    /** What may make an access fault (the JVM's {@link InternalError}, e.g. SIGBUS), ending the message of the {@link DeviceException} it becomes. */
+    protected String implFaultReason() {
+        return "the memory behind the device failed";
+    }
+
     /** After {@link #close()} has released the memory (a mapped file may be removed here). */
     protected void implClosed() {
     }
@@ -149,6 +154,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             MemorySegment.copy(memory, offset, target, targetOffset, length);
         } catch (IllegalStateException e) {
             throw failed("read", offset, e);
+        } catch (InternalError e) {
+            throw faulted("read", offset, e);
         }
     }
 
@@ -162,6 +169,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, length);
         } catch (IllegalStateException e) {
             throw failed("write", offset, e);
+        } catch (InternalError e) {
+            throw faulted("write", offset, e);
         }
     }
 
@@ -174,6 +183,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, length);
         } catch (IllegalStateException e) {
             throw failed("fill", offset, e);
+        } catch (InternalError e) {
+            throw faulted("fill", offset, e);
         }
     }
 
@@ -185,6 +196,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return memory.get(UNALIGNED_LONG, offset);
         } catch (IllegalStateException e) {
             throw failed("getLong", offset, e);
+        } catch (InternalError e) {
+            throw faulted("getLong", offset, e);
         }
     }
 
@@ -197,6 +210,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, Long.BYTES);
         } catch (IllegalStateException e) {
             throw failed("putLong", offset, e);
+        } catch (InternalError e) {
+            throw faulted("putLong", offset, e);
         }
     }
 
@@ -208,6 +223,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return memory.get(UNALIGNED_INT, offset);
         } catch (IllegalStateException e) {
             throw failed("getInt", offset, e);
+        } catch (InternalError e) {
+            throw faulted("getInt", offset, e);
         }
     }
 
@@ -220,6 +237,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, Integer.BYTES);
         } catch (IllegalStateException e) {
             throw failed("putInt", offset, e);
+        } catch (InternalError e) {
+            throw faulted("putInt", offset, e);
         }
     }
 
@@ -231,6 +250,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return (long) WORD_HANDLE.getAcquire(memory, offset);
         } catch (IllegalStateException e) {
             throw failed("getLongAcquire", offset, e);
+        } catch (InternalError e) {
+            throw faulted("getLongAcquire", offset, e);
         }
     }
 
@@ -244,6 +265,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, Long.BYTES);
         } catch (IllegalStateException e) {
             throw failed("putLongRelease", offset, e);
+        } catch (InternalError e) {
+            throw faulted("putLongRelease", offset, e);
         }
     }
 
@@ -255,6 +278,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return (long) WORD_HANDLE.getVolatile(memory, offset);
         } catch (IllegalStateException e) {
             throw failed("getLongVolatile", offset, e);
+        } catch (InternalError e) {
+            throw faulted("getLongVolatile", offset, e);
         }
     }
 
@@ -268,6 +293,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implWritten(offset, Long.BYTES);
         } catch (IllegalStateException e) {
             throw failed("putLongVolatile", offset, e);
+        } catch (InternalError e) {
+            throw faulted("putLongVolatile", offset, e);
         }
     }
 
@@ -284,6 +311,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return swapped;
         } catch (IllegalStateException e) {
             throw failed("compareAndSetLong", offset, e);
+        } catch (InternalError e) {
+            throw faulted("compareAndSetLong", offset, e);
         }
     }
 
@@ -298,6 +327,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             return previous;
         } catch (IllegalStateException e) {
             throw failed("getAndAddLong", offset, e);
+        } catch (InternalError e) {
+            throw faulted("getAndAddLong", offset, e);
         }
     }
 
@@ -308,6 +339,8 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             implPersist(offset, length);
         } catch (IllegalStateException e) {
             throw failed("persist", offset, e);
+        } catch (InternalError e) {
+            throw faulted("persist", offset, e);
         }
     }
 
@@ -369,6 +402,12 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
             throw new DeviceException(ErrorClass.UNSUPPORTED_OPERATION, label + ": " + operation + " at offset " + offset
                     + " needs ATOMIC_CAS, which " + implNoAtomicsReason());
         }
+    }
+
+    /** An access faulted: the JVM turned a fault of the memory (SIGBUS) into an {@link InternalError}. */
+    private DeviceException faulted(String operation, long offset, InternalError cause) {
+        return new DeviceException(label + ": " + operation + " at offset " + offset + " faulted: " + implFaultReason()
+                + " (" + cause.getMessage() + ")", cause);
     }
 
     /** An in-flight access failed: because the device was closed meanwhile, or for the caller's buffer. */

@@ -1,0 +1,215 @@
+package org.lockstep.tools;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.lockstep.api.LaunchEnvironment;
+
+/**
+ * Whose device file is whose: the launcher removes only the file it made, never another job's;
+ * ranks end with their launcher and the device goes with them; ranks started without our launcher
+ * remove the file they made when the last of them leaves; a link or someone else's file at the
+ * device path is refused and left alone. Every job here is real JVM processes over /dev/shm.
+ */
+@Timeout(300)
+class DeviceOwnershipTest {
+    static final String PROGRAMS = "org.lockstep.launchtest.ReliabilityPrograms";
+    static final List<String> SMALL_JVM = List.of("-Xms32m", "-Xmx32m", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    static final Duration SLOW_MACHINE = Duration.ofSeconds(120);
+
+    private final List<Path> paths = new ArrayList<>();
+    private final List<Process> processes = new CopyOnWriteArrayList<>();
+    private final List<ExecutorService> executors = new ArrayList<>();
+
+    record Launch(ProcessLauncher.Outcome outcome, String out, String err) {
+    }
+
+    static String testClasses() {
+        return Path.of("target", "test-classes").toAbsolutePath().toString();
+    }
+
+    static ProcessLauncher.Job job(int ranks, Optional<Path> device, boolean keep, String... args) {
+        return new ProcessLauncher.Job(ranks, PROGRAMS, List.of(args), device, Map.of(), SMALL_JVM, List.of(testClasses()), keep,
+                Duration.ofSeconds(5), false);
+    }
+
+    static Launch launch(ProcessLauncher.Job job) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ProcessLauncher.Outcome outcome;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            outcome = new ProcessLauncher(o, e).run(job);
+        }
+        return new Launch(outcome, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Path shm(String label) {
+        Path path = Path.of("/dev/shm", "lockstep-test-" + label + "-" + Long.toHexString(new SecureRandom().nextLong()));
+        paths.add(path);
+        return path;
+    }
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        executors.forEach(ExecutorService::shutdownNow);
+        for (Process p : processes) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Path path : paths) {
+            Files.deleteIfExists(path);
+        }
+    }
+
+    @Test
+    void aSecondJobOnTheSameDevicePathFailsAndNeverRemovesTheFirstJobsDevice(@TempDir Path dir) throws Exception {
+        Path device = shm("shared");
+        Path release = dir.resolve("release");
+        // Both start at once, before either's ranks exist: the launcher that claims the path first owns it.
+        // Own threads: the common pool may have a single worker, which would run the two launches one after the other.
+        ExecutorService launchers = Executors.newFixedThreadPool(2);
+        executors.add(launchers);
+        CompletableFuture<Launch> first = CompletableFuture.supplyAsync(() -> launch(job(2, Optional.of(device), true, "hold",
+                release.toString())), launchers);
+        CompletableFuture<Launch> second = CompletableFuture.supplyAsync(() -> launch(job(2, Optional.of(device), false, "hold",
+                release.toString())), launchers);
+        Launch failed = (Launch) CompletableFuture.anyOf(first, second).get(SLOW_MACHINE.toSeconds(), TimeUnit.SECONDS);
+        assertNotEquals(0, failed.outcome().exitCode(), failed.err() + failed.out());
+        assertTrue(failed.err().contains("belongs to job"), failed.err());
+        assertFalse(failed.outcome().deviceRemoved());
+        assertTrue(Files.exists(device), "the job that failed left the running job's device alone");
+        Files.createFile(release);
+        Launch winner = failed == first.getNow(null) ? second.join() : first.join();
+        assertEquals(0, winner.outcome().exitCode(), winner.err() + winner.out());
+        assertTrue(winner.out().contains("[1] rank 1 released"), winner.out());
+    }
+
+    @Test
+    void killingTheLauncherEndsItsRanksAndRemovesTheDevice(@TempDir Path dir) throws IOException {
+        Path device = shm("orphan");
+        Path release = dir.resolve("never");
+        List<String> command = ProcessLauncher.command(new ProcessLauncher.Job(1, "org.lockstep.tools/" + LockstepCommand.class.getName(),
+                List.of("run", "-n", "2", "--device", device.toString(), "--jvm-option=-Xmx32m", "--jvm-option=-XX:TieredStopAtLevel=1",
+                        "-cp", testClasses(), PROGRAMS, "hold", release.toString()),
+                Optional.empty(), Map.of(), List.of("-Xmx64m"), List.of(), false, Duration.ZERO, false));
+        Process launcher = new ProcessBuilder(command).redirectErrorStream(true).start();
+        processes.add(launcher);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8))) {
+                reader.lines().forEach(lines::add);
+            } catch (IOException ended) {
+                // the launcher was killed
+            }
+        });
+        await().atMost(SLOW_MACHINE).until(() -> lines.stream().filter(l -> l.contains(" holding")).count() == 2);
+        List<Long> ranks = new ArrayList<>();
+        Pattern holding = Pattern.compile("pid (\\d+) holding");
+        for (String line : lines) {
+            Matcher m = holding.matcher(line);
+            if (m.find()) {
+                ranks.add(Long.parseLong(m.group(1)));
+            }
+        }
+        assertEquals(2, ranks.size(), String.join("\n", lines));
+        assertTrue(Files.exists(device));
+        launcher.destroyForcibly(); // SIGKILL: no hook of the launcher runs
+        await().atMost(Duration.ofSeconds(30)).until(() -> ranks.stream().noneMatch(pid -> ProcessHandle.of(pid)
+                .map(ProcessHandle::isAlive).orElse(false)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(device));
+    }
+
+    @Test
+    void ranksStartedWithoutOurLauncherRemoveTheDeviceTheyMadeAndKeepItWhenAsked() throws Exception {
+        for (boolean keep : new boolean[] {false, true}) {
+            Path device = shm("engine");
+            List<Process> ranks = new ArrayList<>();
+            long key = new SecureRandom().nextLong();
+            for (int rank = 0; rank < 2; rank++) {
+                ProcessBuilder builder = new ProcessBuilder(ProcessLauncher.command(job(2, Optional.empty(), false, "ring")))
+                        .redirectErrorStream(true);
+                Map<String, String> env = builder.environment();
+                env.keySet().removeIf(k -> k.startsWith("LOCKSTEP_"));
+                env.put(LaunchEnvironment.RANK, Integer.toString(rank));
+                env.put(LaunchEnvironment.SIZE, "2");
+                env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(key));
+                env.put(LaunchEnvironment.DEVICE, device.toString());
+                if (keep) {
+                    env.put(LaunchEnvironment.PROPERTIES, "lockstep.device.keep=true");
+                }
+                Process p = builder.start();
+                processes.add(p);
+                ranks.add(p);
+            }
+            for (Process p : ranks) {
+                String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertEquals(0, p.waitFor(), output);
+            }
+            assertEquals(keep, Files.exists(device), keep ? "lockstep.device.keep=true keeps it" : "the last rank out removed it");
+        }
+    }
+
+    @Test
+    void aSymbolicLinkAtTheDevicePathIsRefusedAndItsTargetIsLeftAlone() throws IOException {
+        Path victim = shm("victim");
+        byte[] zeros = new byte[8 << 20];
+        Files.write(victim, zeros);
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-------"));
+        Path link = shm("link");
+        Files.createSymbolicLink(link, victim);
+        Launch l = launch(job(2, Optional.of(link), false, "ring"));
+        assertNotEquals(0, l.outcome().exitCode(), l.out());
+        assertTrue(l.err().contains("symbolic link"), l.err());
+        assertArrayEquals(zeros, Files.readAllBytes(victim), "the file the link points at is not formatted over");
+        assertTrue(Files.isSymbolicLink(link), "the link is not removed either");
+    }
+
+    @Test
+    void aFileAnotherUserMadeAtTheDevicePathIsRefusedAndLeftAlone() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")),
+                "skipped: needs root to create a second user (run the tests as root, as CI does)");
+        try (SecondUser other = SecondUser.create()) {
+            Path trap = shm("trap");
+            other.run("umask 0 && head -c 4194304 /dev/zero > " + trap + " && chmod 666 " + trap);
+            assertEquals(other.uid(), Files.getAttribute(trap, "unix:uid"));
+            Launch l = launch(job(2, Optional.of(trap), false, "ring"));
+            assertNotEquals(0, l.outcome().exitCode(), l.out());
+            assertTrue(l.err().contains("belongs to user id " + other.uid()), l.err());
+            assertArrayEquals(new byte[4 << 20], Files.readAllBytes(trap), "nothing of the job was written into it");
+            assertTrue(Files.exists(trap), "another user's file is never removed");
+        }
+    }
+}
