@@ -60,10 +60,28 @@ public final class Lockstep {
         if (launch.isPresent()) {
             JobOptions launched = LaunchEnvironment.withLaunchProperties(
                     new JobOptions(launch.get().size(), options.properties()), System.getenv());
-            provider(launched.property(PROVIDER_PROPERTY).orElse(null)).runAttached(launched, launch.get(), program);
+            checkOptions(launched).runAttached(launched, launch.get(), program);
             return;
         }
-        provider(options.property(PROVIDER_PROPERTY).orElse(null)).runInThreads(options, program);
+        checkOptions(options).runInThreads(options, program);
+    }
+
+    /**
+     * Checks {@code options} before a job runs: every {@value #PROPERTY_PREFIX} property must be
+     * one that Lockstep or an installed provider reads (else the error names the nearest known
+     * one), and the chosen provider must accept the values ({@link LockstepProvider#checkOptions}).
+     * {@link #run(JobOptions, RankProgram)} calls it; so does a launcher, before it starts any process.
+     *
+     * @return the provider the options choose
+     * @throws LockstepException {@link ErrorClass#ARG} for an unknown property or a bad value, or
+     *                           {@link ErrorClass#NO_PROVIDER}
+     */
+    public static LockstepProvider checkOptions(JobOptions options) {
+        List<LockstepProvider> installed = installed();
+        new PropertyNames(installed).check(options);
+        LockstepProvider chosen = provider(options.property(PROVIDER_PROPERTY).orElse(null));
+        chosen.checkOptions(options);
+        return chosen;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.lockstep.api;
 
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * The one service interface through which {@link Lockstep} finds providers. A provider module
@@ -46,6 +47,27 @@ public interface LockstepProvider {
      */
     default AttachedWorld attachWorld(JobOptions options, LaunchEnvironment launch) {
         return KeptRank.start("lockstep-attached-rank-" + launch.rank(), program -> runAttached(options, launch, program));
+    }
+
+    /**
+     * The job properties this provider reads: exact names, or a name ending in {@code .*} for every
+     * property under it (e.g. {@code lockstep.device.option.*}). {@link Lockstep} rejects a
+     * {@code lockstep.*} property that neither it nor any installed provider reads, naming the
+     * nearest known one, so that a misspelt option fails instead of being ignored. The default
+     * claims the provider's own family, {@code lockstep.<name>.*}.
+     */
+    default Set<String> propertyNames() {
+        return Set.of(Lockstep.PROPERTY_PREFIX + name() + ".*");
+    }
+
+    /**
+     * Checks {@code options} (ranks and properties) as this provider would read them, before any
+     * rank starts: a launcher calls it so that a bad value fails once, before it forks a process
+     * per rank. The default checks nothing.
+     *
+     * @throws LockstepException {@link ErrorClass#ARG} naming the property and why
+     */
+    default void checkOptions(JobOptions options) {
     }
 
     /**

@@ -214,6 +214,9 @@ public record EmBspOptions(
             throw arg(EAGER_LIMIT + " and " + SPOOL + " must not be negative");
         }
         long progress = options.longProperty(PROGRESS, 0);
+        if (progress < 0) {
+            throw arg(PROGRESS + " must not be negative (0: no progress lines), got " + progress);
+        }
         String network = options.property(NETWORK).orElse(DEFAULT_NETWORK).trim();
         Delivery delivery = enumProperty(options, DELIVERY, Delivery.class, Delivery.DIRECT);
         if (delivery == Delivery.INDIRECT && io == IoMode.MMAP) {

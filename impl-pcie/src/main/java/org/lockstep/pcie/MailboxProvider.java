@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.SuperblockDescriptor;
+import org.lockstep.pcie.mailbox.MailboxOptions;
 import org.lockstep.pcie.mailbox.MailboxThreadWorld;
 import org.lockstep.pcie.mailbox.ProcessWorld;
 import org.lockstep.spi.messaging.AttachedRank;
@@ -38,6 +40,16 @@ public final class MailboxProvider extends AbstractMessagingProvider {
     @Override
     protected ThreadWorld openThreadWorld(JobOptions options) {
         return MailboxThreadWorld.open(options);
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return MailboxOptions.PROPERTY_NAMES;
+    }
+
+    @Override
+    public void checkOptions(JobOptions options) {
+        MailboxOptions.check(options);
     }
 
     /** Reads the superblock of the file (never through a link) and compares its job key. */

@@ -158,17 +158,31 @@ public final class TckArguments {
         if (o.provider == null && !o.list && !o.help) {
             throw new UsageException("--provider NAME is required");
         }
+        if (o.maxRanks != null && o.maxRanks < 1) {
+            throw new UsageException("--max-ranks must be at least 1, got " + o.maxRanks);
+        }
+        for (Path entry : o.providerPath) {
+            // A misspelt jar would otherwise just find no provider.
+            if (!java.nio.file.Files.exists(entry)) {
+                throw new UsageException("--provider-path: no such jar or directory: " + entry);
+            }
+        }
         TckConfiguration d = TckConfiguration.of("");
         Optional<String> device = o.device == null ? d.devicePath() : Optional.of(o.device);
-        TckConfiguration c = new TckConfiguration(o.provider == null ? "" : o.provider, List.copyOf(o.providerPath), device,
-                o.deviceProvider == null ? d.deviceProvider() : o.deviceProvider, o.ranks == null ? d.rankCounts() : List.copyOf(o.ranks),
-                o.seed == null ? d.seed() : OptionalLong.of(o.seed), o.tries == null ? d.tries() : o.tries,
-                Optional.ofNullable(o.report), o.certify, o.rules == null ? d.rules() : o.rules, o.options,
-                o.maxRanks == null ? OptionalInt.empty() : OptionalInt.of(o.maxRanks),
-                o.threshold == null ? OptionalLong.empty() : OptionalLong.of(o.threshold),
-                o.indirectBytes == null ? OptionalLong.empty() : OptionalLong.of(o.indirectBytes), o.capabilities,
-                o.deadlineSeconds == null ? d.runDeadline() : Duration.ofSeconds(o.deadlineSeconds),
-                o.stallSeconds == null ? d.stallTimeout() : Duration.ofSeconds(o.stallSeconds), Optional.empty());
+        TckConfiguration c;
+        try {
+            c = new TckConfiguration(o.provider == null ? "" : o.provider, List.copyOf(o.providerPath), device,
+                    o.deviceProvider == null ? d.deviceProvider() : o.deviceProvider, o.ranks == null ? d.rankCounts() : List.copyOf(o.ranks),
+                    o.seed == null ? d.seed() : OptionalLong.of(o.seed), o.tries == null ? d.tries() : o.tries,
+                    Optional.ofNullable(o.report), o.certify, o.rules == null ? d.rules() : o.rules, o.options,
+                    o.maxRanks == null ? OptionalInt.empty() : OptionalInt.of(o.maxRanks),
+                    o.threshold == null ? OptionalLong.empty() : OptionalLong.of(o.threshold),
+                    o.indirectBytes == null ? OptionalLong.empty() : OptionalLong.of(o.indirectBytes), o.capabilities,
+                    o.deadlineSeconds == null ? d.runDeadline() : Duration.ofSeconds(o.deadlineSeconds),
+                    o.stallSeconds == null ? d.stallTimeout() : Duration.ofSeconds(o.stallSeconds), Optional.empty());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         if (o.testlist != null) {
             c = c.withTestlist(Testlist.read(o.testlist));
         }

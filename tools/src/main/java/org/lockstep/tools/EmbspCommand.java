@@ -26,6 +26,7 @@ import org.lockstep.applications.Applications;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -136,8 +137,12 @@ final class EmbspCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (progressSeconds < 0) {
+            throw new ParameterException(spec.commandLine(), "--progress must not be negative (0: no progress lines), got "
+                    + progressSeconds);
+        }
         if (module == null && program == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a PROGRAM (or --module MODULE/CLASS)");
+            throw new ParameterException(spec.commandLine(), "name a PROGRAM (or --module MODULE/CLASS)");
         }
         if (processors < 1) {
             return impossible(spec.commandLine().getErr(), new LockstepException(ErrorClass.ARG,

@@ -8,6 +8,8 @@ import org.lockstep.api.LockstepException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -20,6 +22,13 @@ import picocli.CommandLine.ParseResult;
                 SoakCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LockstepCommand {
+    /** The option that shows the stack traces of failures (every subcommand has it). */
+    static final String VERBOSE = "--verbose";
+
+    @Option(names = VERBOSE, scope = ScopeType.INHERIT,
+            description = "Show the stack trace of a failure (of this command and, for `run`, of every rank); without it a failure is one line.")
+    boolean verbose;
+
     /** Exit code of a run that failed. */
     public static final int FAILED = 1;
     /** Exit code of a command line that could not be parsed (picocli's). */
@@ -53,7 +62,20 @@ public final class LockstepCommand {
         return commandLine;
     }
 
-    /** Turns a failed run into its message on standard error and exit code 1; anything else is a bug and keeps its trace. */
+    /** Whether {@value #VERBOSE} was given anywhere on the command line that {@code parseResult} holds. */
+    static boolean verbose(ParseResult parseResult) {
+        for (ParseResult p = parseResult; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption(VERBOSE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Turns a failed run into one line on standard error and exit code 1 (the stack trace only with
+     * {@value #VERBOSE}); anything else is a bug and keeps its trace.
+     */
     private static final class FailureReporter implements IExecutionExceptionHandler {
         @Override
         public int handleExecutionException(Exception e, CommandLine command, ParseResult parseResult) throws Exception {
@@ -61,19 +83,28 @@ public final class LockstepCommand {
                 throw e;
             }
             PrintWriter err = command.getErr();
-            err.println("lockstep " + command.getCommandName() + ": " + e.getMessage());
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                err.println("  caused by " + describe(cause));
-            }
-            for (Throwable other : e.getSuppressed()) {
-                err.println("  also " + describe(other));
+            err.println(oneLine("lockstep " + command.getCommandName() + ": ", e));
+            if (verbose(parseResult)) {
+                e.printStackTrace(err);
             }
             return FAILED;
         }
+    }
 
-        private static String describe(Throwable t) {
-            return t instanceof LockstepException ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+    /** {@code prefix}, the failure's message and its causes' and suppressed failures', on one line. */
+    static String oneLine(String prefix, Throwable e) {
+        StringBuilder line = new StringBuilder(prefix).append(e.getMessage());
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            line.append("; caused by ").append(describe(cause));
         }
+        for (Throwable other : e.getSuppressed()) {
+            line.append("; also ").append(describe(other));
+        }
+        return line.toString().replace('\n', ' ');
+    }
+
+    private static String describe(Throwable t) {
+        return t instanceof LockstepException ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
     /** The version of this jar, from its manifest (bnd writes Bundle-Version). */

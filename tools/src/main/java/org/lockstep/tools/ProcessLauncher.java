@@ -20,6 +20,7 @@ import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
@@ -113,10 +114,17 @@ public final class ProcessLauncher {
     private final PrintStream out;
     private final PrintStream err;
     private volatile boolean cancelled;
+    private boolean verbose;
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
+    }
+
+    /** With {@code true}, ranks' typed failures are copied with their stack traces ({@link RankOutput}). */
+    public ProcessLauncher verbose(boolean showTraces) {
+        this.verbose = showTraces;
+        return this;
     }
 
     /**
@@ -134,6 +142,7 @@ public final class ProcessLauncher {
 
     /** Runs the job to its end, telling {@code listener} about every process it starts. */
     public Outcome run(Job job, StartListener listener) {
+        checkBeforeForking(job);
         long jobKey = new SecureRandom().nextLong();
         Path device = job.device().orElse(Path.of("/dev/shm", "lockstep-" + Long.toHexString(jobKey)));
         LaunchDevice claim = LaunchDevice.claim(device);
@@ -182,6 +191,23 @@ public final class ProcessLauncher {
             }
         }
         return new Outcome(exitCodes, firstFailed, removed, device, restarts);
+    }
+
+    /**
+     * What can be checked before any process starts, so that it fails once and not in every rank:
+     * the host's memory for that many JVMs, and the job properties as the provider will read them
+     * (an unknown {@code lockstep.*} key, a bad value, too many ranks). A provider this JVM does not
+     * have (it may come with the program's class path) is left to the ranks.
+     */
+    private static void checkBeforeForking(Job job) {
+        try {
+            Lockstep.checkOptions(new JobOptions(job.ranks(), job.properties()));
+        } catch (LockstepException e) {
+            if (e.errorClass() != ErrorClass.NO_PROVIDER) {
+                throw e;
+            }
+        }
+        LaunchLimits.check(job.ranks(), job.jvmOptions());
     }
 
     /** Whether the provider the ranks ran on formatted {@code path} for this job. */
@@ -252,8 +278,8 @@ public final class ProcessLauncher {
             throw new LockstepException(ErrorClass.OTHER, "cannot start rank " + rank + " (" + command.getFirst() + "): " + e.getMessage(), e);
         }
         synchronized (pumps) {
-            pumps.add(pump(process.getInputStream(), out, rank));
-            pumps.add(pump(process.getErrorStream(), err, rank));
+            pumps.add(pump(process.getInputStream(), out, rank, new RankOutput(verbose)));
+            pumps.add(pump(process.getErrorStream(), err, rank, new RankOutput(verbose)));
         }
         return process;
     }
@@ -330,13 +356,17 @@ public final class ProcessLauncher {
                 : "exited with code " + code;
     }
 
-    private static Thread pump(InputStream stream, PrintStream target, int rank) {
+    private static Thread pump(InputStream stream, PrintStream target, int rank, RankOutput filter) {
         return Thread.ofPlatform().daemon().name("lockstep-run-output-" + rank).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    String copied = filter.filter(line);
+                    if (copied == null) {
+                        continue;
+                    }
                     synchronized (target) {
-                        target.println("[" + rank + "] " + line);
+                        target.println("[" + rank + "] " + copied);
                     }
                 }
             } catch (IOException e) {

@@ -35,6 +35,10 @@ import picocli.CommandLine.Spec;
                 + "allocation) or mpirun, across the hosts of the allocation or --hostfile, over native MPI.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
+    /** The mailbox transport's heap partition per rank, where an application's buffers (communicator allocate) live. */
+    static final String HEAP_PER_RANK_PROPERTY = "lockstep.mailbox.heapPerRank";
+    /** Room in each heap partition beside an application's buffers, for the payloads of messages in flight. */
+    static final long PAYLOAD_ROOM = 16L << 20;
     /** The main class that runs an application by name (module/class). */
     static final String APPLICATION_MAIN = "org.lockstep.applications/" + ApplicationMain.class.getName();
 
@@ -155,6 +159,11 @@ final class RunCommand implements Callable<Integer> {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
         }
         Program program = program(target, arguments);
+        if (Applications.isApplication(target) && !jobProperties.containsKey(HEAP_PER_RANK_PROPERTY)) {
+            // The application's buffers are device memory: size the partitions for the problem asked for.
+            long buffers = Applications.create(target, arguments).contextBytes(ranks);
+            jobProperties.put(HEAP_PER_RANK_PROPERTY, Long.toString(Math.max(PAYLOAD_ROOM, buffers + PAYLOAD_ROOM)));
+        }
         if (threads) {
             if (engine == Engine.mpi) {
                 throw new ParameterException(spec.commandLine(), "--threads runs the ranks in this JVM; --engine mpi starts processes");
@@ -185,7 +194,8 @@ final class RunCommand implements Callable<Integer> {
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
                 jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore,
                 restartOnFailure ? maxRestarts : 0);
-        ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err).run(job);
+        ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err)
+                .verbose(LockstepCommand.verbose(spec.root().commandLine().getParseResult())).run(job);
         if (flightRecording != null) {
             try {
                 for (Path rankFile : FlightRecording.rankFiles(flightRecording)) {

@@ -4,8 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 
 /**
@@ -21,6 +23,9 @@ public final class ReliabilityPrograms {
         switch (args[0]) {
             case "hold" -> Lockstep.run(options, world -> hold(world, Path.of(args[1])));
             case "ring" -> Lockstep.run(options, ReliabilityPrograms::ring);
+            case "typed-failure" -> Lockstep.run(options, world -> {
+                throw new LockstepException(ErrorClass.ARG, "rank " + world.rank() + " rejects its input");
+            });
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +66,51 @@ class CommandLineTest {
         Run r = run("--help");
         assertEquals(0, r.exitCode());
         assertTrue(r.out().contains("example") && r.out().contains("bench") && r.out().contains("providers"), r.out());
+    }
+
+    @Test
+    void aMisspeltJobPropertyFailsOnceBeforeAnyRankStartsAndNamesTheNearestKnownOne() {
+        Run r = run("run", "-n", "2", "-o", "lockstep.mailbox.slotz=4", "org.lockstep.tools.ExchangeExample");
+        assertEquals(LockstepCommand.FAILED, r.exitCode(), r.err());
+        assertEquals(List.of("lockstep run: [MPI_ERR_ARG] unknown job property 'lockstep.mailbox.slotz' (did you mean"
+                + " lockstep.mailbox.slots?); no installed provider reads it"), r.err().lines().toList());
+    }
+
+    @Test
+    void aBadJobPropertyValueFailsOnceAsOneLineAndVerboseAddsTheTrace() {
+        Run r = run("run", "-n", "2", "-o", "lockstep.mailbox.slots=-4", "org.lockstep.tools.ExchangeExample");
+        assertEquals(LockstepCommand.FAILED, r.exitCode());
+        assertEquals(List.of("lockstep run: [MPI_ERR_ARG] lockstep.mailbox.slots=-4 is out of range"), r.err().lines().toList());
+        Run verbose = run("run", "--verbose", "-n", "2", "-o", "lockstep.mailbox.slots=-4", "org.lockstep.tools.ExchangeExample");
+        assertTrue(verbose.err().lines().anyMatch(l -> l.startsWith("\tat ")), verbose.err());
+    }
+
+    @Test
+    void moreRanksThanTheWorldSizeLimitAreRefusedBeforeForking() {
+        Run r = run("run", "-n", "20000", "--jvm-option=-Xms1m", "org.lockstep.tools.ExchangeExample");
+        assertEquals(LockstepCommand.FAILED, r.exitCode());
+        assertTrue(r.err().contains("world size 20000 is outside [1, 16384]"), r.err());
+    }
+
+    @Test
+    void moreRanksThanTheHostsMemoryHoldsAreRefusedBeforeForking() {
+        Run r = run("run", "-n", "10000", "org.lockstep.tools.ExchangeExample");
+        assertEquals(LockstepCommand.FAILED, r.exitCode());
+        assertTrue(r.err().contains("-n 10000: 10000 JVMs of at least") && r.err().contains("MiB available"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void kitAndSimulatorOptionsOutOfRangeAreUsageErrors() {
+        Run ranks = run("tck", "--provider", "mailbox", "--max-ranks", "0");
+        assertEquals(LockstepCommand.USAGE, ranks.exitCode(), ranks.err());
+        assertTrue(ranks.err().contains("--max-ranks must be at least 1, got 0"), ranks.err());
+        Run path = run("tck", "--provider", "mailbox", "--provider-path", "/no/such/provider.jar");
+        assertEquals(LockstepCommand.USAGE, path.exitCode(), path.err());
+        assertTrue(path.err().contains("no such jar or directory: /no/such/provider.jar"), path.err());
+        Run progress = run("embsp", "--progress", "-1", "sort");
+        assertEquals(LockstepCommand.USAGE, progress.exitCode(), progress.err());
+        assertTrue(progress.err().contains("--progress must not be negative"), progress.err());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,7 +37,16 @@ class SoakTest {
     void afterPowerLossEveryRankResumesFromItsOwnCheckpointWithTheFaultFreeResults() {
         List<String> lines = new ArrayList<>();
         PowerLossSoak soak = new PowerLossSoak(new PowerLossSoak.Settings(4, 4, 60, 3, 20261202L, true, Map.of()), lines::add);
-        SoakSummary summary = soak.run();
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        SoakSummary summary;
+        try {
+            summary = soak.run();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        assertEquals(List.of(), uncaught, "an expected power loss escapes no thread as an uncaught trace");
         String report = String.join("\n", lines) + "\n" + summary.line();
         assertEquals(4, summary.trials().size(), report);
         assertTrue(summary.allPassed(), report);

@@ -64,7 +64,7 @@ final class DeviceBuffers {
             reclaim.run();
             offset = heap.allocateFromTop(rounded);
             if (offset == HeapAllocator.FAILED) {
-                throw noMemory(byteSize, heap.capacity() - heap.bytesInUse());
+                throw noContiguousMemory(byteSize, rounded);
             }
         }
         long partition = layout.heapPartition(rank);
@@ -84,6 +84,21 @@ final class DeviceBuffers {
                 + " bytes of device memory: " + Math.max(0, available) + " bytes of its heap partition of " + heap.capacity()
                 + " are free for buffers (" + bytesHeld + " held by buffers, " + reserve
                 + " kept for sending); free buffers or raise " + MailboxOptions.HEAP_PER_RANK);
+    }
+
+    /**
+     * The budget allowed the buffer, but no free extent is large enough: the free bytes are split
+     * between payload blocks of messages not yet released by their receivers, or between buffers.
+     */
+    private LockstepException noContiguousMemory(long byteSize, long rounded) {
+        long free = heap.capacity() - heap.bytesInUse();
+        long payloads = Math.max(0, heap.bytesInUse() - bytesHeld);
+        return new LockstepException(ErrorClass.NO_MEM, "rank " + rank + " cannot allocate " + byteSize
+                + " bytes of device memory: its heap partition of " + heap.capacity() + " bytes has " + free
+                + " bytes free, but the largest free piece is " + heap.largestFree() + " bytes (fragmented; it needs " + rounded
+                + " in one piece): " + payloads + " bytes are held by payloads of messages this rank sent that their receivers"
+                + " have not yet taken, " + bytesHeld + " by buffers; receive (or checkpoint) before allocating, allocate large"
+                + " buffers first, or raise " + MailboxOptions.HEAP_PER_RANK);
     }
 
     /** Frees a segment {@link #allocate} returned. */

@@ -126,6 +126,15 @@ final class HeapAllocator {
         return bytesInUse;
     }
 
+    /** The largest free extent: what one allocation can get, however much is free in all. */
+    long largestFree() {
+        long largest = 0;
+        for (long extent : free.values()) {
+            largest = Math.max(largest, extent);
+        }
+        return largest;
+    }
+
     long capacity() {
         return length;
     }

@@ -1,9 +1,11 @@
 package org.lockstep.pcie.mailbox;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.lockstep.api.ErrorClass;
@@ -77,7 +79,37 @@ public final class MailboxOptions {
     /** Checkpoint slot size per rank when {@link org.lockstep.api.Checkpoints#ENABLED_PROPERTY} is on and no size is given. */
     public static final long DEFAULT_CHECKPOINT_BYTES = 1L << 20;
 
+    /** Every job property the transport reads ({@code .*}: every key under it). */
+    public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
+            INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
+            NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
+            JobDeviceOwner.KEEP_PROPERTY);
+
     private MailboxOptions() {
+    }
+
+    /**
+     * Reads every property of {@code options} as a job would, so that a bad value is an
+     * {@link ErrorClass#ARG} error before any rank starts (the world size included).
+     */
+    public static void check(JobOptions options) {
+        MailboxConfig config = config(options, options.ranks(), 0);
+        deviceSpec(options, config, DEFAULT_DEVICE, Optional.empty());
+        if (options.longProperty(FRAGMENT, DEFAULT_FRAGMENT) < 1) {
+            throw new LockstepException(ErrorClass.ARG, FRAGMENT + " must be at least 1 byte");
+        }
+        singleCopyThreshold(options);
+        faults(options);
+        barrier(options);
+        RestartPolicy.from(options);
+        for (String flag : List.of(NATIVE_COLLECTIVES, PRINT_STATISTICS, JobDeviceOwner.KEEP_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
+                org.lockstep.api.Checkpoints.ENABLED_PROPERTY, org.lockstep.api.Checkpoints.RESTART_ON_FAILURE_PROPERTY)) {
+            options.property(flag).ifPresent(value -> {
+                if (!value.trim().equalsIgnoreCase("true") && !value.trim().equalsIgnoreCase("false")) {
+                    throw new LockstepException(ErrorClass.ARG, flag + "=" + value + " is not true or false");
+                }
+            });
+        }
     }
 
     /** The mailbox shape the job properties ask for, for {@code worldSize} ranks of job {@code jobKey}. */

@@ -95,7 +95,12 @@ public abstract class AbstractMessagingProvider implements LockstepProvider, Att
                         world.rankFinished(rank);
                     } catch (Throwable t) {
                         failures.set(rank, t);
-                        world.rankFailed(rank, t);
+                        try {
+                            world.rankFailed(rank, t);
+                        } catch (RuntimeException cleanup) {
+                            // e.g. the device is gone (a power loss): reported with the rank's failure, not as an uncaught trace
+                            t.addSuppressed(cleanup);
+                        }
                     }
                 }));
             }

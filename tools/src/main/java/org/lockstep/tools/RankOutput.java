@@ -1,0 +1,44 @@
+package org.lockstep.tools;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What of one rank's output stream the launcher copies. Everything, except that the JVM's report of
+ * an uncaught typed failure ({@code Exception in thread "main" ...LockstepException: [MPI_ERR_ARG] ...}
+ * and its stack trace) becomes one line with the failure's class and message; with
+ * {@code --verbose} the trace is kept. Other output, including traces of failures that are not
+ * Lockstep's typed errors (bugs), passes unchanged.
+ */
+final class RankOutput {
+    /** A typed failure's first line: the JVM's uncaught report, or a printed trace's first line. */
+    private static final Pattern TYPED_FAILURE = Pattern.compile(
+            "^(?:Exception in thread \"[^\"]*\" )?(?:[\\w$]+\\.)*([\\w$]+): (\\[MPI_ERR_\\w+\\].*)$");
+    /** The lines of a stack trace after its first. */
+    private static final Pattern TRACE_LINE = Pattern.compile("^(?:\\s+at |\\s+\\.\\.\\. \\d+ (?:more|common frames omitted)"
+            + "|Caused by: |\\s+Suppressed: |\\s+Caused by: )");
+
+    private final boolean verbose;
+    private boolean inTypedTrace;
+
+    RankOutput(boolean verbose) {
+        this.verbose = verbose;
+    }
+
+    /** The line to copy for {@code line}, or null to drop it. */
+    String filter(String line) {
+        if (verbose) {
+            return line;
+        }
+        if (inTypedTrace && TRACE_LINE.matcher(line).find()) {
+            return null;
+        }
+        inTypedTrace = false;
+        Matcher failure = TYPED_FAILURE.matcher(line);
+        if (failure.matches()) {
+            inTypedTrace = true;
+            return "failed: " + failure.group(1) + ": " + failure.group(2) + " (--verbose shows the stack trace)";
+        }
+        return line;
+    }
+}
