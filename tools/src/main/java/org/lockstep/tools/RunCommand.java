@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
                 + "allocation) or mpirun, across the hosts of the allocation or --hostfile, over native MPI.")
 final class RunCommand implements Callable<Integer> {
     static final String DEVICE_SIZE_PROPERTY = "lockstep.device.size";
+    /** The mailbox transport's job property behind --reuse-device. */
+    static final String REUSE_DEVICE_PROPERTY = "lockstep.device.reuse";
     /** The mailbox transport's heap partition per rank, where an application's buffers (communicator allocate) live. */
     static final String HEAP_PER_RANK_PROPERTY = "lockstep.mailbox.heapPerRank";
     /** Room in each heap partition beside an application's buffers, for the payloads of messages in flight. */
@@ -74,6 +76,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--keep-device", description = "Keep the device file the launcher created.")
     boolean keepDevice;
+
+    @Option(names = "--reuse-device", description = "If --device holds the device of a job that has ended (e.g. one kept with "
+            + "--keep-device), format it afresh for this job; a job that still runs is never touched.")
+    boolean reuseDevice;
 
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10",
             description = "After a rank fails, how long the others may run before they are stopped (default: ${DEFAULT-VALUE}).")
@@ -154,6 +160,9 @@ final class RunCommand implements Callable<Integer> {
             // A restarted rank recovers from its checkpoint; its peers wait for it instead of failing.
             jobProperties.putIfAbsent(Checkpoints.ENABLED_PROPERTY, "true");
             jobProperties.putIfAbsent(Checkpoints.RESTART_ON_FAILURE_PROPERTY, "true");
+        }
+        if (reuseDevice) {
+            jobProperties.put(REUSE_DEVICE_PROPERTY, "true");
         }
         if (deviceSize != null) {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));

@@ -65,6 +65,11 @@ class DeviceOwnershipTest {
                 Duration.ofSeconds(5), false);
     }
 
+    static ProcessLauncher.Job job(int ranks, Optional<Path> device, Map<String, String> properties, String... args) {
+        return new ProcessLauncher.Job(ranks, PROGRAMS, List.of(args), device, properties, SMALL_JVM, List.of(testClasses()), false,
+                Duration.ofSeconds(5), false);
+    }
+
     static Launch launch(ProcessLauncher.Job job) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -128,13 +133,7 @@ class DeviceOwnershipTest {
         Process launcher = new ProcessBuilder(command).redirectErrorStream(true).start();
         processes.add(launcher);
         List<String> lines = new CopyOnWriteArrayList<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8))) {
-                reader.lines().forEach(lines::add);
-            } catch (IOException ended) {
-                // the launcher was killed
-            }
-        });
+        collect(launcher, lines);
         await().atMost(SLOW_MACHINE).until(() -> lines.stream().filter(l -> l.contains(" holding")).count() == 2);
         List<Long> ranks = new ArrayList<>();
         Pattern holding = Pattern.compile("pid (\\d+) holding");
@@ -156,30 +155,85 @@ class DeviceOwnershipTest {
     void ranksStartedWithoutOurLauncherRemoveTheDeviceTheyMadeAndKeepItWhenAsked() throws Exception {
         for (boolean keep : new boolean[] {false, true}) {
             Path device = shm("engine");
-            List<Process> ranks = new ArrayList<>();
-            long key = new SecureRandom().nextLong();
-            for (int rank = 0; rank < 2; rank++) {
-                ProcessBuilder builder = new ProcessBuilder(ProcessLauncher.command(job(2, Optional.empty(), false, "ring")))
-                        .redirectErrorStream(true);
-                Map<String, String> env = builder.environment();
-                env.keySet().removeIf(k -> k.startsWith("LOCKSTEP_"));
-                env.put(LaunchEnvironment.RANK, Integer.toString(rank));
-                env.put(LaunchEnvironment.SIZE, "2");
-                env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(key));
-                env.put(LaunchEnvironment.DEVICE, device.toString());
-                if (keep) {
-                    env.put(LaunchEnvironment.PROPERTIES, "lockstep.device.keep=true");
-                }
-                Process p = builder.start();
-                processes.add(p);
-                ranks.add(p);
-            }
-            for (Process p : ranks) {
+            Map<String, String> properties = keep ? Map.of("lockstep.device.keep", "true") : Map.of();
+            for (Process p : startWithoutLauncher(device, new SecureRandom().nextLong(), properties, "ring")) {
                 String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertEquals(0, p.waitFor(), output);
             }
             assertEquals(keep, Files.exists(device), keep ? "lockstep.device.keep=true keeps it" : "the last rank out removed it");
         }
+    }
+
+    @Test
+    void aKeptDeviceIsRefusedWithTheReasonAndFormattedAfreshWithReuseDevice() {
+        Path device = shm("kept");
+        Launch first = launch(job(2, Optional.of(device), true, "ring"));
+        assertEquals(0, first.outcome().exitCode(), first.err());
+        assertTrue(Files.exists(device), "--keep-device kept it");
+        Launch again = launch(job(2, Optional.of(device), false, "ring"));
+        assertNotEquals(0, again.outcome().exitCode(), again.out());
+        assertTrue(again.err().contains("which has ended") && again.err().contains("--reuse-device"), again.err());
+        Launch reused = launch(job(2, Optional.of(device), Map.of(RunCommand.REUSE_DEVICE_PROPERTY, "true"), "ring"));
+        assertEquals(0, reused.outcome().exitCode(), reused.err());
+        assertTrue(reused.out().contains("[1] rank 1 ring OK"), reused.out());
+        assertTrue(Files.exists(device), "a reused device is not the launcher's to remove");
+    }
+
+    @Test
+    void aRunAfterAKilledRunOfTheSameJobSaysSoInsteadOfFailingObscurely(@TempDir Path dir) throws Exception {
+        Path device = shm("rerun");
+        long key = new SecureRandom().nextLong();
+        List<Process> killed = startWithoutLauncher(device, key, Map.of(), "hold", dir.resolve("never").toString());
+        List<String> lines = new CopyOnWriteArrayList<>();
+        killed.forEach(p -> collect(p, lines));
+        await().atMost(SLOW_MACHINE).until(() -> lines.stream().filter(l -> l.contains(" holding")).count() == 2);
+        killed.forEach(Process::destroyForcibly); // kill -9: nothing of theirs removes the device
+        for (Process p : killed) {
+            p.waitFor();
+        }
+        assertTrue(Files.exists(device), "a job killed with -9 leaves its device behind");
+        for (Process p : startWithoutLauncher(device, key, Map.of(), "ring")) {
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertNotEquals(0, p.waitFor(), output);
+            assertTrue(output.contains("an earlier run of this job"), output);
+        }
+        for (Process p : startWithoutLauncher(device, key, Map.of(RunCommand.REUSE_DEVICE_PROPERTY, "true"), "ring")) {
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), output);
+        }
+    }
+
+    /** Copies the process's output lines into {@code lines} as they come. */
+    private static void collect(Process process, List<String> lines) {
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                reader.lines().forEach(lines::add);
+            } catch (IOException | java.io.UncheckedIOException ended) {
+                // the process was killed
+            }
+        });
+    }
+
+    /** Two rank processes started as mpirun or srun would: the job's variables, no launcher of ours. */
+    private List<Process> startWithoutLauncher(Path device, long key, Map<String, String> properties, String... args)
+            throws IOException {
+        List<Process> ranks = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            ProcessBuilder builder = new ProcessBuilder(ProcessLauncher.command(job(2, Optional.empty(), false, args)))
+                    .redirectErrorStream(true);
+            Map<String, String> env = builder.environment();
+            env.keySet().removeIf(k -> k.startsWith("LOCKSTEP_"));
+            env.put(LaunchEnvironment.RANK, Integer.toString(rank));
+            env.put(LaunchEnvironment.SIZE, "2");
+            env.put(LaunchEnvironment.JOB_KEY, Long.toHexString(key));
+            env.put(LaunchEnvironment.DEVICE, device.toString());
+            env.put(LaunchEnvironment.PROPERTIES, properties.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(java.util.stream.Collectors.joining("\n")));
+            Process p = builder.start();
+            processes.add(p);
+            ranks.add(p);
+        }
+        return ranks;
     }
 
     @Test

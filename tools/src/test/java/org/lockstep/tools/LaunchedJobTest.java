@@ -131,7 +131,10 @@ class LaunchedJobTest {
             assertTrue(Files.exists(device), "--keep-device keeps it");
             Launch other = launch(2, Optional.of(device), false, "job-ring", "6");
             assertTrue(other.outcome().exitCode() != 0, other.out());
-            assertTrue(other.err().contains("belongs to job"), other.err());
+            // The kept job has ended: its device is refused with the reason and the way to reuse it.
+            assertTrue(other.err().contains("holds job 0x") && other.err().contains("which has ended")
+                    && other.err().contains("--reuse-device"), other.err());
+            assertTrue(Files.exists(device), "refused, not removed");
         } finally {
             Files.deleteIfExists(device);
         }

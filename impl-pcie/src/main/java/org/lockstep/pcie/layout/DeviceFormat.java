@@ -49,16 +49,20 @@ public final class DeviceFormat {
      */
     public static MailboxLayout format(ExternalMemory device, MailboxConfig config, Duration attachWait,
                                        boolean formatterWithoutCas, FormatterProcess formatter) {
-        MailboxLayout layout = new MailboxLayout(config, device.blockSize());
-        if (layout.requiredCapacity() > device.capacity()) {
-            throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
-                    + config.slotsPerMailbox() + " slots of " + config.inlineCapacity() + " bytes per mailbox, "
-                    + config.asyncSlots() + " async slots and " + config.heapBytesPerRank() + " heap bytes per rank need "
-                    + layout.requiredCapacity() + " bytes; it has " + device.capacity());
-        }
-        if (!claim(device, formatterWithoutCas)) {
+        requireRoom(device, config);
+        if (!claimBlank(device, formatterWithoutCas)) {
             return attach(device, config.jobKey(), config.worldSize(), attachWait);
         }
+        return formatClaimed(device, config, formatter);
+    }
+
+    /**
+     * Writes the format of a device whose format state this caller has claimed ({@link #claimBlank}
+     * or {@link #takeOver}): names the formatter, clears the control words, writes the header,
+     * persists it and publishes {@code READY}.
+     */
+    public static MailboxLayout formatClaimed(ExternalMemory device, MailboxConfig config, FormatterProcess formatter) {
+        MailboxLayout layout = requireRoom(device, config);
         device.putLongVolatile(FORMATTER_PID_OFFSET, formatter.pid());
         device.putLong(FORMATTER_START_OFFSET, formatter.startMillis());
         device.putLong(FORMATTER_HOST_OFFSET, formatter.host());
@@ -92,12 +96,60 @@ public final class DeviceFormat {
         return layout;
     }
 
+    private static MailboxLayout requireRoom(ExternalMemory device, MailboxConfig config) {
+        MailboxLayout layout = new MailboxLayout(config, device.blockSize());
+        if (layout.requiredCapacity() > device.capacity()) {
+            throw new DeviceException("device " + device.name() + " is too small: " + config.worldSize() + " ranks with "
+                    + config.slotsPerMailbox() + " slots of " + config.inlineCapacity() + " bytes per mailbox, "
+                    + config.asyncSlots() + " async slots and " + config.heapBytesPerRank() + " heap bytes per rank need "
+                    + layout.requiredCapacity() + " bytes; it has " + device.capacity());
+        }
+        return layout;
+    }
+
+    /**
+     * Takes the format of a device over from the formatter the superblock names as
+     * {@code formatterPid} (one that died half way, or the formatter of a job that has ended): with
+     * compare-and-set on the formatter word, so that of several ranks exactly one takes it, then
+     * marks the format in progress. The caller then formats with {@link #formatClaimed}.
+     *
+     * @return whether this caller took it over (false without device compare-and-set)
+     */
+    public static boolean takeOver(ExternalMemory device, long formatterPid, FormatterProcess me) {
+        if (!device.has(DeviceCapability.ATOMIC_CAS) || !device.compareAndSetLong(FORMATTER_PID_OFFSET, formatterPid, me.pid())) {
+            return false;
+        }
+        device.putLongVolatile(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
+        return true;
+    }
+
+    /** The format state word ({@link SuperblockDescriptor#FORMAT_BLANK}, {@code IN_PROGRESS}, {@code READY}, or anything else). */
+    public static long formatState(ExternalMemory device) {
+        return device.getLongAcquire(FORMAT_STATE_OFFSET);
+    }
+
+    /** The process the superblock names as its formatter ({@link FormatterProcess#UNKNOWN} fields are 0). */
+    public static FormatterProcess formatter(ExternalMemory device) {
+        return new FormatterProcess(device.getLongVolatile(FORMATTER_PID_OFFSET), device.getLong(FORMATTER_START_OFFSET),
+                device.getLong(FORMATTER_HOST_OFFSET));
+    }
+
+    /** The job key the superblock holds (meaningful once the format is {@code READY}). */
+    public static long storedJobKey(ExternalMemory device) {
+        return device.getLong(JOB_KEY_OFFSET);
+    }
+
+    /** The world size the superblock holds. */
+    public static int storedWorldSize(ExternalMemory device) {
+        return device.getInt(WORLD_SIZE_OFFSET);
+    }
+
     /**
      * Whether this caller won the right to format. Only a blank device (zero magic and state) may
      * be formatted: anything else is either formatted by another party (attach to it) or not a
      * Lockstep device, which is never formatted over — it may be someone's data.
      */
-    private static boolean claim(ExternalMemory device, boolean formatterWithoutCas) {
+    public static boolean claimBlank(ExternalMemory device, boolean formatterWithoutCas) {
         long magic = device.getLong(MAGIC_OFFSET);
         long state = device.getLongAcquire(FORMAT_STATE_OFFSET);
         if (state == FORMAT_BLANK && magic != 0) {

@@ -83,7 +83,7 @@ public final class MailboxOptions {
     public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
             INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
             NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
-            JobDeviceOwner.KEEP_PROPERTY);
+            JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY);
 
     private MailboxOptions() {
     }
@@ -102,7 +102,8 @@ public final class MailboxOptions {
         faults(options);
         barrier(options);
         RestartPolicy.from(options);
-        for (String flag : List.of(NATIVE_COLLECTIVES, PRINT_STATISTICS, JobDeviceOwner.KEEP_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
+        for (String flag : List.of(NATIVE_COLLECTIVES, PRINT_STATISTICS, JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY,
+                MailboxThreadWorld.RECOVER_PROPERTY,
                 org.lockstep.api.Checkpoints.ENABLED_PROPERTY, org.lockstep.api.Checkpoints.RESTART_ON_FAILURE_PROPERTY)) {
             options.property(flag).ifPresent(value -> {
                 if (!value.trim().equalsIgnoreCase("true") && !value.trim().equalsIgnoreCase("false")) {

@@ -8,7 +8,6 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.api.LockstepException;
-import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
@@ -88,10 +87,12 @@ public final class ProcessWorld implements AttachedRank {
                         + " cannot share a device between processes; use " + DEFAULT_PROCESS_DEVICE);
             }
             MailboxConfig config = MailboxOptions.forDevice(wanted, device);
-            MailboxLayout layout = DeviceFormat.format(device, config, ATTACH_WAIT, launch.rank() == 0, HostIdentity.currentProcess());
+            long launcherIncarnation = LaunchEnvironment.incarnation(System.getenv());
+            boolean reuse = Boolean.parseBoolean(options.property(DeviceClaim.REUSE_PROPERTY).orElse("false"));
+            MailboxLayout layout = new DeviceClaim(device, config, launch.rank(), launcherIncarnation, reuse)
+                    .claim(ATTACH_WAIT, launch.rank() == 0);
             long entry = layout.rankEntry(launch.rank());
             long state = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
-            long launcherIncarnation = LaunchEnvironment.incarnation(System.getenv());
             // A process killed with SIGKILL leaves its entry RUNNING: a launcher that restarts it says so.
             if (state == RankTableDescriptor.STATE_RUNNING && (launcherIncarnation <= 1 || predecessorAlive(device, entry))) {
                 throw new LockstepException(ErrorClass.RANK, "rank " + launch.rank() + " of job 0x"
