@@ -11,9 +11,12 @@ import java.util.TreeSet;
  * being ignored. A name ending in {@code .*} stands for every property under it.
  */
 final class PropertyNames {
-    /** The properties Lockstep itself reads (provider choice and the checkpoint contract). */
+    /**
+     * The properties Lockstep itself reads (provider choice and the checkpoint contract), and the
+     * conformance kit's family ({@code lockstep.tck.seed} is a system property of a kit run).
+     */
     static final Set<String> OWN = Set.of(Lockstep.PROVIDER_PROPERTY, Checkpoints.ENABLED_PROPERTY, Checkpoints.STATE_BYTES_PROPERTY,
-            Checkpoints.RESTART_ON_FAILURE_PROPERTY, Checkpoints.RESTART_TIMEOUT_PROPERTY);
+            Checkpoints.RESTART_ON_FAILURE_PROPERTY, Checkpoints.RESTART_TIMEOUT_PROPERTY, "lockstep.tck.*");
     private static final String FAMILY = ".*";
 
     private final Set<String> names = new TreeSet<>();

@@ -305,7 +305,9 @@ public final class ProcessLauncher {
         int[] incarnation = new int[ranks];
         java.util.Arrays.fill(incarnation, FIRST_INCARNATION);
         int remaining = ranks;
+        StoppedRanks stopped = new StoppedRanks(ranks);
         while (remaining > 0) {
+            stopped.check(processes, done, err);
             if (cancelled && graceDeadline == Long.MAX_VALUE) {
                 err.println("lockstep run: cancelled; stopping every rank");
                 processes.forEach(Process::destroyForcibly);

@@ -8,6 +8,7 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 
 /**
@@ -23,6 +24,7 @@ public final class ReliabilityPrograms {
         switch (args[0]) {
             case "hold" -> Lockstep.run(options, world -> hold(world, Path.of(args[1])));
             case "ring" -> Lockstep.run(options, ReliabilityPrograms::ring);
+            case "wait-on-rank-1" -> Lockstep.run(options, ReliabilityPrograms::waitOnRankOne);
             case "typed-failure" -> Lockstep.run(options, world -> {
                 throw new LockstepException(ErrorClass.ARG, "rank " + world.rank() + " rejects its input");
             });
@@ -42,6 +44,31 @@ public final class ReliabilityPrograms {
             throw new AssertionError("rank " + world.rank() + " got " + got[0]);
         }
         System.out.println("rank " + world.rank() + " ring OK");
+    }
+
+    /**
+     * Every rank says it holds; then rank 1 sleeps (the test stops it with SIGSTOP) and the others
+     * wait for a message from it, which must end in PROC_FAILED: they print when, and fail.
+     */
+    static void waitOnRankOne(Communicator world) {
+        world.barrier();
+        System.out.println("rank " + world.rank() + " pid " + ProcessHandle.current().pid() + " holding");
+        if (world.rank() == 1) {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+        try {
+            world.recv(new int[1], 1, 7);
+            throw new AssertionError("rank " + world.rank() + " received from the stopped rank");
+        } catch (ProcessFailedException e) {
+            System.out.println("rank " + world.rank() + " saw rank 1 fail at " + System.nanoTime() + ": " + e.getMessage());
+            throw e;
+        }
     }
 
     /** Every rank says it holds (with its process id), then waits until {@code release} exists; then they end together. */

@@ -165,6 +165,11 @@ final class MailboxEndpoint implements ProgressEngine {
     }
 
     /** Checks whether this host's peers' processes still exist; the process's heartbeat thread calls it. */
+    /** The liveness lease on this host ({@link PeerWatch#livenessLease}). */
+    void livenessLease(long nanos) {
+        peers.livenessLease(nanos);
+    }
+
     void checkPeerProcesses() {
         peers.checkPeerProcesses();
     }

@@ -56,6 +56,14 @@ public final class MailboxOptions {
      * checkpoint rules catch a transport that really has those bugs. Unset or blank: none.
      */
     public static final String FAULTS = "lockstep.mailbox.faults";
+    /**
+     * Milliseconds a rank process on the same host may go without a heartbeat before its peers
+     * take it for failed although its process exists (stopped with SIGSTOP, or wedged); 0 turns the
+     * lease off (then only a process that is gone counts as failed on one host).
+     */
+    public static final String LIVENESS_LEASE = "lockstep.mailbox.livenessLeaseMillis";
+    /** Default of {@link #LIVENESS_LEASE}: long beside a GC pause or a loaded host's scheduling delay. */
+    public static final long DEFAULT_LIVENESS_LEASE_MILLIS = 5000;
 
     /**
      * Whether communicators use the device-native collectives of the collective area ({@code true},
@@ -83,7 +91,7 @@ public final class MailboxOptions {
     public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
             INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
             NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
-            JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY);
+            JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY, LIVENESS_LEASE);
 
     private MailboxOptions() {
     }
@@ -99,6 +107,7 @@ public final class MailboxOptions {
             throw new LockstepException(ErrorClass.ARG, FRAGMENT + " must be at least 1 byte");
         }
         singleCopyThreshold(options);
+        livenessLeaseNanos(options);
         faults(options);
         barrier(options);
         RestartPolicy.from(options);
@@ -158,6 +167,15 @@ public final class MailboxOptions {
                     + " is negative (0 turns single copy off)");
         }
         return value;
+    }
+
+    /** The liveness lease on one host {@link #LIVENESS_LEASE} asks for, in nanoseconds (0: off). */
+    static long livenessLeaseNanos(JobOptions options) {
+        long millis = options.longProperty(LIVENESS_LEASE, DEFAULT_LIVENESS_LEASE_MILLIS);
+        if (millis < 0 || millis > 86_400_000L) {
+            throw new LockstepException(ErrorClass.ARG, LIVENESS_LEASE + "=" + millis + " is outside [0, 86400000] ms (0 turns it off)");
+        }
+        return millis * 1_000_000;
     }
 
     /** The deliberate breakages {@link #FAULTS} asks for (none by default). */

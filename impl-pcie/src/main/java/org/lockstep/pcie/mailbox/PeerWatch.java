@@ -12,7 +12,8 @@ import org.lockstep.spi.device.ExternalMemory;
 /**
  * The peer watch of one rank: its own liveness in the rank table (state, incarnation, process,
  * heartbeat) and what it knows of every peer's — running, failed or finished, by the rank table,
- * by process id on this host, by heartbeat lease on another, and, when the job restarts failed
+ * by process id on this host (and, where a heartbeat thread checks, a liveness lease there too, for
+ * a process that exists but stopped beating), by heartbeat lease on another, and, when the job restarts failed
  * ranks, whether a new incarnation came back within the restart timeout. The transport asks it
  * before it waits on a peer and fails the requests on a peer it reports gone.
  *
@@ -46,8 +47,19 @@ final class PeerWatch {
     private final boolean[] declaredDead;
     /** Peers on this host whose process a {@link #checkPeerProcesses} call found gone (1); written by the checking thread. */
     private final AtomicIntegerArray processGone;
+    /** Peers on this host that the checking thread found alive but not beating for the liveness lease (1). */
+    private final AtomicIntegerArray stalled;
     /** Whether another thread checks the peers' processes, so that the rank's waits never do. */
     private volatile boolean processesCheckedElsewhere;
+    /**
+     * How long a peer on this host may go without a heartbeat before it counts as failed though its
+     * process exists (stopped with SIGSTOP, or wedged); 0: no lease on this host.
+     */
+    private volatile long livenessLeaseNanos;
+    // Used by the checking thread only: per peer, the process watched and its heartbeat, last seen moving when.
+    private final long[] watchedPid;
+    private final long[] watchedBeat;
+    private final long[] watchedBeatSince;
     /** Per peer: the incarnation last seen in the rank table, and since when it has been dead (0: alive). */
     private final long[] incarnation;
     private final long[] deadSince;
@@ -66,6 +78,10 @@ final class PeerWatch {
         processCheckedAt = new long[size];
         declaredDead = new boolean[size];
         processGone = new AtomicIntegerArray(size);
+        stalled = new AtomicIntegerArray(size);
+        watchedPid = new long[size];
+        watchedBeat = new long[size];
+        watchedBeatSince = new long[size];
         incarnation = new long[size];
         deadSince = new long[size];
     }
@@ -165,18 +181,50 @@ final class PeerWatch {
     void checkPeerProcesses() {
         processesCheckedElsewhere = true;
         long self = ProcessHandle.current().pid();
+        long now = System.nanoTime();
         for (int peer = 0; peer < size; peer++) {
             long entry = layout.rankEntry(peer);
-            if (peer == rank || processGone.get(peer) == 1
-                    || device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET) != RankTableDescriptor.STATE_RUNNING
+            if (peer == rank || device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET) != RankTableDescriptor.STATE_RUNNING
                     || device.getLong(entry + RankTableDescriptor.HOST_OFFSET) != HostIdentity.CURRENT || HostIdentity.CURRENT == 0) {
                 continue;
             }
             long pid = device.getLong(entry + RankTableDescriptor.PID_OFFSET);
-            if (pid != self && !HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET))) {
+            if (pid != watchedPid[peer]) { // a new process (a restart): judge it afresh
+                watchedPid[peer] = pid;
+                watchedBeatSince[peer] = 0;
+                stalled.set(peer, 0);
+                processGone.set(peer, 0);
+            }
+            if (processGone.get(peer) == 1 || pid == self) {
+                continue;
+            }
+            if (!HostIdentity.isAlive(pid, device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET))) {
+                processGone.set(peer, 1);
+            } else if (livenessLeaseNanos > 0 && notBeating(peer, entry, now)) {
+                stalled.set(peer, 1);
                 processGone.set(peer, 1);
             }
         }
+    }
+
+    /** Whether the peer's heartbeat word has stood still for the liveness lease (its process being alive). */
+    private boolean notBeating(int peer, long entry, long now) {
+        long beat = device.getLongAcquire(entry + RankTableDescriptor.HEARTBEAT_OFFSET);
+        if (beat != watchedBeat[peer] || watchedBeatSince[peer] == 0) {
+            watchedBeat[peer] = beat;
+            watchedBeatSince[peer] = now;
+            return false;
+        }
+        return now - watchedBeatSince[peer] > livenessLeaseNanos;
+    }
+
+    /**
+     * Sets the liveness lease on this host: a peer whose process exists but whose heartbeat stands
+     * still this long (it was stopped, or is wedged) counts as failed. Only where a heartbeat thread
+     * checks the peers ({@link #checkPeerProcesses}); 0 turns it off.
+     */
+    void livenessLease(long nanos) {
+        livenessLeaseNanos = nanos;
     }
 
     /** A running peer that died without saying so: by process check on this host, by heartbeat lease elsewhere. */
@@ -259,7 +307,9 @@ final class PeerWatch {
                     + " ANY_SOURCE cannot complete: every other rank has failed or finished");
         }
         boolean failed = state[peer] == RankTableDescriptor.STATE_FAILED;
+        String why = stalled.get(peer) == 1 ? " has failed: it stopped responding (no heartbeat for "
+                + livenessLeaseNanos / 1_000_000 + " ms, its process stopped or wedged)" : " has failed";
         return new ProcessFailedException(ErrorClass.PROC_FAILED, peer, "rank " + rank + ": " + what + " rank " + peer
-                + " cannot complete: rank " + peer + (failed ? " has failed" : " has finished its program"));
+                + " cannot complete: rank " + peer + (failed ? why : " has finished its program"));
     }
 }

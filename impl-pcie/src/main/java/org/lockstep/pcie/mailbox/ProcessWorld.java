@@ -104,6 +104,7 @@ public final class ProcessWorld implements AttachedRank {
             endpoint.collectiveSettings().useDevice(MailboxOptions.nativeCollectives(options));
             endpoint.collectiveSettings().requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
+            endpoint.livenessLease(MailboxOptions.livenessLeaseNanos(options));
             JobDeviceOwner owner = new JobDeviceOwner(device, layout, launch.rank(), launch.jobKey(), launcher);
             owner.recordOwnership(System.getenv(), Boolean.parseBoolean(options.property(JobDeviceOwner.KEEP_PROPERTY).orElse("false")));
             ProcessWorld world = new ProcessWorld(device, endpoint, launcher, owner);
