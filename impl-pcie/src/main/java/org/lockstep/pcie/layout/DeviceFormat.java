@@ -63,9 +63,9 @@ public final class DeviceFormat {
      */
     public static MailboxLayout formatClaimed(ExternalMemory device, MailboxConfig config, FormatterProcess formatter) {
         MailboxLayout layout = requireRoom(device, config);
-        device.putLongVolatile(FORMATTER_PID_OFFSET, formatter.pid());
-        device.putLong(FORMATTER_START_OFFSET, formatter.startMillis());
-        device.putLong(FORMATTER_HOST_OFFSET, formatter.host());
+        // The host first: a reader that sees the formatter word named sees where to judge it.
+        device.putLongVolatile(FORMATTER_HOST_OFFSET, formatter.host());
+        device.putLongVolatile(FORMATTER_OFFSET, formatter.word());
         device.putLong(OWNER_JOB_KEY_OFFSET, 0); // the job's ranks say whether it is theirs to remove
         // Control words must start at zero: tickets, released tickets, claim words, rank states.
         long controlStart = layout.rankEntry(0);
@@ -109,14 +109,14 @@ public final class DeviceFormat {
 
     /**
      * Takes the format of a device over from the formatter the superblock names as
-     * {@code formatterPid} (one that died half way, or the formatter of a job that has ended): with
-     * compare-and-set on the formatter word, so that of several ranks exactly one takes it, then
-     * marks the format in progress. The caller then formats with {@link #formatClaimed}.
+     * {@code formatter} (one that died half way, or the formatter of a job that has ended): with
+     * compare-and-set on the formatter word (process id and start time), so that of several ranks
+     * exactly one takes it, then marks the format in progress. The caller then formats with {@link #formatClaimed}.
      *
      * @return whether this caller took it over (false without device compare-and-set)
      */
-    public static boolean takeOver(ExternalMemory device, long formatterPid, FormatterProcess me) {
-        if (!device.has(DeviceCapability.ATOMIC_CAS) || !device.compareAndSetLong(FORMATTER_PID_OFFSET, formatterPid, me.pid())) {
+    public static boolean takeOver(ExternalMemory device, FormatterProcess formatter, FormatterProcess me) {
+        if (!device.has(DeviceCapability.ATOMIC_CAS) || !device.compareAndSetLong(FORMATTER_OFFSET, formatter.word(), me.word())) {
             return false;
         }
         device.putLongVolatile(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
@@ -128,10 +128,10 @@ public final class DeviceFormat {
         return device.getLongAcquire(FORMAT_STATE_OFFSET);
     }
 
-    /** The process the superblock names as its formatter ({@link FormatterProcess#UNKNOWN} fields are 0). */
+    /** The process the superblock names as its formatter (pid 0: none named). */
     public static FormatterProcess formatter(ExternalMemory device) {
-        return new FormatterProcess(device.getLongVolatile(FORMATTER_PID_OFFSET), device.getLong(FORMATTER_START_OFFSET),
-                device.getLong(FORMATTER_HOST_OFFSET));
+        long word = device.getLongVolatile(FORMATTER_OFFSET);
+        return FormatterProcess.of(word, device.getLongVolatile(FORMATTER_HOST_OFFSET));
     }
 
     /** The job key the superblock holds (meaningful once the format is {@code READY}). */

@@ -27,7 +27,7 @@ package org.lockstep.pcie.layout;
  *  +===============================================================+
  *  |                     format state (8), own cache line          | 64
  *  +---------------------------------------------------------------+
- *  |                     formatter's process id (8), 0 = unknown   | 72
+ *  |  formatter: process id (22 bits) | start ms mod 2^41; 0 = none | 72
  *  +---------------------------------------------------------------+
  *  |                     checkpoint bytes per rank (8), 0 = none   | 80
  *  +---------------------------------------------------------------+
@@ -35,7 +35,7 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |                     owner: job key of the job that removes it | 96
  *  +---------------------------------------------------------------+
- *  |                     formatter's process start (8), ms         | 104
+ *  |                     reserved (8)                              | 104
  *  +---------------------------------------------------------------+
  *  |                     formatter's host identity (8)             | 112
  *  +---------------------------------------------------------------+
@@ -48,21 +48,23 @@ package org.lockstep.pcie.layout;
  * {@code READY}, so a reader that sees {@code READY} with acquire sees the whole header.
  *
  * <p>The formatter's process (id, start time, host) lets a waiting rank tell a formatter that
- * died half way from a slow one, and take the format over; the process id word is what a new
- * formatter compares-and-sets to take over (a dead formatter's format, or the device of a job that
- * has ended), so that exactly one does. The owner word names the job whose last rank out removes
- * the device file: set only for a file made for that job and not to be kept; 0 otherwise (never
- * removed by ranks).
+ * died half way from a slow one, and take the format over. The formatter word holds the process
+ * id and start time together ({@link FormatterProcess#word()}): a new formatter compares-and-sets
+ * it to take over (a dead formatter's format, or the device of a job that has ended), so that
+ * exactly one does, and no reader pairs one formatter's id with another's start time. The host
+ * word is written before the formatter word. The owner word names the job whose last rank out
+ * removes the device file: set only for a file made for that job and not to be kept; 0 otherwise
+ * (never removed by ranks).
  */
 public final class SuperblockDescriptor {
     /** "LOCKSTEP" in ASCII, little-endian. */
     public static final long MAGIC = 0x504554534b434f4cL;
     /**
-     * 6: the formatter's process and the owner word, bytes 96..119, and the formatter's process id
-     * at 72. Earlier: 5 an exposed-buffers line in every block of the collective area; 4 log rings
-     * in the upper half of each heap partition and their tails in the checkpoint area; 3 a
-     * collective area between the asynchronous mailboxes and the heap, the checkpoint area and its
-     * superblock field, bytes 80..95.
+     * 6: the formatter's process (id and start time at 72, host at 112) and the owner word at 96.
+     * Earlier: 5 an exposed-buffers line in every block of the collective area; 4 log rings in the
+     * upper half of each heap partition and their tails in the checkpoint area; 3 a collective area
+     * between the asynchronous mailboxes and the heap, the checkpoint area and its superblock
+     * field, bytes 80..95.
      */
     public static final int LAYOUT_VERSION = 6;
 
@@ -81,13 +83,12 @@ public final class SuperblockDescriptor {
     public static final int CHECKSUMMED_LENGTH = 56;
 
     public static final int FORMAT_STATE_OFFSET = 64;
-    public static final int FORMATTER_PID_OFFSET = 72;
+    public static final int FORMATTER_OFFSET = 72;
 
     public static final int CHECKPOINT_BYTES_PER_RANK_OFFSET = 80;
     public static final int CHECKPOINT_CHECKSUM_OFFSET = 88;
 
     public static final int OWNER_JOB_KEY_OFFSET = 96;
-    public static final int FORMATTER_START_OFFSET = 104;
     public static final int FORMATTER_HOST_OFFSET = 112;
 
     public static final long FORMAT_BLANK = 0;

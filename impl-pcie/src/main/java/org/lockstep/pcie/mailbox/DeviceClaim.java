@@ -17,10 +17,10 @@ import org.lockstep.spi.device.ExternalMemory;
  * How a rank process gets its job's format on a device, beyond a blank device's race-free claim
  * ({@link DeviceFormat}):
  * <ul>
- *   <li><b>A formatter that died half way</b> ({@code IN_PROGRESS}, its process gone on this host,
- *       or a formatter that never said who it is for {@link #FORMAT_LEASE}) is taken over: one
- *       waiting rank wins the formatter word by compare-and-set and formats afresh. Without that, the
- *       file would be unusable for ever.</li>
+ *   <li><b>A formatter that died half way</b> ({@code IN_PROGRESS}, its process gone on this host;
+ *       or, for a formatter that never said who it is or cannot be checked from here, no change
+ *       for {@link #FORMAT_LEASE}) is taken over: one waiting rank wins the formatter word by
+ *       compare-and-set and formats afresh. Without that, the file would be unusable for ever.</li>
  *   <li><b>A device of a job that has ended</b> (formatted, no rank process of it alive, its
  *       formatter gone) is formatted afresh for this job when the job asks for it with
  *       {@value #REUSE_PROPERTY}{@code =true} ({@code lockstep run --reuse-device}), e.g. a device kept
@@ -56,7 +56,8 @@ final class DeviceClaim {
     /** The job's layout on the device: formatted by this rank, by another, or taken over as above; waits up to {@code wait}. */
     MailboxLayout claim(Duration wait, boolean formatterWithoutCas) {
         long deadline = System.nanoTime() + wait.toNanos();
-        long unknownFormatterSince = 0;
+        FormatterProcess leased = null;
+        long leasedSince = 0;
         while (true) {
             long state = DeviceFormat.formatState(device);
             if (state == SuperblockDescriptor.FORMAT_BLANK) {
@@ -65,14 +66,18 @@ final class DeviceClaim {
                 }
             } else if (state == SuperblockDescriptor.FORMAT_IN_PROGRESS) {
                 FormatterProcess formatter = DeviceFormat.formatter(device);
-                if (formatter.pid() == 0) {
-                    unknownFormatterSince = unknownFormatterSince == 0 ? System.nanoTime() : unknownFormatterSince;
+                boolean abandoned;
+                if (canJudge(formatter)) {
+                    abandoned = isGone(formatter);
                 } else {
-                    unknownFormatterSince = 0;
+                    // Not named (it may have died before it wrote its name) or not checkable here: a lease since it last changed.
+                    if (!formatter.equals(leased)) {
+                        leased = formatter;
+                        leasedSince = System.nanoTime();
+                    }
+                    abandoned = System.nanoTime() - leasedSince > FORMAT_LEASE.toNanos();
                 }
-                boolean abandoned = formatter.pid() != 0 ? isGone(formatter)
-                        : System.nanoTime() - unknownFormatterSince > FORMAT_LEASE.toNanos();
-                if (abandoned && DeviceFormat.takeOver(device, formatter.pid(), me)) {
+                if (abandoned && DeviceFormat.takeOver(device, formatter, me)) {
                     return DeviceFormat.formatClaimed(device, config, me);
                 }
             } else if (state == SuperblockDescriptor.FORMAT_READY) {
@@ -120,7 +125,7 @@ final class DeviceClaim {
             }
         }
         String ended = endedJob();
-        if (DeviceFormat.formatter(device).pid() != formatter.pid() || DeviceFormat.formatState(device) != SuperblockDescriptor.FORMAT_READY) {
+        if (!DeviceFormat.formatter(device).equals(formatter) || DeviceFormat.formatState(device) != SuperblockDescriptor.FORMAT_READY) {
             return null; // someone is formatting it afresh right now: look again
         }
         if (ended == null) {
@@ -135,7 +140,7 @@ final class DeviceClaim {
                     + Long.toHexString(key)) + ", which has ended (" + ended + "); to format it afresh for this job use"
                     + " lockstep run --reuse-device (job property " + REUSE_PROPERTY + "=true), or remove it");
         }
-        if (DeviceFormat.takeOver(device, formatter.pid(), me)) {
+        if (DeviceFormat.takeOver(device, formatter, me)) {
             return DeviceFormat.formatClaimed(device, config, me);
         }
         return null;
@@ -180,9 +185,14 @@ final class DeviceClaim {
                 device.getLong(entry + RankTableDescriptor.PROCESS_START_OFFSET), device.getLong(entry + RankTableDescriptor.HOST_OFFSET));
     }
 
+    /** Whether this process can tell if {@code process} is alive: it is named and ran on this host. */
+    private static boolean canJudge(FormatterProcess process) {
+        return process.pid() != 0 && process.host() != 0 && process.host() == HostIdentity.CURRENT;
+    }
+
     /** Whether the process is known gone: it ran on this host and is no longer alive. */
     private static boolean isGone(FormatterProcess process) {
-        return process.host() != 0 && process.host() == HostIdentity.CURRENT && process.pid() != ProcessHandle.current().pid()
+        return canJudge(process) && process.pid() != ProcessHandle.current().pid()
                 && !HostIdentity.isAlive(process.pid(), process.startMillis());
     }
 

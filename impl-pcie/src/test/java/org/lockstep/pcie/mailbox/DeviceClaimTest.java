@@ -58,6 +58,12 @@ class DeviceClaimTest {
         return new FormatterProcess(alive.pid(), alive.info().startInstant().map(Instant::toEpochMilli).orElse(0L), HostIdentity.CURRENT);
     }
 
+    /** Names {@code formatter} in the superblock as a formatter does before it clears anything. */
+    private void nameFormatter(FormatterProcess formatter) {
+        device.putLongVolatile(SuperblockDescriptor.FORMATTER_HOST_OFFSET, formatter.host());
+        device.putLongVolatile(SuperblockDescriptor.FORMATTER_OFFSET, formatter.word());
+    }
+
     /** The old job formatted by {@code formatter}, its ranks in {@code state}, run by {@code rankProcess}. */
     private void oldJob(FormatterProcess formatter, long state, FormatterProcess rankProcess) {
         MailboxLayout layout = DeviceFormat.format(device, OLD_JOB, WAIT, true, formatter);
@@ -78,14 +84,29 @@ class DeviceClaimTest {
     void aFormatWhoseFormatterDiedHalfWayIsTakenOverAtOnce() throws Exception {
         FormatterProcess dead = endedProcess();
         assertTrue(DeviceFormat.claimBlank(device, true));
-        device.putLongVolatile(SuperblockDescriptor.FORMATTER_PID_OFFSET, dead.pid());
-        device.putLong(SuperblockDescriptor.FORMATTER_START_OFFSET, dead.startMillis());
-        device.putLong(SuperblockDescriptor.FORMATTER_HOST_OFFSET, dead.host());
+        nameFormatter(dead);
         long start = System.nanoTime();
         MailboxLayout layout = claim(NEW_JOB, false);
         assertEquals(NEW_JOB, layout.config());
         assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "no wait for the full attach timeout");
         assertEquals(ProcessHandle.current().pid(), DeviceFormat.formatter(device).pid());
+    }
+
+    @Test
+    void theFormatterWordNamesTheProcessAndItsStartTimeTogether() throws Exception {
+        FormatterProcess me = HostIdentity.currentProcess();
+        assertEquals(me, FormatterProcess.of(me.word(), me.host()), "one word gives back id and start time");
+        FormatterProcess justStarted = new FormatterProcess(4_194_303, System.currentTimeMillis() + 5_000, HostIdentity.CURRENT);
+        assertEquals(justStarted, FormatterProcess.of(justStarted.word(), justStarted.host()), "a clock a little ahead is no problem");
+        assertEquals(new FormatterProcess(77, 0, 5), FormatterProcess.of(new FormatterProcess(77, 0, 5).word(), 5), "start unknown");
+        FormatterProcess dead = endedProcess();
+        assertTrue(DeviceFormat.claimBlank(device, true));
+        nameFormatter(dead);
+        assertTrue(DeviceFormat.takeOver(device, dead, me));
+        // Whoever reads the formatter now sees the taker's own start time with its id: a rank that
+        // read the dead formatter's start beside the taker's id would judge the taker gone and take over too.
+        assertEquals(me, DeviceFormat.formatter(device));
+        assertTrue(!DeviceFormat.takeOver(device, dead, endedProcess()), "the dead formatter's word no longer matches");
     }
 
     @Test
@@ -100,9 +121,7 @@ class DeviceClaimTest {
     void aLiveFormatterIsWaitedForNotTakenOver() throws Exception {
         FormatterProcess live = aliveProcess();
         assertTrue(DeviceFormat.claimBlank(device, true));
-        device.putLongVolatile(SuperblockDescriptor.FORMATTER_PID_OFFSET, live.pid());
-        device.putLong(SuperblockDescriptor.FORMATTER_START_OFFSET, live.startMillis());
-        device.putLong(SuperblockDescriptor.FORMATTER_HOST_OFFSET, live.host());
+        nameFormatter(live);
         LockstepException e = assertThrows(LockstepException.class,
                 () -> new DeviceClaim(device, NEW_JOB, 0, 1, true).claim(Duration.ofMillis(300), true));
         assertTrue(e.getMessage().contains("is still at it"), e.getMessage());
