@@ -21,5 +21,11 @@ public enum Capability {
      * EM-BSP simulator): the kit sizes its runs, points the disks at a directory of its own and reads
      * the provider's I/O report through the job properties of an {@link ExternalMemoryRouting}.
      */
-    EXTERNAL_MEMORY
+    EXTERNAL_MEMORY,
+    /**
+     * The provider joins separate processes of one host into a world, started by a launcher with
+     * the {@code LOCKSTEP_*} variables ({@link org.lockstep.api.LockstepProvider#runAttached}): the
+     * kit starts such ranks itself for the process rules.
+     */
+    SEPARATE_PROCESSES
 }

@@ -64,7 +64,9 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
         Capabilities c = Capabilities.of(KIT_MAX_RANKS).withIndirectionThreshold(KIT_THRESHOLD).withIndirectBytesPerRank(KIT_HEAP)
                 .withDeviceRouting(DeviceRouting.MAILBOX)
                 // with lockstep.checkpoint=true (which the checkpoint rules set) the device is the message log
-                .with(org.lockstep.conformance.Capability.PERSISTENCE);
+                .with(org.lockstep.conformance.Capability.PERSISTENCE)
+                // ranks as separate processes on the mapped device (the process rules start them)
+                .with(org.lockstep.conformance.Capability.SEPARATE_PROCESSES);
         return new ProviderProfile(c, p);
     }
 

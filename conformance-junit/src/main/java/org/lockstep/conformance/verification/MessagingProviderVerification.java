@@ -468,4 +468,14 @@ public abstract class MessagingProviderVerification {
     public void optional_EMBSP_03_contextsLeaveMemory() {
         verify("EMBSP.03");
     }
+
+    @Test
+    public void optional_PROC_01_stoppedRankFails() {
+        verify("PROC.01");
+    }
+
+    @Test
+    public void optional_PROC_02_ranksEndWithTheirLauncher() {
+        verify("PROC.02");
+    }
 }

@@ -23,6 +23,7 @@ public final class Catalog {
         all.addAll(CommunicatorRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
+        all.addAll(ProcessRules.rules());
         return all;
     }
 }
