@@ -122,7 +122,7 @@ class DeviceImageFuzzTest {
     private static byte[] referenceImage(MailboxLayout layout) {
         try (ExternalMemory device = DeviceProviders.open(DeviceSpec.of("emulated", layout.requiredCapacity()))) {
             DeviceFormat.format(device, CONFIG, Duration.ofSeconds(1));
-            MailboxEndpoint sender = new MailboxEndpoint(device, layout, 0, 1, FRAGMENT);
+            MailboxEndpoint sender = new MailboxEndpoint(device, layout, 0, 1, FRAGMENT, RestartPolicy.DEFAULT);
             Communicator world = MailboxCommunicator.world(sender);
             List<Request> sends = new ArrayList<>();
             for (int tag = 0; tag < LENGTHS.length; tag++) {
@@ -149,7 +149,7 @@ class DeviceImageFuzzTest {
         MailboxEndpoint receiver;
         try {
             MailboxLayout layout = DeviceFormat.attach(device, CONFIG.jobKey(), CONFIG.worldSize(), Duration.ofMillis(100));
-            receiver = new MailboxEndpoint(device, layout, 1, 1, FRAGMENT);
+            receiver = new MailboxEndpoint(device, layout, 1, 1, FRAGMENT, RestartPolicy.DEFAULT);
         } catch (LockstepException refused) {
             return Outcome.REFUSED;
         }
