@@ -164,12 +164,12 @@ final class MailboxEndpoint implements ProgressEngine {
         return locked(() -> peers.error(peer, what));
     }
 
-    /** Checks whether this host's peers' processes still exist; the process's heartbeat thread calls it. */
     /** The liveness lease on this host ({@link PeerWatch#livenessLease}). */
     void livenessLease(long nanos) {
         peers.livenessLease(nanos);
     }
 
+    /** Checks whether this host's peers' processes still exist; the process's heartbeat thread calls it. */
     void checkPeerProcesses() {
         peers.checkPeerProcesses();
     }
