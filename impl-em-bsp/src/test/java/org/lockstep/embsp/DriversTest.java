@@ -79,6 +79,40 @@ class DriversTest {
         return order;
     }
 
+    /**
+     * The sequential driver leaves a VP waiting when a signal fires whose condition is not its
+     * own (here: another message reaches VP 0's mailbox before the one it waits for); the VP must
+     * stay registered on the signal, or the message it does wait for never wakes it. Before the
+     * fix this was reported as a deadlock (it was COMM.04's, on intercommunicators).
+     */
+    @Test
+    void aWaiterWokenTooEarlyByTheSequentialDriverStillHearsItsOwnSignal() {
+        JobOptions job = TestJobs.job(3, 1, 64 << 10, 4096).with(EmBspOptions.THREADS, "sequential");
+        long[] gotFirst = new long[1];
+        Simulation.run(job, w -> {
+            long[] value = new long[1];
+            switch (w.rank()) {
+                case 0 -> {
+                    w.recv(value, 1, 1);
+                    gotFirst[0] = value[0];
+                    w.recv(value, 2, 2);
+                    if (value[0] != 22) {
+                        throw new AssertionError("the other message: " + value[0]);
+                    }
+                }
+                case 1 -> {
+                    w.recv(value, 2, 3);
+                    w.send(new long[] {11}, 0, 1);
+                }
+                default -> {
+                    w.send(new long[] {22}, 0, 2);
+                    w.send(new long[] {33}, 1, 3);
+                }
+            }
+        });
+        assertEquals(11, gotFirst[0]);
+    }
+
     @Test
     void thousandsOfVirtualProcessorsOnVirtualThreads() {
         int v = 2048;

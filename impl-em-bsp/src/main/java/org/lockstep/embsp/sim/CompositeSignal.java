@@ -38,7 +38,11 @@ public final class CompositeSignal {
         wakeAll(scheduler);
     }
 
-    /** Wakes every waiter so that it re-checks its condition (which may have changed without the flag). */
+    /**
+     * Wakes every waiter so that it re-checks its condition (which may have changed without the
+     * flag). A waiter the sequential driver leaves waiting (its condition still false) stays
+     * registered: a later signal must still reach it.
+     */
     public void wakeAll(Scheduler scheduler) {
         if (waiters.isEmpty()) {
             return;
@@ -46,7 +50,9 @@ public final class CompositeSignal {
         List<Vp> woken = new ArrayList<>(waiters);
         waiters.clear();
         for (Vp w : woken) {
-            scheduler.wake(w);
+            if (!scheduler.wake(w)) {
+                waiters.add(w);
+            }
         }
     }
 

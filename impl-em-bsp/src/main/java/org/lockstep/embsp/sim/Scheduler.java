@@ -303,21 +303,26 @@ public final class Scheduler {
     /**
      * Wakes {@code vp} if it waits (lock held). With the sequential driver its condition is
      * evaluated here, by the waker: if it holds (or the VP failed), the VP queues to run, and its
-     * thread only wakes when it is dispatched — so no thread ever acts on timing.
+     * thread only wakes when it is dispatched — so no thread ever acts on timing. Returns false if
+     * the VP goes on waiting without having run (sequential driver, condition not yet true): then
+     * it must stay registered on its signal, or the signal that makes its condition true later
+     * would find nobody to wake.
      */
-    void wake(Vp vp) {
+    boolean wake(Vp vp) {
         if (vp.state != RunState.BLOCKED) {
-            return;
+            return true;
         }
         if (!exclusive) {
             setState(vp, RunState.WOKEN);
             active++;
             vp.wake.signal();
-            return;
+            return true;
         }
         if (vp.failure != null || vp.waitCondition.getAsBoolean()) {
             queueToRun(vp);
+            return true;
         }
+        return false;
     }
 
     /** Sequential driver: a blocked VP is made to run, to re-check or to give up its partition. */
