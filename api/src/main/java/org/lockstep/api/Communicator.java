@@ -242,6 +242,21 @@ public interface Communicator extends AutoCloseable {
      */
     Communicator splitType(SplitType type, int key);
 
+    /**
+     * An intercommunicator between this communicator's group and another, disjoint group
+     * ({@code MPI_Intercomm_create}); collective over this communicator, while the other group's
+     * ranks make theirs. {@code localLeader} is a rank here; at the leader only, {@code peer} is a
+     * communicator that holds both leaders, {@code remoteLeader} the other leader's rank in it, and
+     * the leaders exchange the groups over {@code peer} with {@code tag} (elsewhere {@code peer}
+     * may be null and {@code remoteLeader} is ignored).
+     *
+     * @throws LockstepException {@link ErrorClass#GROUP} if the groups share a process,
+     *         {@link ErrorClass#RANK} for a leader outside its communicator,
+     *         {@link ErrorClass#UNSUPPORTED_OPERATION} if the provider cannot make communicators
+     *         that span ranks of several communicators
+     */
+    Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag);
+
     /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}). */
     CommunicatorRequest idup();
 

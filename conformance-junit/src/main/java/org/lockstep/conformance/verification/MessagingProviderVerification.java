@@ -375,6 +375,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COMM_04_intercommunicatorsJoinTwoGroups() {
+        verify("COMM.04");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

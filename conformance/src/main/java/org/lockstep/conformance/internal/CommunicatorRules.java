@@ -2,6 +2,7 @@ package org.lockstep.conformance.internal;
 
 import static org.lockstep.api.Communicator.ANY_SOURCE;
 import static org.lockstep.api.Communicator.ANY_TAG;
+import static org.lockstep.api.Communicator.PROC_NULL;
 import static org.lockstep.conformance.Group.COMM;
 import static org.lockstep.conformance.Level.REQUIRED;
 import static org.lockstep.conformance.Origin.ibm;
@@ -12,12 +13,16 @@ import static org.lockstep.conformance.RuleViolation.checkEquals;
 import static org.lockstep.conformance.internal.Definitions.expectError;
 import static org.lockstep.conformance.internal.Definitions.messaging;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
+import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
+import org.lockstep.api.Intercommunicator;
+import org.lockstep.api.Op;
 import org.lockstep.api.Status;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
@@ -47,7 +52,14 @@ final class CommunicatorRules {
                         "create (collective over the parent) and createGroup (over the members only) give the members a working"
                                 + " communicator ordered as the group, others null; a group with an outsider is a GROUP error.",
                         List.of(standard("§7.4.2 MPI_Comm_create, MPI_Comm_create_group"), mpich("comm/commcreate1.c"),
-                                mpich("comm/comm_create_group.c")), CommunicatorRules::createSubsets));
+                                mpich("comm/comm_create_group.c")), CommunicatorRules::createSubsets),
+                messaging(COMM, 4, REQUIRED, "intercommunicatorsJoinTwoGroups",
+                        "createIntercommunicator joins two disjoint groups: point-to-point names remote ranks (statuses too), barrier,"
+                                + " bcast, gather, scatter, allgather, alltoall, reduce and allreduce move data from one group to the"
+                                + " other with ROOT/PROC_NULL roots, merge orders the groups by high, dup isolates its traffic.",
+                        List.of(standard("§7.6.2 MPI_Intercomm_create, MPI_Intercomm_merge"), standard("§6.2.2 intercommunicator collectives"),
+                                mpich("comm/icm.c"), mpich("coll/icbcast.c"), mpich("coll/icallreduce.c")),
+                        CommunicatorRules::intercommunicators));
     }
 
     private static void dupIsolates(MessagingRuleContext c) {
@@ -140,6 +152,102 @@ final class CommunicatorRules {
             }
             Group outsider = Group.of(w.group().selfWorldRank(), 0, 99);
             expectError(ErrorClass.GROUP, "create with a process outside the communicator", () -> w.create(outsider));
+        });
+    }
+
+    private static void intercommunicators(MessagingRuleContext c) {
+        c.runClean(4, "an intercommunicator between the even and the odd ranks", rank -> {
+            Communicator w = rank.comm();
+            boolean even = w.rank() % 2 == 0;
+            Communicator half = w.split(w.rank() % 2, w.rank());
+            Intercommunicator ic = half.createIntercommunicator(0, w, even ? 1 : 0, 5);
+            checkEquals(2, ic.size(), "local size");
+            checkEquals(2, ic.remoteSize(), "remote size");
+            checkEquals(w.rank() / 2, ic.rank(), "rank in the local group");
+            int[] remoteWorld = {even ? 1 : 0, even ? 3 : 2};
+            for (int i = 0; i < 2; i++) {
+                checkEquals(remoteWorld[i], ic.remoteGroup().worldRank(i), "world rank of remote rank " + i);
+            }
+            // point-to-point names remote ranks, and statuses too
+            int[] got = new int[1];
+            ic.send(MemorySegment.ofArray(new int[] {w.rank()}), 1, Datatype.INT, ic.rank(), 11);
+            Status s = ic.recv(MemorySegment.ofArray(got), 1, Datatype.INT, ANY_SOURCE, 11);
+            checkEquals(ic.rank(), s.source(), "source of a message across (a remote rank)");
+            checkEquals(remoteWorld[ic.rank()], got[0], "message across");
+            // bcast from the odd group's rank 0
+            int[] value = {even ? -1 : 42};
+            ic.bcast(MemorySegment.ofArray(value), 1, Datatype.INT, even ? 0 : ic.rank() == 0 ? Intercommunicator.ROOT : PROC_NULL);
+            if (even) {
+                checkEquals(42, value[0], "bcast from the other group");
+            }
+            // allreduce: each group gets the sum of the other's
+            int[] sum = new int[1];
+            ic.allreduce(MemorySegment.ofArray(new int[] {w.rank()}), MemorySegment.ofArray(sum), 1, Datatype.INT, Op.SUM);
+            checkEquals(even ? 1 + 3 : 0 + 2, sum[0], "allreduce across (the remote group's sum)");
+            // allgather: the remote group's blocks in remote rank order
+            int[] all = new int[2];
+            ic.allgather(MemorySegment.ofArray(new int[] {w.rank()}), 1, Datatype.INT, MemorySegment.ofArray(all));
+            checkEquals(remoteWorld[0], all[0], "allgather block 0");
+            checkEquals(remoteWorld[1], all[1], "allgather block 1");
+            // gather at the even group's rank 1
+            int[] gathered = new int[2];
+            ic.gather(MemorySegment.ofArray(new int[] {10 * w.rank()}), 1, Datatype.INT, MemorySegment.ofArray(gathered),
+                    even ? (ic.rank() == 1 ? Intercommunicator.ROOT : PROC_NULL) : 1);
+            if (even && ic.rank() == 1) {
+                checkEquals(10, gathered[0], "gather block from remote rank 0");
+                checkEquals(30, gathered[1], "gather block from remote rank 1");
+            }
+            // scatter from the odd group's rank 1
+            int[] piece = new int[1];
+            ic.scatter(MemorySegment.ofArray(new int[] {7, 8}), 1, Datatype.INT, MemorySegment.ofArray(piece),
+                    even ? 1 : ic.rank() == 1 ? Intercommunicator.ROOT : PROC_NULL);
+            if (even) {
+                checkEquals(7 + ic.rank(), piece[0], "scatter block");
+            }
+            // alltoall: block j to remote rank j
+            int[] out = {100 * w.rank(), 100 * w.rank() + 1};
+            int[] in = new int[2];
+            ic.alltoall(MemorySegment.ofArray(out), 1, Datatype.INT, MemorySegment.ofArray(in));
+            for (int i = 0; i < 2; i++) {
+                checkEquals(100 * remoteWorld[i] + ic.rank(), in[i], "alltoall block from remote rank " + i);
+            }
+            // reduce at the odd group's rank 1
+            int[] reduced = new int[1];
+            ic.reduce(MemorySegment.ofArray(new int[] {w.rank() + 1}), MemorySegment.ofArray(reduced), 1, Datatype.INT, Op.PROD,
+                    even ? 1 : ic.rank() == 1 ? Intercommunicator.ROOT : PROC_NULL);
+            if (!even && ic.rank() == 1) {
+                checkEquals(1 * 3, reduced[0], "reduce of the even group's contributions");
+            }
+            ic.barrier();
+            // merge: the group passing high = false first; on a tie, the group whose rank 0 has the lower world rank
+            // (checked after every rank's last collective call, so that a failed check leaves no rank waiting)
+            Communicator oddFirst = ic.merge(even);
+            Communicator evenFirst = ic.merge(false);
+            int[] total = new int[1];
+            oddFirst.allreduce(MemorySegment.ofArray(new int[] {w.rank()}), MemorySegment.ofArray(total), 1, Datatype.INT, Op.SUM);
+            int oddFirstRank = oddFirst.rank();
+            int evenFirstRank = evenFirst.rank();
+            // a duplicate's messages stay off the original
+            Intercommunicator d = ic.dup();
+            d.send(MemorySegment.ofArray(new int[] {1}), 1, Datatype.INT, ic.rank(), 12);
+            ic.send(MemorySegment.ofArray(new int[] {2}), 1, Datatype.INT, ic.rank(), 12);
+            ic.recv(MemorySegment.ofArray(got), 1, Datatype.INT, ANY_SOURCE, ANY_TAG);
+            checkEquals(2, got[0], "a wildcard receive on the intercommunicator took its duplicate's message");
+            d.recv(MemorySegment.ofArray(got), 1, Datatype.INT, ANY_SOURCE, ANY_TAG);
+            checkEquals(1, got[0], "the duplicate's message");
+            expectError(ErrorClass.RANK, "a destination outside the remote group", () -> ic.send(MemorySegment.ofArray(new int[] {0}), 1, Datatype.INT, 2, 0));
+            expectError(ErrorClass.ROOT, "a bcast root outside the remote group", () -> ic.bcast(MemorySegment.ofArray(value), 1,
+                    Datatype.INT, 5));
+            d.close();
+            oddFirst.close();
+            evenFirst.close();
+            ic.close();
+            expectError(ErrorClass.COMM, "a closed intercommunicator", () -> ic.barrier());
+            half.close();
+            checkEquals(6, total[0], "allreduce on the merged communicator");
+            checkEquals(even ? 2 + w.rank() / 2 : w.rank() / 2, oddFirstRank, "rank after merge(high = even): the odd group first");
+            checkEquals(even ? w.rank() / 2 : 2 + w.rank() / 2, evenFirstRank,
+                    "rank after merge(false) on both sides: the group whose rank 0 has the lower world rank first");
         });
     }
 }

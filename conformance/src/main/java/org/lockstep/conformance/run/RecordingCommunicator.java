@@ -161,6 +161,17 @@ final class RecordingCommunicator implements Communicator {
         });
     }
 
+    /**
+     * The intercommunicator is the provider's own (its calls are not recorded); {@code peer}, one of
+     * the kit's communicators, reaches the provider as the communicator it wraps.
+     */
+    @Override
+    public org.lockstep.api.Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
+        Communicator rawPeer = peer instanceof RecordingCommunicator r ? r.raw : peer;
+        return collective("createIntercommunicator", "leader " + localLeader + ", remote leader " + remoteLeader + ", tag " + tag,
+                () -> raw.createIntercommunicator(localLeader, rawPeer, remoteLeader, tag));
+    }
+
     @Override
     public Communicator dup() {
         return new RecordingCommunicator(collective("dup", "", raw::dup), rank);

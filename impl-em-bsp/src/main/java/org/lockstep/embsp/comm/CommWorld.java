@@ -2,6 +2,7 @@ package org.lockstep.embsp.comm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,10 @@ public final class CommWorld {
     private final Remote remote;
     private final ThreadLocal<Vp> current = new ThreadLocal<>();
     private long spoolUsed;
+    /** Each VP's calls of {@link #spanningGroup} so far, by VP and members. */
+    private final Map<String, Long> spanningCalls = new HashMap<>();
+    /** The createGroup tag of spanning groups: negative, so never a user's. */
+    private static final int SPANNING_TAG = Integer.MIN_VALUE;
 
     /** The world of a simulation on one real processor. */
     public CommWorld(Machine machine) {
@@ -167,6 +172,22 @@ public final class CommWorld {
         scheduler().lock().lock();
         try {
             return group(Group.createdKey(parent.key(), tag, members, call), members);
+        } finally {
+            scheduler().lock().unlock();
+        }
+    }
+
+    /**
+     * The group of the VPs {@code members} spanning several communicators (an intercommunicator's
+     * bridge) in VP {@code vp}'s {@code n}-th such call over exactly those members: every member
+     * takes part in each of them, so each counts the same {@code n} and all take the same group
+     * without talking.
+     */
+    Group spanningGroup(int vp, int[] members) {
+        scheduler().lock().lock();
+        try {
+            long call = spanningCalls.merge(vp + " " + Arrays.toString(members), 1L, Long::sum);
+            return group(Group.createdKey(Group.WORLD, SPANNING_TAG, members, call), members);
         } finally {
             scheduler().lock().unlock();
         }

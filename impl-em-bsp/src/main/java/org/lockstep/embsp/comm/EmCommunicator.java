@@ -160,6 +160,17 @@ public final class EmCommunicator extends AbstractCommunicator {
         return on(world.createGroup(group, tag, members, call));
     }
 
+    /** EM-BSP names groups by keys every member derives alike ({@link CommWorld#spanningGroup}): nothing to agree on. */
+    @Override
+    protected long implSpanningProposal() {
+        return 0;
+    }
+
+    @Override
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        return on(world.spanningGroup(vp.id(), worldRanks));
+    }
+
     /** A communicator of VP {@code vp} on {@code newGroup}. */
     EmCommunicator on(Group newGroup) {
         return new EmCommunicator(world, newGroup, vp);

@@ -185,6 +185,21 @@ final class MailboxCommunicator extends AbstractCommunicator {
         return new MailboxCommunicator(endpoint, Group.of(members, endpoint.size()), context[0], false, false);
     }
 
+    /** This rank's next free context, reserved with the one after it (a communicator takes two). */
+    @Override
+    protected long implSpanningProposal() {
+        int mine = endpoint.nextFreeContext();
+        endpoint.reserveContextsBelow(mine + 2);
+        return mine;
+    }
+
+    @Override
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        int agreedContext = Math.toIntExact(agreed);
+        endpoint.reserveContextsBelow(agreedContext + 2);
+        return new MailboxCommunicator(endpoint, Group.of(worldRanks, endpoint.size()), agreedContext, false, false);
+    }
+
     /**
      * Agrees with the other ranks of this communicator on a context id free at all of them and on
      * the members of this rank's new group: every rank sends (color, key, its next free context)

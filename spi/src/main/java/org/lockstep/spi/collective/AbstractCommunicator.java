@@ -9,6 +9,7 @@ import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
+import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
 import org.lockstep.api.Op;
@@ -105,6 +106,25 @@ public abstract class AbstractCommunicator implements Communicator {
     /** {@link #splitType}{@code (SHARED, key)}: by default a split by {@link #implSharedMemoryDomain()}. */
     protected Communicator implSplitShared(int key) {
         return implSplit(implSharedMemoryDomain(), key);
+    }
+
+    /**
+     * This rank's proposal for the context of a communicator that spans ranks of several
+     * communicators (an intercommunicator's bridge), reserved here; the members agree on the
+     * largest of theirs. The default: such communicators are not supported.
+     */
+    protected long implSpanningProposal() {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getSimpleName()
+                + " cannot make a communicator that spans ranks of several communicators (an intercommunicator)");
+    }
+
+    /**
+     * The communicator of the processes {@code worldRanks} (in that order, this rank among them) on
+     * the context {@code agreed}, the largest of its members' {@link #implSpanningProposal()}s; collective over them.
+     */
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getSimpleName()
+                + " cannot make a communicator that spans ranks of several communicators (an intercommunicator)");
     }
 
     protected abstract MemorySegment implAllocate(long byteSize);
@@ -450,6 +470,22 @@ public abstract class AbstractCommunicator implements Communicator {
     public final CommunicatorRequest idup() {
         checkOpen();
         return implIdup();
+    }
+
+    @Override
+    public final Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
+        checkOpen();
+        return IntercommunicatorCreation.create(this, localLeader, peer, remoteLeader, tag, new IntercommunicatorCreation.Spanning() {
+            @Override
+            public long propose() {
+                return implSpanningProposal();
+            }
+
+            @Override
+            public Communicator make(int[] worldRanks, long agreed) {
+                return implSpanning(worldRanks, agreed);
+            }
+        });
     }
 
     @Override

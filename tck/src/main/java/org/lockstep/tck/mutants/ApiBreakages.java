@@ -331,4 +331,37 @@ final class ApiBreakages {
             return org.lockstep.api.Group.of(g.selfWorldRank(), reversed);
         }
     }
+
+    /** An intercommunicator's merge ignores high: the groups come in the order of merge(false) on both sides. */
+    static final class MergeIgnoresHigh {
+        private final Communicator real;
+
+        MergeIgnoresHigh(Communicator real) {
+            this.real = real;
+        }
+
+        /** The real intercommunicator, with merge broken. */
+        static final class Merge {
+            private final org.lockstep.api.Intercommunicator real;
+
+            Merge(org.lockstep.api.Intercommunicator real) {
+                this.real = real;
+            }
+
+            public Communicator merge(boolean high) {
+                return real.merge(false);
+            }
+        }
+
+        /** The parts of a split carry the breakage too: intercommunicators are made from them. */
+        public Communicator split(int color, int key) {
+            Communicator part = real.split(color, key);
+            return part == null ? null : Forwarders.forward(Communicator.class, part, new MergeIgnoresHigh(part));
+        }
+
+        public org.lockstep.api.Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
+            org.lockstep.api.Intercommunicator made = real.createIntercommunicator(localLeader, peer, remoteLeader, tag);
+            return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, new Merge(made));
+        }
+    }
 }

@@ -1,0 +1,112 @@
+package org.lockstep.api;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+
+/**
+ * Two disjoint groups of ranks joined for communication between them (an MPI intercommunicator,
+ * MPI 4.1 §7.6): made by {@link Communicator#createIntercommunicator}. Each rank belongs to the
+ * <em>local</em> group; point-to-point destinations and sources are ranks of the <em>remote</em>
+ * group, and statuses name remote ranks.
+ *
+ * <p>Collectives follow MPI's intercommunicator rules (MPI 4.1 §6.2.2): data flows from one group
+ * to the other. In a rooted collective the root passes {@link #ROOT}, the other ranks of its group
+ * {@link Communicator#PROC_NULL}, and every rank of the other group passes the root's rank in the
+ * root's group. {@link #allgather} gives each rank the blocks of the remote group, {@link #allreduce}
+ * the reduction of the remote group's contributions, {@link #alltoall} sends block {@code j} to remote
+ * rank {@code j}.
+ *
+ * <p>An intercommunicator belongs to one rank and may be used from one thread at a time, like a
+ * {@link Communicator}. Errors are {@link LockstepException}s; once closed, every call fails with
+ * {@link ErrorClass#COMM}.
+ */
+public interface Intercommunicator extends AutoCloseable {
+    /** The root argument of a rooted collective at the root itself ({@code MPI_ROOT}). */
+    int ROOT = -3;
+
+    /** This rank's number in the local group. */
+    int rank();
+
+    /** Size of the local group ({@code MPI_Comm_size} on an intercommunicator). */
+    int size();
+
+    /** Size of the remote group ({@code MPI_Comm_remote_size}). */
+    int remoteSize();
+
+    /** The local group ({@code MPI_Comm_group}). */
+    Group group();
+
+    /** The remote group ({@code MPI_Comm_remote_group}). */
+    Group remoteGroup();
+
+    // ---- point-to-point: dest and source are ranks of the remote group (or PROC_NULL; ANY_SOURCE for a receive)
+
+    void send(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    /** @throws TruncationException if the message was longer than {@code count} elements (its status names the remote rank) */
+    Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag);
+
+    Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
+
+    Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag);
+
+    /** Send to one remote rank and receive from one, without deadlock between the two ({@code MPI_Sendrecv}). */
+    default Status sendrecv(MemorySegment sendBuffer, long sendCount, Datatype sendType, int dest, int sendTag,
+                            MemorySegment recvBuffer, long recvCount, Datatype recvType, int source, int recvTag) {
+        Request receive = irecv(recvBuffer, recvCount, recvType, source, recvTag);
+        Request send = isend(sendBuffer, sendCount, sendType, dest, sendTag);
+        send.await();
+        return receive.await();
+    }
+
+    Status probe(int source, int tag);
+
+    Optional<Status> iprobe(int source, int tag);
+
+    // ---- collectives across the two groups (MPI 4.1 §6.2.2); counts are element counts of the datatype
+
+    /** Returns once every rank of the remote group has called it ({@code MPI_Barrier}). */
+    void barrier();
+
+    /** The root's {@code count} elements reach every rank of the other group ({@code MPI_Bcast}). */
+    void bcast(MemorySegment buffer, long count, Datatype type, int root);
+
+    /** The root receives {@code count} elements from each rank of the other group, in rank order ({@code MPI_Gather}). */
+    void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** Rank i of the other group receives the root's i-th block of {@code count} elements ({@code MPI_Scatter}). */
+    void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** Every rank receives {@code count} elements from each remote rank, in remote rank order ({@code MPI_Allgather}). */
+    void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** Block j of the send buffer goes to remote rank j; block i of the receive buffer comes from remote rank i ({@code MPI_Alltoall}). */
+    void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** The root receives the reduction, in rank order, of the other group's contributions ({@code MPI_Reduce}). */
+    void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    /** Every rank receives the reduction, in rank order, of the remote group's contributions ({@code MPI_Allreduce}). */
+    void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    // ---- constructors
+
+    /** An intercommunicator of the same two groups on new contexts ({@code MPI_Comm_dup}); collective over both groups. */
+    Intercommunicator dup();
+
+    /**
+     * The intracommunicator of both groups ({@code MPI_Intercomm_merge}); collective over both groups.
+     * The group whose ranks pass {@code high = false} comes first; if both pass the same value, the
+     * group that made the intercommunicator with the lower world rank of its rank 0 comes first.
+     * Every rank of one group must pass the same value.
+     */
+    Communicator merge(boolean high);
+
+    /** Ends this rank's use of the intercommunicator; later calls fail with {@link ErrorClass#COMM}. */
+    @Override
+    void close();
+}

@@ -1,0 +1,338 @@
+package org.lockstep.spi.collective;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Group;
+import org.lockstep.api.Intercommunicator;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
+import org.lockstep.spi.messaging.ArgumentChecks;
+
+/**
+ * An intercommunicator over a <em>bridge</em>: an intracommunicator of both groups (the group whose
+ * rank 0 has the lower world rank first), which carries the point-to-point traffic with remote
+ * ranks shifted into its numbering. Collectives run on two private channels: a duplicate of the
+ * bridge for the messages between the groups, a duplicate of the local communicator for the steps
+ * inside a group (a rooted collective's data crosses once, between the root and the other group's
+ * rank 0, and spreads by the local group's own collective).
+ */
+final class BridgedIntercommunicator implements Intercommunicator {
+    /** The one tag of the cross-group messages of collectives: each pair's come and go in the collectives' common order. */
+    private static final int CROSSING = 0;
+
+    private final Group localGroup;
+    private final Group remoteGroup;
+    private final boolean localFirst;
+    private final Communicator bridge;
+    private final Communicator crossing;
+    private final Communicator inside;
+    private volatile boolean closed;
+
+    BridgedIntercommunicator(Group localGroup, Group remoteGroup, boolean localFirst, Communicator bridge, Communicator crossing,
+                             Communicator inside) {
+        this.localGroup = localGroup;
+        this.remoteGroup = remoteGroup;
+        this.localFirst = localFirst;
+        this.bridge = bridge;
+        this.crossing = crossing;
+        this.inside = inside;
+    }
+
+    /** The bridge's rank of remote rank {@code r}. */
+    private int bridgeRankOfRemote(int r) {
+        return localFirst ? localGroup.size() + r : r;
+    }
+
+    private int remoteOffset() {
+        return localFirst ? localGroup.size() : 0;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "intercommunicator of rank " + rank() + " is closed");
+        }
+    }
+
+    private int destination(int dest) {
+        checkOpen();
+        ArgumentChecks.checkDestination(dest, remoteSize());
+        return dest == Communicator.PROC_NULL ? dest : bridgeRankOfRemote(dest);
+    }
+
+    private int source(int source) {
+        checkOpen();
+        ArgumentChecks.checkSource(source, remoteSize());
+        return source < 0 ? source : bridgeRankOfRemote(source);
+    }
+
+    /** A bridge status with the source as a remote rank. */
+    private Status remote(Status s) {
+        return s.source() < 0 ? s : new Status(s.source() - remoteOffset(), s.tag(), s.byteCount(), s.cancelled(), s.error());
+    }
+
+    private TruncationException remote(TruncationException e) {
+        return new TruncationException(remote(e.status()), e.messageBytes());
+    }
+
+    @Override
+    public int rank() {
+        return localGroup.rank();
+    }
+
+    @Override
+    public int size() {
+        return localGroup.size();
+    }
+
+    @Override
+    public int remoteSize() {
+        return remoteGroup.size();
+    }
+
+    @Override
+    public Group group() {
+        return localGroup;
+    }
+
+    @Override
+    public Group remoteGroup() {
+        return remoteGroup;
+    }
+
+    // ---------------------------------------------------------------- point-to-point
+
+    @Override
+    public void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        bridge.send(buffer, count, type, destination(dest), tag);
+    }
+
+    @Override
+    public void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        bridge.ssend(buffer, count, type, destination(dest), tag);
+    }
+
+    @Override
+    public Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        try {
+            return remote(bridge.recv(buffer, count, type, source(source), tag));
+        } catch (TruncationException e) {
+            throw remote(e);
+        }
+    }
+
+    @Override
+    public Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return bridge.isend(buffer, count, type, destination(dest), tag);
+    }
+
+    @Override
+    public Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        return bridge.issend(buffer, count, type, destination(dest), tag);
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        Request r = bridge.irecv(buffer, count, type, source(source), tag);
+        return new Request() {
+            @Override
+            public Status await() {
+                try {
+                    return remote(r.await());
+                } catch (TruncationException e) {
+                    throw remote(e);
+                }
+            }
+
+            @Override
+            public Optional<Status> test() {
+                try {
+                    return r.test().map(BridgedIntercommunicator.this::remote);
+                } catch (TruncationException e) {
+                    throw remote(e);
+                }
+            }
+
+            @Override
+            public boolean isComplete() {
+                return r.isComplete();
+            }
+
+            @Override
+            public void cancel() {
+                r.cancel();
+            }
+        };
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        return remote(bridge.probe(source(source), tag));
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        return bridge.iprobe(source(source), tag).map(this::remote);
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    @Override
+    public void barrier() {
+        checkOpen();
+        crossing.barrier();
+    }
+
+    /** Checks a rooted collective's root: ROOT or PROC_NULL in the root's group, a remote rank in the other. */
+    private void checkRoot(int root) {
+        checkOpen();
+        if (root != ROOT && root != Communicator.PROC_NULL && (root < 0 || root >= remoteSize())) {
+            throw new LockstepException(ErrorClass.ROOT, "root " + root + " is not ROOT, PROC_NULL nor a remote rank in [0, "
+                    + remoteSize() + ")");
+        }
+    }
+
+    @Override
+    public void bcast(MemorySegment buffer, long count, Datatype type, int root) {
+        checkRoot(root);
+        if (root == ROOT) {
+            crossing.send(buffer, count, type, bridgeRankOfRemote(0), CROSSING);
+        } else if (root != Communicator.PROC_NULL) {
+            if (rank() == 0) {
+                crossing.recv(buffer, count, type, bridgeRankOfRemote(root), CROSSING);
+            }
+            inside.bcast(buffer, count, type, 0);
+        }
+    }
+
+    @Override
+    public void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        checkRoot(root);
+        if (root == ROOT) {
+            crossing.recv(recv, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
+        } else if (root != Communicator.PROC_NULL) {
+            MemorySegment packed = rank() == 0 ? scratch(type.byteLength(count) * size()) : null;
+            inside.gather(send, count, type, packed, type.byteLength(count), Datatype.BYTE, 0);
+            if (rank() == 0) {
+                crossing.send(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(root), CROSSING);
+            }
+        }
+    }
+
+    @Override
+    public void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        checkRoot(root);
+        if (root == ROOT) {
+            crossing.send(send, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
+        } else if (root != Communicator.PROC_NULL) {
+            MemorySegment packed = null;
+            if (rank() == 0) {
+                packed = scratch(type.byteLength(count) * size());
+                crossing.recv(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(root), CROSSING);
+            }
+            inside.scatter(packed, type.byteLength(count), Datatype.BYTE, recv, count, type, 0);
+        }
+    }
+
+    @Override
+    public void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        checkOpen();
+        MemorySegment packed = rank() == 0 ? scratch(type.byteLength(count) * size()) : null;
+        inside.gather(send, count, type, packed, type.byteLength(count), Datatype.BYTE, 0);
+        if (rank() == 0) {
+            crossing.sendrecv(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(0), CROSSING,
+                    recv, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
+        }
+        inside.bcast(recv, count * remoteSize(), type, 0);
+    }
+
+    @Override
+    public void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        checkOpen();
+        long block = count == 0 ? 0 : count * type.extent();
+        Request[] requests = new Request[2 * remoteSize()];
+        for (int j = 0; j < remoteSize(); j++) {
+            requests[2 * j] = crossing.irecv(recv.asSlice(j * block), count, type, bridgeRankOfRemote(j), CROSSING);
+        }
+        for (int j = 0; j < remoteSize(); j++) {
+            requests[2 * j + 1] = crossing.isend(send.asSlice(j * block), count, type, bridgeRankOfRemote(j), CROSSING);
+        }
+        Request.waitAll(requests);
+    }
+
+    @Override
+    public void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        checkRoot(root);
+        if (root == ROOT) {
+            crossing.recv(recv, count, type, bridgeRankOfRemote(0), CROSSING);
+        } else if (root != Communicator.PROC_NULL) {
+            MemorySegment partial = rank() == 0 ? scratch(type.span(count)) : null;
+            inside.reduce(send, partial, count, type, op, 0);
+            if (rank() == 0) {
+                crossing.send(partial, count, type, bridgeRankOfRemote(root), CROSSING);
+            }
+        }
+    }
+
+    @Override
+    public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        checkOpen();
+        MemorySegment partial = rank() == 0 ? scratch(type.span(count)) : null;
+        inside.reduce(send, partial, count, type, op, 0);
+        if (rank() == 0) {
+            crossing.sendrecv(partial, count, type, bridgeRankOfRemote(0), CROSSING, recv, count, type, bridgeRankOfRemote(0), CROSSING);
+        }
+        inside.bcast(recv, count, type, 0);
+    }
+
+    private static MemorySegment scratch(long bytes) {
+        return Arena.ofAuto().allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
+    }
+
+    // ---------------------------------------------------------------- constructors
+
+    @Override
+    public Intercommunicator dup() {
+        checkOpen();
+        Communicator newInside = inside.dup();
+        Communicator newBridge = bridge.dup();
+        return new BridgedIntercommunicator(localGroup, remoteGroup, localFirst, newBridge, newBridge.dup(), newInside);
+    }
+
+    @Override
+    public Communicator merge(boolean high) {
+        checkOpen();
+        byte[] mine = {(byte) (high ? 1 : 0)};
+        byte[] theirs = new byte[1];
+        if (rank() == 0) {
+            crossing.sendrecv(MemorySegment.ofArray(mine), 1, Datatype.BYTE, bridgeRankOfRemote(0), CROSSING,
+                    MemorySegment.ofArray(theirs), 1, Datatype.BYTE, bridgeRankOfRemote(0), CROSSING);
+        }
+        inside.bcast(MemorySegment.ofArray(theirs), 1, Datatype.BYTE, 0);
+        boolean first = mine[0] == theirs[0] ? localFirst : !high;
+        return bridge.split(0, (first ? 0 : remoteSize()) + rank());
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        crossing.close();
+        inside.close();
+        bridge.close();
+    }
+
+    @Override
+    public String toString() {
+        return "intercommunicator rank " + rank() + " of " + size() + " with a remote group of " + remoteSize();
+    }
+}
