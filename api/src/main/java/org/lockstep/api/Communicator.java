@@ -191,13 +191,21 @@ public interface Communicator extends AutoCloseable {
         return Checkpoints.unsupported();
     }
 
-    /** Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}. */
+    /**
+     * Ends this rank's use of the communicator ({@code MPI_Comm_free}): its attributes go to their
+     * keys' deleters, latest set first; later calls fail with {@link ErrorClass#COMM}. A deleter's
+     * exception is this call's, after the communicator is closed and the other deleters have run.
+     */
     @Override
     void close();
 
     // ---- communicators (MPI 4.1 chapter 7) ----
 
-    /** A communicator with the same group and a new, isolated context ({@code MPI_Comm_dup}); collective. */
+    /**
+     * A communicator with the same group and a new, isolated context ({@code MPI_Comm_dup});
+     * collective. It holds what each attribute's {@link Keyval.Copier} gives for it; if a copier
+     * throws, the new communicator is closed and the exception is this call's.
+     */
     Communicator dup();
 
     /**
@@ -257,7 +265,7 @@ public interface Communicator extends AutoCloseable {
      */
     Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag);
 
-    /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}). */
+    /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}); the attributes are copied when the request completes. */
     CommunicatorRequest idup();
 
     /** Names this communicator ({@code MPI_Comm_set_name}); local. */
@@ -265,6 +273,26 @@ public interface Communicator extends AutoCloseable {
 
     /** The name set by {@link #setName}, else the provider's ({@code MPI_Comm_get_name}). */
     String name();
+
+    /**
+     * Holds {@code value} under {@code key} here ({@code MPI_Comm_set_attr}); local. A value held
+     * before under the key goes to the key's deleter first; if the deleter throws, the old value
+     * stays and the exception is this call's.
+     *
+     * @throws LockstepException {@link ErrorClass#KEYVAL} if the key was freed, {@link ErrorClass#ARG}
+     *         for a null key or value
+     */
+    <T> void setAttribute(Keyval<T> key, T value);
+
+    /** The value held under {@code key} here, if any ({@code MPI_Comm_get_attr}); local. */
+    <T> Optional<T> attribute(Keyval<T> key);
+
+    /**
+     * Removes the value held under {@code key} here, handing it to the key's deleter
+     * ({@code MPI_Comm_delete_attr}); local. Without a value, nothing happens. If the deleter
+     * throws, the value stays.
+     */
+    void deleteAttribute(Keyval<?> key);
 
     // ---- collectives (MPI 4.1 chapter 6); counts are element counts of the datatype ----
 

@@ -46,6 +46,8 @@ public enum ErrorClass {
     DEVICE("MPI_ERR_IO"),
     /** No provider could be found or started. */
     NO_PROVIDER("LOCKSTEP_ERR_NO_PROVIDER"),
+    /** Invalid attribute key: a {@link Keyval} that was freed, or a callback that broke its contract. */
+    KEYVAL("MPI_ERR_KEYVAL"),
     /** An internal invariant failed: a bug in Lockstep or the provider. */
     INTERN("MPI_ERR_INTERN"),
     /** Anything else. */

@@ -380,6 +380,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COMM_05_attributesFollowTheirKeys() {
+        verify("COMM.05");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

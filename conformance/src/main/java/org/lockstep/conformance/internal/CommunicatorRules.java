@@ -14,7 +14,9 @@ import static org.lockstep.conformance.internal.Definitions.expectError;
 import static org.lockstep.conformance.internal.Definitions.messaging;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
@@ -22,6 +24,8 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
 import org.lockstep.api.Intercommunicator;
+import org.lockstep.api.Keyval;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.Status;
 import org.lockstep.conformance.MessagingRuleContext;
@@ -59,7 +63,14 @@ final class CommunicatorRules {
                                 + " other with ROOT/PROC_NULL roots, merge orders the groups by high, dup isolates its traffic.",
                         List.of(standard("§7.6.2 MPI_Intercomm_create, MPI_Intercomm_merge"), standard("§6.2.2 intercommunicator collectives"),
                                 mpich("comm/icm.c"), mpich("coll/icbcast.c"), mpich("coll/icallreduce.c")),
-                        CommunicatorRules::intercommunicators));
+                        CommunicatorRules::intercommunicators),
+                messaging(COMM, 5, REQUIRED, "attributesFollowTheirKeys",
+                        "setAttribute/attribute/deleteAttribute hold one value per key; a replaced or deleted value goes to the key's"
+                                + " deleter (and stays if the deleter throws); dup and idup hold what each copier gives; close hands"
+                                + " every value to its deleter, latest set first; a freed key takes no new value (KEYVAL).",
+                        List.of(standard("§7.7 caching: MPI_Comm_create_keyval, MPI_Comm_set_attr, MPI_Comm_get_attr,"
+                                + " MPI_Comm_delete_attr, MPI_Comm_free_keyval"), mpich("attr/attrt.c"), mpich("attr/attrorder.c"),
+                                mpich("attr/attrdeleteget.c")), CommunicatorRules::attributes));
     }
 
     private static void dupIsolates(MessagingRuleContext c) {
@@ -248,6 +259,60 @@ final class CommunicatorRules {
             checkEquals(even ? 2 + w.rank() / 2 : w.rank() / 2, oddFirstRank, "rank after merge(high = even): the odd group first");
             checkEquals(even ? w.rank() / 2 : 2 + w.rank() / 2, evenFirstRank,
                     "rank after merge(false) on both sides: the group whose rank 0 has the lower world rank first");
+        });
+    }
+
+    private static void attributes(MessagingRuleContext c) {
+        c.runClean(2, "attributes on a duplicate of the world", rank -> {
+            List<String> deleted = new ArrayList<>();
+            boolean[] refuse = {false};
+            Keyval<String> primed = Keyval.create((original, v) -> Optional.of(v + "'"), (comm, v) -> deleted.add(comm.name() + ":" + v));
+            Keyval<Integer> local = Keyval.create(Keyval.notCopied(), (comm, v) -> deleted.add(comm.name() + ":" + v));
+            Keyval<String> stubborn = Keyval.create(Keyval.sameValue(), (comm, v) -> {
+                if (refuse[0]) {
+                    throw new LockstepException(ErrorClass.OTHER, "this deleter refuses");
+                }
+                deleted.add(comm.name() + ":" + v);
+            });
+            Keyval<Long> freed = Keyval.create();
+            Communicator d = rank.comm().dup();
+            d.setName("d");
+            d.setAttribute(primed, "a");
+            d.setAttribute(local, 1);
+            d.setAttribute(local, 2);
+            d.setAttribute(freed, 7L);
+            freed.free();
+            // collectives first, so that a failed check leaves no rank waiting
+            Communicator e = d.dup();
+            CommunicatorRequest started = d.idup();
+            started.await();
+            Communicator f = started.communicator();
+            e.setName("e");
+            f.setName("f");
+            checkEquals(List.of("d:1"), deleted, "values handed to deleters after replacing 1 by 2");
+            checkEquals(Optional.of("a"), d.attribute(primed), "d's value under the copied key");
+            checkEquals(Optional.of(2), d.attribute(local), "d's value under the key not copied, after replacing");
+            checkEquals(Optional.of("a'"), e.attribute(primed), "dup's value under the copied key (its copier's)");
+            checkEquals(Optional.empty(), e.attribute(local), "dup's value under a key whose copier gives none");
+            checkEquals(Optional.of("a'"), f.attribute(primed), "idup's value under the copied key");
+            checkEquals(Optional.of(7L), d.attribute(freed), "a value set before its key was freed");
+            expectError(ErrorClass.KEYVAL, "setAttribute with a freed key", () -> d.setAttribute(freed, 8L));
+            d.deleteAttribute(primed);
+            checkEquals(Optional.empty(), d.attribute(primed), "d's value after deleteAttribute");
+            checkEquals(Optional.of("a'"), e.attribute(primed), "dup's value after the original's was deleted");
+            e.setAttribute(stubborn, "s");
+            refuse[0] = true;
+            expectError(ErrorClass.OTHER, "deleteAttribute whose deleter throws", () -> e.deleteAttribute(stubborn));
+            checkEquals(Optional.of("s"), e.attribute(stubborn), "a value whose deleter threw stays");
+            refuse[0] = false;
+            deleted.clear();
+            e.close();
+            checkEquals(List.of("e:s", "e:a'"), deleted, "values handed to deleters by close, latest set first");
+            expectError(ErrorClass.COMM, "attribute on a closed communicator", () -> e.attribute(primed));
+            f.close();
+            d.close();
+            checkEquals(List.of("e:s", "e:a'", "f:a'", "d:2"), deleted, "values handed to deleters by the other closes"
+                    + " (the freed key's too, through its nothing-on-delete deleter)");
         });
     }
 }

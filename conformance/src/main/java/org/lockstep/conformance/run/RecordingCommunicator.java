@@ -7,6 +7,7 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Group;
+import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
 import org.lockstep.api.Op;
@@ -170,6 +171,21 @@ final class RecordingCommunicator implements Communicator {
         Communicator rawPeer = peer instanceof RecordingCommunicator r ? r.raw : peer;
         return collective("createIntercommunicator", "leader " + localLeader + ", remote leader " + remoteLeader + ", tag " + tag,
                 () -> raw.createIntercommunicator(localLeader, rawPeer, remoteLeader, tag));
+    }
+
+    @Override
+    public <T> void setAttribute(Keyval<T> key, T value) {
+        raw.setAttribute(key, value);
+    }
+
+    @Override
+    public <T> Optional<T> attribute(Keyval<T> key) {
+        return raw.attribute(key);
+    }
+
+    @Override
+    public void deleteAttribute(Keyval<?> key) {
+        raw.deleteAttribute(key);
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
 import org.lockstep.api.Intercommunicator;
+import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
 import org.lockstep.api.Op;
@@ -22,6 +23,7 @@ import org.lockstep.spi.events.CollectiveEvent;
 import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.CompletedRequest;
+import org.lockstep.spi.messaging.ConstructingRequest;
 import org.lockstep.spi.messaging.PackedBuffer;
 import org.lockstep.spi.messaging.PersistentOperation;
 import org.lockstep.spi.messaging.UnpackingRequest;
@@ -42,6 +44,7 @@ public abstract class AbstractCommunicator implements Communicator {
     private PointToPointCalls pointToPoint;
     private Group group;
     private volatile String name = "";
+    private final CommunicatorAttributes attributes = new CommunicatorAttributes();
 
     // ================================================================ hooks
 
@@ -376,7 +379,29 @@ public abstract class AbstractCommunicator implements Communicator {
     @Override
     public final Communicator dup() {
         checkOpen();
-        return implDup();
+        return withCopiedAttributes(implDup());
+    }
+
+    /** The duplicate {@code made}, holding what this communicator's copiers give; closed again if a copier throws. */
+    private Communicator withCopiedAttributes(Communicator made) {
+        if (attributes.isEmpty()) {
+            return made;
+        }
+        if (!(made instanceof AbstractCommunicator copy)) {
+            throw new LockstepException(ErrorClass.INTERN, getClass().getSimpleName() + "'s duplicate is not an AbstractCommunicator"
+                    + " and cannot take the attributes");
+        }
+        try {
+            attributes.copyInto(this, copy.attributes);
+        } catch (RuntimeException e) {
+            try {
+                made.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+        return made;
     }
 
     @Override
@@ -469,7 +494,8 @@ public abstract class AbstractCommunicator implements Communicator {
     @Override
     public final CommunicatorRequest idup() {
         checkOpen();
-        return implIdup();
+        CommunicatorRequest started = implIdup();
+        return attributes.isEmpty() ? started : new ConstructingRequest(started, () -> withCopiedAttributes(started.communicator()));
     }
 
     @Override
@@ -503,6 +529,24 @@ public abstract class AbstractCommunicator implements Communicator {
     }
 
     @Override
+    public final <T> void setAttribute(Keyval<T> key, T value) {
+        checkOpen();
+        attributes.set(this, key, value);
+    }
+
+    @Override
+    public final <T> Optional<T> attribute(Keyval<T> key) {
+        checkOpen();
+        return attributes.get(key);
+    }
+
+    @Override
+    public final void deleteAttribute(Keyval<?> key) {
+        checkOpen();
+        attributes.delete(this, key);
+    }
+
+    @Override
     public final MemorySegment allocate(long byteSize) {
         checkOpen();
         if (byteSize < 0) {
@@ -519,12 +563,19 @@ public abstract class AbstractCommunicator implements Communicator {
         implFree(segment);
     }
 
-    /** Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}. Idempotent. */
+    /**
+     * Ends this rank's use of the communicator; later calls fail with {@link ErrorClass#COMM}.
+     * Idempotent. The attributes' deleters run first, while the communicator still answers them.
+     */
     @Override
     public final void close() {
         if (!closed) {
-            closed = true;
-            implClose();
+            try {
+                attributes.deleteAll(this);
+            } finally {
+                closed = true;
+                implClose();
+            }
         }
     }
 

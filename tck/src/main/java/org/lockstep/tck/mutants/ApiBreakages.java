@@ -364,4 +364,46 @@ final class ApiBreakages {
             return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, new Merge(made));
         }
     }
+
+    /** dup and idup forget the attributes: the new communicator answers no key. */
+    static final class DupDropsAttributes {
+        private final Communicator real;
+
+        DupDropsAttributes(Communicator real) {
+            this.real = real;
+        }
+
+        /** A duplicate that holds nothing under any key. */
+        static final class Forgetful {
+            public <T> java.util.Optional<T> attribute(org.lockstep.api.Keyval<T> key) {
+                return java.util.Optional.empty();
+            }
+        }
+
+        public Communicator dup() {
+            return forgetful(real.dup());
+        }
+
+        /** An idup whose communicator is a forgetful one. */
+        static final class ForgetfulRequest {
+            private final org.lockstep.api.CommunicatorRequest started;
+
+            ForgetfulRequest(org.lockstep.api.CommunicatorRequest started) {
+                this.started = started;
+            }
+
+            public Communicator communicator() {
+                return forgetful(started.communicator());
+            }
+        }
+
+        public org.lockstep.api.CommunicatorRequest idup() {
+            org.lockstep.api.CommunicatorRequest started = real.idup();
+            return Forwarders.forward(org.lockstep.api.CommunicatorRequest.class, started, new ForgetfulRequest(started));
+        }
+
+        private static Communicator forgetful(Communicator made) {
+            return Forwarders.forward(Communicator.class, made, new Forgetful());
+        }
+    }
 }

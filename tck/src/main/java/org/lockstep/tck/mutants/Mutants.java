@@ -137,6 +137,8 @@ public final class Mutants {
                         List.of("COMM.02", "COMM.03"), ApiBreakages.GroupReversed::new),
                 Mutant.communicator("MERGE_IGNORES_HIGH", "an intercommunicator's merge puts the groups in the same order whatever"
                         + " high they pass", List.of("COMM.04"), ApiBreakages.MergeIgnoresHigh::new),
+                Mutant.communicator("DUP_DROPS_ATTRIBUTES", "dup and idup give communicators without the attributes the keys' copiers"
+                        + " give", List.of("COMM.05"), ApiBreakages.DupDropsAttributes::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
