@@ -63,23 +63,23 @@ final class MailboxCollectiveSite implements CollectiveSite {
 
     @Override
     public void progress() {
-        endpoint.progress();
+        endpoint.progressEngine().progress();
         Schedule.progressPending();
     }
 
     @Override
     public boolean isGone(int member) {
-        return endpoint.isPeerGone(group.worldRank(member));
+        return endpoint.lifecycle().isPeerGone(group.worldRank(member));
     }
 
     @Override
     public ProcessFailedException failure(int member, String collective) {
-        return endpoint.peerGoneError(group.worldRank(member), collective + " waiting on");
+        return endpoint.lifecycle().peerGoneError(group.worldRank(member), collective + " waiting on");
     }
 
     @Override
     public IdleStrategy newIdleStrategy() {
-        return endpoint.newIdleStrategy();
+        return endpoint.progressEngine().newIdleStrategy();
     }
 
     @Override
@@ -99,16 +99,16 @@ final class MailboxCollectiveSite implements CollectiveSite {
 
     @Override
     public long deviceOffset(MemorySegment buffer, long bytes) {
-        return endpoint.deviceOffset(buffer, bytes);
+        return endpoint.operations().deviceOffset(buffer, bytes);
     }
 
     @Override
     public MemorySegment allocateStaging(long bytes) {
-        return endpoint.tryAllocate(bytes);
+        return endpoint.operations().tryAllocate(bytes);
     }
 
     @Override
     public void freeStaging(MemorySegment staging) {
-        endpoint.free(staging);
+        endpoint.operations().free(staging);
     }
 }

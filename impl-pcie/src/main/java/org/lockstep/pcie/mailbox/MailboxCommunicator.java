@@ -31,6 +31,8 @@ final class MailboxCommunicator extends AbstractCommunicator {
     private static final int CREATE_GROUP_TAGS = 1 << 29;
 
     private final MailboxEndpoint endpoint;
+    /** The endpoint's communicator-facing operations (point-to-point, device buffers, contexts). */
+    private final EndpointOperations operations;
     private final Group group;
     private final int context;
     private final int rank;
@@ -41,6 +43,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
 
     private MailboxCommunicator(MailboxEndpoint endpoint, Group group, int context, boolean isWorld, boolean isChannel) {
         this.endpoint = endpoint;
+        this.operations = endpoint.operations();
         this.group = group;
         this.context = context;
         this.rank = group.rankOf(endpoint.rank());
@@ -50,7 +53,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
 
     /** The world communicator of {@code endpoint}'s rank. */
     static MailboxCommunicator world(MailboxEndpoint endpoint) {
-        return new MailboxCommunicator(endpoint, Group.world(endpoint.size()), MailboxEndpoint.WORLD_CONTEXT, true, false);
+        return new MailboxCommunicator(endpoint, Group.world(endpoint.size()), EndpointOperations.WORLD_CONTEXT, true, false);
     }
 
     MailboxEndpoint endpoint() {
@@ -71,22 +74,22 @@ final class MailboxCommunicator extends AbstractCommunicator {
 
     @Override
     protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
-        return endpoint.startSend(data, bytes, group.worldRank(dest), tag, context, synchronous, dest);
+        return operations.startSend(data, bytes, group.worldRank(dest), tag, context, synchronous, dest);
     }
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
-        return endpoint.startReceive(buffer, capacity, group.worldRank(source), tag, context, group);
+        return operations.startReceive(buffer, capacity, group.worldRank(source), tag, context, group);
     }
 
     @Override
     protected Status implProbe(int source, int tag) {
-        return endpoint.probe(group.worldRank(source), tag, context, group);
+        return operations.probe(group.worldRank(source), tag, context, group);
     }
 
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
-        return endpoint.iprobe(group.worldRank(source), tag, context, group);
+        return operations.iprobe(group.worldRank(source), tag, context, group);
     }
 
     // ---- communicators
@@ -143,13 +146,13 @@ final class MailboxCommunicator extends AbstractCommunicator {
     protected CommunicatorRequest implIdup() {
         int n = size();
         int[] proposals = new int[n];
-        int mine = endpoint.nextFreeContext();
-        endpoint.reserveContextsBelow(mine + 2);
+        int mine = operations.nextFreeContext();
+        operations.reserveContextsBelow(mine + 2);
         Request agreement = collectiveChannel().iallgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT,
                 MemorySegment.ofArray(proposals));
         return new ConstructingRequest(agreement, () -> {
             int context = java.util.Arrays.stream(proposals).max().orElseThrow();
-            endpoint.reserveContextsBelow(context + 2);
+            operations.reserveContextsBelow(context + 2);
             return new MailboxCommunicator(endpoint, group, context, false, false);
         });
     }
@@ -163,7 +166,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
     protected Communicator implCreateGroup(int[] ranks, int tag) {
         Communicator c = collectiveChannel();
         int channelTag = CREATE_GROUP_TAGS | (tag & (CREATE_GROUP_TAGS - 1));
-        int[] context = {endpoint.nextFreeContext()};
+        int[] context = {operations.nextFreeContext()};
         if (ranks[0] == rank) {
             int[] other = new int[1];
             for (int i = 1; i < ranks.length; i++) {
@@ -177,7 +180,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
             c.send(context, ranks[0], channelTag);
             c.recv(context, ranks[0], channelTag);
         }
-        endpoint.reserveContextsBelow(context[0] + 2);
+        operations.reserveContextsBelow(context[0] + 2);
         int[] members = new int[ranks.length];
         for (int i = 0; i < ranks.length; i++) {
             members[i] = group.worldRank(ranks[i]);
@@ -188,15 +191,15 @@ final class MailboxCommunicator extends AbstractCommunicator {
     /** This rank's next free context, reserved with the one after it (a communicator takes two). */
     @Override
     protected long implSpanningProposal() {
-        int mine = endpoint.nextFreeContext();
-        endpoint.reserveContextsBelow(mine + 2);
+        int mine = operations.nextFreeContext();
+        operations.reserveContextsBelow(mine + 2);
         return mine;
     }
 
     @Override
     protected Communicator implSpanning(int[] worldRanks, long agreed) {
         int agreedContext = Math.toIntExact(agreed);
-        endpoint.reserveContextsBelow(agreedContext + 2);
+        operations.reserveContextsBelow(agreedContext + 2);
         return new MailboxCommunicator(endpoint, Group.of(worldRanks, endpoint.size()), agreedContext, false, false);
     }
 
@@ -211,7 +214,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
     private int[] agree(int color, int key) {
         Communicator c = collectiveChannel();
         int n = size();
-        int[] mine = {color, key, endpoint.nextFreeContext()};
+        int[] mine = {color, key, operations.nextFreeContext()};
         int[] answer;
         if (rank == 0) {
             int[][] all = new int[n][];
@@ -251,7 +254,7 @@ final class MailboxCommunicator extends AbstractCommunicator {
             answer = new int[length[0]];
             c.recv(answer, 0, AGREEMENT_TAG);
         }
-        endpoint.reserveContextsBelow(answer[0] + 2);
+        operations.reserveContextsBelow(answer[0] + 2);
         return answer;
     }
 
@@ -264,19 +267,19 @@ final class MailboxCommunicator extends AbstractCommunicator {
 
     @Override
     protected MemorySegment implAllocate(long byteSize) {
-        return endpoint.allocate(byteSize);
+        return operations.allocate(byteSize);
     }
 
     @Override
     protected void implFree(MemorySegment segment) {
-        endpoint.free(segment);
+        operations.free(segment);
     }
 
     /** Closing the world communicator ends this rank's use of the transport; closing another frees only it. */
     @Override
     protected void implClose() {
         if (isWorld) {
-            endpoint.close();
+            endpoint.lifecycle().close();
         }
     }
 

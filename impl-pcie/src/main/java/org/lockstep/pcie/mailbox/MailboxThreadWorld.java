@@ -160,7 +160,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
 
     @Override
     public void rankFinished(int rank) {
-        Optional.ofNullable(endpoints.get(rank)).ifPresent(e -> e.markEnded(false));
+        Optional.ofNullable(endpoints.get(rank)).ifPresent(e -> e.lifecycle().markEnded(false));
     }
 
     @Override
@@ -169,7 +169,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
         if (endpoint == null) {
             endpoint = new MailboxEndpoint(device, layout, rank, 1, fragmentLength, restartPolicy);
         }
-        endpoint.markEnded(true);
+        endpoint.lifecycle().markEnded(true);
     }
 
     /** The device the world runs on (for statistics). */
@@ -182,7 +182,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
         for (int r = 0; r < endpoints.length(); r++) {
             MailboxEndpoint e = endpoints.get(r);
             if (e != null) {
-                e.close();
+                e.lifecycle().close();
             }
         }
         device.close();

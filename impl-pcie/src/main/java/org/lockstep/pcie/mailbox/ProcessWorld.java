@@ -56,9 +56,9 @@ public final class ProcessWorld implements AttachedRank {
         this.heartbeat = Thread.ofPlatform().daemon().name("lockstep-heartbeat-" + endpoint.rank()).unstarted(this::beatUntilEnded);
         this.exitHook = Thread.ofPlatform().unstarted(() -> leave(true));
         Runtime.getRuntime().addShutdownHook(exitHook);
-        endpoint.beat(1);
+        endpoint.lifecycle().beat(1);
         heartbeat.start();
-        endpoint.onClose(() -> leave(false));
+        endpoint.lifecycle().onClose(() -> leave(false));
     }
 
     /** Attaches this process as {@code launch.rank()}: formats the device or waits for its formatter. */
@@ -104,7 +104,7 @@ public final class ProcessWorld implements AttachedRank {
             endpoint.collectiveSettings().useDevice(MailboxOptions.nativeCollectives(options));
             endpoint.collectiveSettings().requestBarrier(MailboxOptions.barrier(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
-            endpoint.livenessLease(MailboxOptions.livenessLeaseNanos(options));
+            endpoint.lifecycle().livenessLease(MailboxOptions.livenessLeaseNanos(options));
             JobDeviceOwner owner = new JobDeviceOwner(device, layout, launch.rank(), launch.jobKey(), launcher);
             owner.recordOwnership(System.getenv(), Boolean.parseBoolean(options.property(JobDeviceOwner.KEEP_PROPERTY).orElse("false")));
             ProcessWorld world = new ProcessWorld(device, endpoint, launcher, owner);
@@ -133,7 +133,7 @@ public final class ProcessWorld implements AttachedRank {
     public void failed(Throwable cause) {
         // The endpoint first: closing it writes to the device (its buffers are given back), which leave() closes.
         try {
-            endpoint.close();
+            endpoint.lifecycle().close();
         } finally {
             leave(true);
         }
@@ -141,7 +141,7 @@ public final class ProcessWorld implements AttachedRank {
 
     @Override
     public void close() {
-        endpoint.close();
+        endpoint.lifecycle().close();
     }
 
     private synchronized void leave(boolean failed) {
@@ -156,7 +156,7 @@ public final class ProcessWorld implements AttachedRank {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        endpoint.markEnded(failed);
+        endpoint.lifecycle().markEnded(failed);
         if (printStatistics) {
             System.err.println("lockstep rank " + endpoint.rank() + ": " + endpoint.statistics());
         }
@@ -184,8 +184,8 @@ public final class ProcessWorld implements AttachedRank {
                 return;
             }
             if (!ended) {
-                endpoint.beat(++beat);
-                endpoint.checkPeerProcesses();
+                endpoint.lifecycle().beat(++beat);
+                endpoint.lifecycle().checkPeerProcesses();
                 if (launcher.gone()) {
                     endWithLauncher();
                     return;

@@ -68,11 +68,11 @@ class DeadPeerRecoveryTest {
                 throw new IllegalStateException("rank 1 dies without reading");
             }
             world.send(MemorySegment.ofArray(new byte[10_000]), 10_000, Datatype.BYTE, 1, 0);
-            assertTrue(endpoint.heapBytesInUse() > 0, "the unread payload holds heap");
+            assertTrue(endpoint.operations().heapBytesInUse() > 0, "the unread payload holds heap");
             sent.countDown();
             org.awaitility.Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> {
                 world.iprobe(0, 99); // progress: notices rank 1 and reclaims
-                return endpoint.heapBytesInUse() == 0;
+                return endpoint.operations().heapBytesInUse() == 0;
             });
         }));
     }

@@ -134,7 +134,7 @@ class DeviceImageFuzzTest {
                 assertTrue(System.nanoTime() < deadline, "the sender could not place every message without a receiver");
                 Thread.onSpinWait();
             }
-            sender.markEnded(false);
+            sender.lifecycle().markEnded(false);
             // As if the sender's process had ended: a peer whose entry is made to say RUNNING is then seen dead.
             device.putLong(layout.rankEntry(0) + RankTableDescriptor.PID_OFFSET, senderProcess.pid());
             device.putLong(layout.rankEntry(0) + RankTableDescriptor.PROCESS_START_OFFSET, senderProcess.startMillis());

@@ -42,7 +42,7 @@ class FragmentationTest {
                 world.send(pattern(0, 1, 1, LARGE), LARGE, Datatype.BYTE, 1, 4);
                 assertTrue(((MailboxCommunicator) world).endpoint().statistics().indirectSends >= 64, "sent in fragments");
                 world.recv(new byte[0], 1, 0);
-                assertEquals(0, ((MailboxCommunicator) world).endpoint().heapBytesInUse(), "all fragments reclaimed once received");
+                assertEquals(0, ((MailboxCommunicator) world).endpoint().operations().heapBytesInUse(), "all fragments reclaimed once received");
             }
         });
     }

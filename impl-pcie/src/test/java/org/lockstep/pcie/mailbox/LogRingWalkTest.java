@@ -50,7 +50,7 @@ class LogRingWalkTest {
             MailboxEndpoint restarted = endpoint(world, 0);
             assertEquals(List.of(), restarted.messageLog().retainedFor(1), "every block was released by the receiver's checkpoint");
             assertEquals(0, restarted.statistics().retainedBytes);
-            assertTrue(restarted.heapBytesInUse() < ring, "the restarted sender holds no ring bytes: " + restarted.heapBytesInUse());
+            assertTrue(restarted.operations().heapBytesInUse() < ring, "the restarted sender holds no ring bytes: " + restarted.operations().heapBytesInUse());
             traffic(again, receiver, 41, 20); // and the ring keeps working after the restart
         }
     }

@@ -250,7 +250,7 @@ class PointToPointTest {
                     world.send(buffer, length, Datatype.BYTE, 1, 0);
                 }
                 world.recv(new byte[1], 1, 1);
-                assertEquals(0, endpoint.heapBytesInUse(), "every payload's heap block was reclaimed");
+                assertEquals(0, endpoint.operations().heapBytesInUse(), "every payload's heap block was reclaimed");
                 assertEquals(messages, endpoint.statistics().indirectSends);
             } else {
                 for (int i = 0; i < messages; i++) {

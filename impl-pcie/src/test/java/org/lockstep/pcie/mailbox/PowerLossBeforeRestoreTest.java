@@ -113,7 +113,7 @@ class PowerLossBeforeRestoreTest {
             });
             for (int r = 0; r < 2; r++) {
                 MailboxEndpoint endpoint = CheckpointTesting.endpoint(resumed, r);
-                assertEquals(endpoint.statistics().retainedBytes, endpoint.heapBytesInUse(), when + ": rank " + r
+                assertEquals(endpoint.statistics().retainedBytes, endpoint.operations().heapBytesInUse(), when + ": rank " + r
                         + "'s heap holds more than its log retains (the block of a set-up message never went back)");
             }
             return -1;

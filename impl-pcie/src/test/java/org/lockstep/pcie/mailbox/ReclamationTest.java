@@ -63,7 +63,7 @@ class ReclamationTest {
             receiver.checkpoints().checkpoint();
             awaitReclaimed(sender, senderEndpoint, total);
             assertEquals(0, senderEndpoint.statistics().retainedBytes);
-            assertEquals(0, senderEndpoint.heapBytesInUse(), "every block came back once the receiver checkpointed past it");
+            assertEquals(0, senderEndpoint.operations().heapBytesInUse(), "every block came back once the receiver checkpointed past it");
             assertEquals(total, senderEndpoint.statistics().messagesReclaimed);
         }
     }

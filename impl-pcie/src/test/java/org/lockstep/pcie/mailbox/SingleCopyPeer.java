@@ -143,7 +143,7 @@ public final class SingleCopyPeer {
             throw new AssertionError("the send completed though its receiver died before answering");
         } catch (ProcessFailedException expected) {
             check(expected.failedRank() == 1, "the failure names rank " + expected.failedRank());
-            check(endpoint.heapBytesInUse() == 0, "heap bytes still in use: " + endpoint.heapBytesInUse());
+            check(endpoint.operations().heapBytesInUse() == 0, "heap bytes still in use: " + endpoint.operations().heapBytesInUse());
             System.out.println("rank=0 procFailedMs=" + (System.nanoTime() - start) / 1_000_000);
         }
     }

@@ -103,7 +103,7 @@ class SingleCopyTest {
             world.free(next);
             world.free(kept);
             world.free(keptToo);
-            assertEquals(0, endpoint.heapBytesInUse());
+            assertEquals(0, endpoint.operations().heapBytesInUse());
         });
     }
 
@@ -284,7 +284,7 @@ class SingleCopyTest {
             }
             awaitDeviceBuffers(endpoint(world), 1);
             seen.set(assertThrows(ProcessFailedException.class, () -> world.send(new byte[LARGE], 1, 0)));
-            heapAfter.set(endpoint(world).heapBytesInUse());
+            heapAfter.set(endpoint(world).operations().heapBytesInUse());
         }));
         assertEquals(ErrorClass.PROC_FAILED, seen.get().errorClass());
         assertEquals(1, seen.get().failedRank());
