@@ -52,9 +52,8 @@ final class BsendBuffer {
                     + (array.length - used) + " free for buffered sends, and this one needs " + charge
                     + " (" + bytes + " bytes + MPI.BSEND_OVERHEAD)");
         }
-        byte[] copy = new byte[(int) bytes];
-        MemorySegment.copy(data, 0, MemorySegment.ofArray(copy), 0, bytes);
-        org.lockstep.api.Request request = comm.isend(MemorySegment.ofArray(copy), count, type, dest, tag);
+        MemorySegment copy = Packed.copyOf(data, count, type);
+        org.lockstep.api.Request request = comm.isend(copy, bytes, org.lockstep.api.Datatype.BYTE, dest, tag);
         pending.add(new Pending(request, charge));
         used += charge;
     }

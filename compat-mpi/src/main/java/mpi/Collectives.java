@@ -6,15 +6,17 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.LockstepException;
 
 /**
- * The collectives of {@link Comm} and {@link Intracomm} over Lockstep's. Collectives that only
- * move data travel as bytes, so that both sides may name their data with different datatypes of
- * the same length (MPI's type matching) and every rank hands Lockstep the same datatype whatever
- * arguments are not significant on it; reductions keep their datatype, which the operation needs.
- * The forms "in place" use {@link Communicator#IN_PLACE}.
+ * The collectives of {@link Comm} and {@link Intracomm} over Lockstep's, blocking or started
+ * (the {@code i…} forms, which return a {@link Request}). Collectives that only move data use
+ * Lockstep's general forms, each side with its own count and datatype, so both sides may name
+ * their data differently (MPI's type matching) and derived datatypes travel as such; reductions
+ * keep their datatype, which the operation needs. Arguments MPI calls insignificant at a rank are
+ * not looked at there. The forms "in place" use {@link Communicator#IN_PLACE}.
  */
 final class Collectives {
-    private static final org.lockstep.api.Datatype BYTES = org.lockstep.api.Datatype.BYTE;
     private static final MemorySegment IN_PLACE = Communicator.IN_PLACE;
+    /** A zero-length buffer for a receive buffer MPI says is not significant on this rank. */
+    private static final MemorySegment NOT_SIGNIFICANT = MemorySegment.ofArray(new byte[0]);
 
     private final Comm comm;
 
@@ -22,209 +24,230 @@ final class Collectives {
         this.comm = comm;
     }
 
-    private static long bytes(String call, int count, Datatype type) throws MPIException {
-        return Carrier.units(call, BYTES, count, type);
+    /** The blocking form of a collective. */
+    @FunctionalInterface
+    private interface Blocking {
+        void run();
     }
 
-    private static long[] bytes(String call, int[] counts, Datatype type) throws MPIException {
-        return Carrier.units(call, BYTES, counts, type);
+    /** The started form of the same collective. */
+    @FunctionalInterface
+    private interface Started {
+        org.lockstep.api.Request start();
     }
 
-    private static MemorySegment data(Object buf, String call) throws MPIException {
-        return buf == null ? Carrier.NOT_SIGNIFICANT : Buffers.segment(buf, call);
-    }
-
-    void gather(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root)
+    /**
+     * Runs the blocking form and writes a boolean array back, or starts the other form and returns
+     * its request (the started forms take java.nio buffers, which need no writing back).
+     */
+    private Request run(String call, boolean start, Object recvbuf, MemorySegment recv, Blocking blocking, Started started)
             throws MPIException {
-        Communicator c = comm.live(call);
-        long n = bytes(call, sendcount, sendtype);
-        boolean isRoot = c.rank() == root;
-        if (isRoot) {
-            Carrier.checkSameLength(call, n, bytes(call, recvcount, recvtype));
-        }
-        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : Carrier.NOT_SIGNIFICANT;
         try {
-            c.gather(Buffers.segment(sendbuf, call), n, BYTES, recv, root);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    /** At the root the block is in place; elsewhere {@code buf} is what the rank sends. */
-    void gatherInPlace(String call, Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = comm.live(call);
-        long n = bytes(call, count, type);
-        MemorySegment data = Buffers.segment(buf, call);
-        try {
-            if (c.rank() == root) {
-                c.gather(IN_PLACE, n, BYTES, data, root);
-                Buffers.copyBack(buf, data);
-            } else {
-                c.gather(data, n, BYTES, Carrier.NOT_SIGNIFICANT, root);
+            if (start) {
+                return new Request(comm, call, started.start());
             }
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    /** A null {@code sendbuf} is the root's in-place form; null receive arguments, a rank other than the root. */
-    void gatherv(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs,
-                 Datatype recvtype, int root) throws MPIException {
-        Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
-        long[] counts = isRoot ? bytes(call, recvcount, recvtype) : null;
-        long[] displacements = isRoot ? bytes(call, displs, recvtype) : null;
-        MemorySegment send = sendbuf == null && isRoot ? IN_PLACE : Buffers.segment(sendbuf, call);
-        long n = send == IN_PLACE ? counts[root] : bytes(call, sendcount, sendtype);
-        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : Carrier.NOT_SIGNIFICANT;
-        try {
-            c.gatherv(send, n, BYTES, recv, counts, displacements, root);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    void scatter(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root)
-            throws MPIException {
-        Communicator c = comm.live(call);
-        long n = bytes(call, recvcount, recvtype);
-        boolean isRoot = c.rank() == root;
-        if (isRoot) {
-            Carrier.checkSameLength(call, bytes(call, sendcount, sendtype), n);
-        }
-        MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.scatter(isRoot ? Buffers.segment(sendbuf, call) : Carrier.NOT_SIGNIFICANT, n, BYTES, recv, root);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    /** At the root {@code buf} is what it scatters and keeps its own block; elsewhere it receives. */
-    void scatterInPlace(String call, Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = comm.live(call);
-        long n = bytes(call, count, type);
-        MemorySegment data = Buffers.segment(buf, call);
-        try {
-            if (c.rank() == root) {
-                c.scatter(data, n, BYTES, IN_PLACE, root);
-            } else {
-                c.scatter(Carrier.NOT_SIGNIFICANT, n, BYTES, data, root);
-                Buffers.copyBack(buf, data);
-            }
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    /** A null {@code recvbuf} is the root's in-place form; null send arguments, a rank other than the root. */
-    void scatterv(String call, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount,
-                  Datatype recvtype, int root) throws MPIException {
-        Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
-        long[] counts = isRoot ? bytes(call, sendcount, sendtype) : null;
-        long[] displacements = isRoot ? bytes(call, displs, sendtype) : null;
-        MemorySegment recv = recvbuf == null && isRoot ? IN_PLACE : Buffers.segment(recvbuf, call);
-        long n = recv == IN_PLACE ? counts[root] : bytes(call, recvcount, recvtype);
-        try {
-            c.scatterv(isRoot ? Buffers.segment(sendbuf, call) : Carrier.NOT_SIGNIFICANT, counts, displacements, BYTES, recv, n, root);
-            if (recv != IN_PLACE) {
+            blocking.run();
+            if (recv != null && recv != IN_PLACE) {
                 Buffers.copyBack(recvbuf, recv);
             }
+            return null;
         } catch (LockstepException e) {
             throw comm.fail(call, e);
         }
+    }
+
+    /** {@code count} elements of {@code type} as a count of {@link Datatype#unit()}, after MPI's checks. */
+    private static long count(String call, int count, Datatype type) throws MPIException {
+        if (type == null) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, call, "the datatype is null");
+        }
+        return type.wireCount(call, count) / type.wirePerElement;
+    }
+
+    private static long[] counts(String call, int[] counts, Datatype type, int ranks) throws MPIException {
+        long[] wide = widen(call, counts, ranks);
+        for (long c : wide) {
+            count(call, (int) c, type);
+        }
+        return wide;
+    }
+
+    private static long[] widen(String call, int[] values, int ranks) throws MPIException {
+        if (values == null || values.length < ranks) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, call, "an array of counts or displacements is null or has fewer than "
+                    + ranks + " entries");
+        }
+        long[] wide = new long[ranks];
+        for (int i = 0; i < ranks; i++) {
+            wide[i] = values[i];
+        }
+        return wide;
+    }
+
+    private static org.lockstep.api.Datatype unit(Datatype type) {
+        return type == null ? null : type.unit();
+    }
+
+    /** A null {@code sendbuf} at the root is the in-place form; the receive side counts at the root only. */
+    Request gather(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                   Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        Communicator c = comm.live(call);
+        boolean isRoot = c.rank() == root;
+        long rn = isRoot ? count(call, recvcount, recvtype) : 0;
+        boolean inPlace = isRoot && sendbuf == null;
+        MemorySegment send = inPlace ? IN_PLACE : Buffers.segment(sendbuf, call);
+        long sn = inPlace ? rn : count(call, sendcount, sendtype);
+        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sendtype);
+        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : null;
+        org.lockstep.api.Datatype rt = isRoot ? unit(recvtype) : null;
+        return run(call, start, recvbuf, recv, () -> c.gather(send, sn, st, recv, rn, rt, root),
+                () -> c.igather(send, sn, st, recv, rn, rt, root));
+    }
+
+    /** At the root {@code buf} receives and holds the root's block already; elsewhere it is what the rank sends. */
+    Request gatherInPlace(String call, boolean start, Object buf, int count, Datatype type, int root) throws MPIException {
+        return comm.live(call).rank() == root ? gather(call, start, null, 0, null, buf, count, type, root)
+                : gather(call, start, buf, count, type, null, 0, null, root);
+    }
+
+    /** A null {@code sendbuf} at the root is the in-place form; the receive arguments count at the root only. */
+    Request gatherv(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                    Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        Communicator c = comm.live(call);
+        boolean isRoot = c.rank() == root;
+        long[] counts = isRoot ? counts(call, recvcount, recvtype, c.size()) : null;
+        long[] displacements = isRoot ? widen(call, displs, c.size()) : null;
+        boolean inPlace = isRoot && sendbuf == null;
+        MemorySegment send = inPlace ? IN_PLACE : Buffers.segment(sendbuf, call);
+        long sn = inPlace ? counts[root] : count(call, sendcount, sendtype);
+        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sendtype);
+        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : null;
+        org.lockstep.api.Datatype rt = isRoot ? unit(recvtype) : null;
+        return run(call, start, recvbuf, recv, () -> c.gatherv(send, sn, st, recv, counts, displacements, rt, root),
+                () -> c.igatherv(send, sn, st, recv, counts, displacements, rt, root));
+    }
+
+    /** A null {@code recvbuf} at the root is the in-place form; the send side counts at the root only. */
+    Request scatter(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                    Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        Communicator c = comm.live(call);
+        boolean isRoot = c.rank() == root;
+        long sn = isRoot ? count(call, sendcount, sendtype) : 0;
+        MemorySegment send = isRoot ? Buffers.segment(sendbuf, call) : null;
+        org.lockstep.api.Datatype st = isRoot ? unit(sendtype) : null;
+        boolean inPlace = isRoot && recvbuf == null;
+        MemorySegment recv = inPlace ? IN_PLACE : Buffers.segment(recvbuf, call);
+        long rn = inPlace ? sn : count(call, recvcount, recvtype);
+        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : recvtype);
+        return run(call, start, recvbuf, recv, () -> c.scatter(send, sn, st, recv, rn, rt, root),
+                () -> c.iscatter(send, sn, st, recv, rn, rt, root));
+    }
+
+    /** At the root {@code buf} is what it scatters, keeping its own block; elsewhere it receives. */
+    Request scatterInPlace(String call, boolean start, Object buf, int count, Datatype type, int root) throws MPIException {
+        return comm.live(call).rank() == root ? scatter(call, start, buf, count, type, null, 0, null, root)
+                : scatter(call, start, null, 0, null, buf, count, type, root);
+    }
+
+    /** A null {@code recvbuf} at the root is the in-place form; the send arguments count at the root only. */
+    Request scatterv(String call, boolean start, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                     Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        Communicator c = comm.live(call);
+        boolean isRoot = c.rank() == root;
+        long[] counts = isRoot ? counts(call, sendcount, sendtype, c.size()) : null;
+        long[] displacements = isRoot ? widen(call, displs, c.size()) : null;
+        MemorySegment send = isRoot ? Buffers.segment(sendbuf, call) : null;
+        org.lockstep.api.Datatype st = isRoot ? unit(sendtype) : null;
+        boolean inPlace = isRoot && recvbuf == null;
+        MemorySegment recv = inPlace ? IN_PLACE : Buffers.segment(recvbuf, call);
+        long rn = inPlace ? counts[root] : count(call, recvcount, recvtype);
+        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : recvtype);
+        return run(call, start, recvbuf, recv, () -> c.scatterv(send, counts, displacements, st, recv, rn, rt, root),
+                () -> c.iscatterv(send, counts, displacements, st, recv, rn, rt, root));
     }
 
     /** A null {@code sendbuf} is the in-place form. */
-    void allGather(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
-            throws MPIException {
+    Request allGather(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                      Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
-        long n = bytes(call, recvcount, recvtype);
-        if (sendbuf != null) {
-            Carrier.checkSameLength(call, bytes(call, sendcount, sendtype), n);
-        }
+        long rn = count(call, recvcount, recvtype);
+        MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
+        long sn = sendbuf == null ? rn : count(call, sendcount, sendtype);
+        org.lockstep.api.Datatype st = unit(sendbuf == null ? recvtype : sendtype);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.allgather(sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call), n, BYTES, recv);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        org.lockstep.api.Datatype rt = unit(recvtype);
+        return run(call, start, recvbuf, recv, () -> c.allgather(send, sn, st, recv, rn, rt),
+                () -> c.iallgather(send, sn, st, recv, rn, rt));
     }
 
     /** A null {@code sendbuf} is the in-place form. */
-    void allGatherv(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs,
-                    Datatype recvtype) throws MPIException {
+    Request allGatherv(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                       Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
-        long[] counts = bytes(call, recvcount, recvtype);
-        long[] displacements = bytes(call, displs, recvtype);
+        long[] counts = counts(call, recvcount, recvtype, c.size());
+        long[] displacements = widen(call, displs, c.size());
+        MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
+        long sn = sendbuf == null ? counts[c.rank()] : count(call, sendcount, sendtype);
+        org.lockstep.api.Datatype st = unit(sendbuf == null ? recvtype : sendtype);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
-            long n = sendbuf == null ? counts[c.rank()] : bytes(call, sendcount, sendtype);
-            c.allgatherv(send, n, BYTES, recv, counts, displacements);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        org.lockstep.api.Datatype rt = unit(recvtype);
+        return run(call, start, recvbuf, recv, () -> c.allgatherv(send, sn, st, recv, counts, displacements, rt),
+                () -> c.iallgatherv(send, sn, st, recv, counts, displacements, rt));
     }
 
-    void allToAll(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
-            throws MPIException {
+    Request allToAll(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
+                     Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
-        long n = bytes(call, recvcount, recvtype);
-        Carrier.checkSameLength(call, bytes(call, sendcount, sendtype), n);
+        long sn = count(call, sendcount, sendtype);
+        long rn = count(call, recvcount, recvtype);
+        MemorySegment send = Buffers.segment(sendbuf, call);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.alltoall(Buffers.segment(sendbuf, call), n, BYTES, recv);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        org.lockstep.api.Datatype st = unit(sendtype);
+        org.lockstep.api.Datatype rt = unit(recvtype);
+        return run(call, start, recvbuf, recv, () -> c.alltoall(send, sn, st, recv, rn, rt),
+                () -> c.ialltoall(send, sn, st, recv, rn, rt));
     }
 
-    void allToAllv(String call, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-                   Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        Communicator c = comm.live(call);
-        MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.alltoallv(Buffers.segment(sendbuf, call), bytes(call, sendcount, sendtype), bytes(call, sdispls, sendtype), BYTES,
-                    recv, bytes(call, recvcount, recvtype), bytes(call, rdispls, recvtype));
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    /** Alltoallw of predefined datatypes moves byte blocks at byte displacements: an alltoallv of bytes. */
-    void allToAllw(String call, Object sendbuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
-                   Object recvbuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+    Request allToAllv(String call, boolean start, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                      Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
         int size = c.size();
-        if (sendCount.length < size || sDispls.length < size || sendTypes.length < size || recvCount.length < size
-                || rDispls.length < size || recvTypes.length < size) {
-            throw comm.fail(ErrorClasses.argument(ErrorClasses.ARG, call, "every array needs an entry per rank (" + size + ")"));
-        }
-        long[] sendBytes = new long[size];
-        long[] recvBytes = new long[size];
-        long[] sendAt = new long[size];
-        long[] recvAt = new long[size];
-        for (int i = 0; i < size; i++) {
-            sendBytes[i] = bytes(call, sendCount[i], sendTypes[i]);
-            recvBytes[i] = bytes(call, recvCount[i], recvTypes[i]);
-            sendAt[i] = sDispls[i];
-            recvAt[i] = rDispls[i];
-        }
+        long[] sn = counts(call, sendcount, sendtype, size);
+        long[] sd = widen(call, sdispls, size);
+        long[] rn = counts(call, recvcount, recvtype, size);
+        long[] rd = widen(call, rdispls, size);
+        MemorySegment send = Buffers.segment(sendbuf, call);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.alltoallv(Buffers.segment(sendbuf, call), sendBytes, sendAt, BYTES, recv, recvBytes, recvAt);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
+        org.lockstep.api.Datatype st = unit(sendtype);
+        org.lockstep.api.Datatype rt = unit(recvtype);
+        return run(call, start, recvbuf, recv, () -> c.alltoallv(send, sn, sd, st, recv, rn, rd, rt),
+                () -> c.ialltoallv(send, sn, sd, st, recv, rn, rd, rt));
+    }
+
+    /** A datatype per peer and byte displacements, as Lockstep's alltoallw takes them. */
+    Request allToAllw(String call, boolean start, Object sendbuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                      Object recvbuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        Communicator c = comm.live(call);
+        int size = c.size();
+        if (sendTypes == null || recvTypes == null || sendTypes.length < size || recvTypes.length < size) {
+            throw comm.fail(ErrorClasses.argument(ErrorClasses.ARG, call, "the arrays of datatypes need an entry per rank (" + size + ")"));
         }
+        long[] sn = widen(call, sendCount, size);
+        long[] rn = widen(call, recvCount, size);
+        org.lockstep.api.Datatype[] st = new org.lockstep.api.Datatype[size];
+        org.lockstep.api.Datatype[] rt = new org.lockstep.api.Datatype[size];
+        for (int i = 0; i < size; i++) {
+            count(call, sendCount[i], sendTypes[i]);
+            count(call, recvCount[i], recvTypes[i]);
+            st[i] = unit(sendTypes[i]);
+            rt[i] = unit(recvTypes[i]);
+        }
+        long[] sd = widen(call, sDispls, size);
+        long[] rd = widen(call, rDispls, size);
+        MemorySegment send = Buffers.segment(sendbuf, call);
+        MemorySegment recv = Buffers.segment(recvbuf, call);
+        return run(call, start, recvbuf, recv, () -> c.alltoallw(send, sn, sd, st, recv, rn, rd, rt),
+                () -> c.ialltoallw(send, sn, sd, st, recv, rn, rd, rt));
     }
 
     /** Lockstep's operation for a reduction of {@code type}, or why there is none. */
@@ -233,117 +256,82 @@ final class Collectives {
         boolean complex = type.kind == Datatype.FLOAT_COMPLEX || type.kind == Datatype.DOUBLE_COMPLEX;
         if (complex && op != MPI.SUM && op != MPI.REPLACE && op != MPI.NO_OP) {
             throw comm.fail(ErrorClasses.unsupported(call, op + " on " + type
-                    + " needs complex arithmetic, which comes with derived datatypes in Lockstep's API (issue 15)"));
+                    + ": Lockstep's reductions have no complex arithmetic (only SUM, REPLACE and NO_OP, element by element)"));
         }
         return op.forType(type);
     }
 
-    void reduce(String call, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+    /** A null {@code sendbuf} is the in-place form at the root; {@code recvbuf} counts at the root only. */
+    Request reduce(String call, boolean start, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
         Communicator c = comm.live(call);
         long n = type.wireCount(call, count);
         org.lockstep.api.Op operation = operation(call, op, type);
         boolean isRoot = c.rank() == root;
-        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : data(recvbuf, call);
-        try {
-            c.reduce(Buffers.segment(sendbuf, call), recv, n, type.wire, operation, root);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        MemorySegment send = isRoot && sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
+        MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : NOT_SIGNIFICANT;
+        return run(call, start, recvbuf, isRoot ? recv : null, () -> c.reduce(send, recv, n, type.wire, operation, root),
+                () -> c.ireduce(send, recv, n, type.wire, operation, root));
     }
 
     /** At the root the contribution is in {@code buf} and the result goes there; elsewhere {@code buf} is the contribution. */
-    void reduceInPlace(String call, Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        Communicator c = comm.live(call);
-        long n = type.wireCount(call, count);
-        org.lockstep.api.Op operation = operation(call, op, type);
-        MemorySegment data = Buffers.segment(buf, call);
-        try {
-            if (c.rank() == root) {
-                c.reduce(IN_PLACE, data, n, type.wire, operation, root);
-                Buffers.copyBack(buf, data);
-            } else {
-                c.reduce(data, Carrier.NOT_SIGNIFICANT, n, type.wire, operation, root);
-            }
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+    Request reduceInPlace(String call, boolean start, Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return comm.live(call).rank() == root ? reduce(call, start, null, buf, count, type, op, root)
+                : reduce(call, start, buf, null, count, type, op, root);
     }
 
     /** A null {@code sendbuf} is the in-place form. */
-    void allReduce(String call, Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    Request allReduce(String call, boolean start, Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Communicator c = comm.live(call);
         long n = type.wireCount(call, count);
         org.lockstep.api.Op operation = operation(call, op, type);
+        MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.allreduce(sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call), recv, n, type.wire, operation);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
-    }
-
-    Request iAllReduce(String call, java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        Communicator c = comm.live(call);
-        long n = type.wireCount(call, count);
-        org.lockstep.api.Op operation = operation(call, op, type);
-        try {
-            return new Request(comm, call, c.iallreduce(sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call),
-                    Buffers.segment(recvbuf, call), n, type.wire, operation));
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        return run(call, start, recvbuf, recv, () -> c.allreduce(send, recv, n, type.wire, operation),
+                () -> c.iallreduce(send, recv, n, type.wire, operation));
     }
 
     /** A null {@code sendbuf} is the in-place form. */
-    void reduceScatter(String call, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
+    Request reduceScatter(String call, boolean start, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
         Communicator c = comm.live(call);
-        long[] counts = new long[recvcounts.length];
+        long[] counts = widen(call, recvcounts, c.size());
         for (int i = 0; i < counts.length; i++) {
             counts[i] = type.wireCount(call, recvcounts[i]);
         }
         org.lockstep.api.Op operation = operation(call, op, type);
+        MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.reduceScatter(sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call), recv, counts, type.wire, operation);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        return run(call, start, recvbuf, recv, () -> c.reduceScatter(send, recv, counts, type.wire, operation),
+                () -> c.ireduceScatter(send, recv, counts, type.wire, operation));
     }
 
     /** A null {@code sendbuf} is the in-place form. */
-    void reduceScatterBlock(String call, Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
+    Request reduceScatterBlock(String call, boolean start, Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
         Communicator c = comm.live(call);
         long n = type.wireCount(call, recvcount);
         org.lockstep.api.Op operation = operation(call, op, type);
+        MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
         MemorySegment recv = Buffers.segment(recvbuf, call);
-        try {
-            c.reduceScatterBlock(sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call), recv, n, type.wire, operation);
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
-        }
+        return run(call, start, recvbuf, recv, () -> c.reduceScatterBlock(send, recv, n, type.wire, operation),
+                () -> c.ireduceScatterBlock(send, recv, n, type.wire, operation));
     }
 
     /** A null {@code sendbuf} is the in-place form; {@code exclusive} chooses exscan. */
-    void scan(String call, boolean exclusive, Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    Request scan(String call, boolean start, boolean exclusive, Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
         Communicator c = comm.live(call);
         long n = type.wireCount(call, count);
         org.lockstep.api.Op operation = operation(call, op, type);
         MemorySegment recv = Buffers.segment(recvbuf, call);
         MemorySegment send = sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
-        try {
-            if (exclusive) {
-                c.exscan(send, recv, n, type.wire, operation);
-            } else {
-                c.scan(send, recv, n, type.wire, operation);
-            }
-            Buffers.copyBack(recvbuf, recv);
-        } catch (LockstepException e) {
-            throw comm.fail(call, e);
+        if (exclusive) {
+            return run(call, start, recvbuf, recv, () -> c.exscan(send, recv, n, type.wire, operation),
+                    () -> c.iexscan(send, recv, n, type.wire, operation));
         }
+        return run(call, start, recvbuf, recv, () -> c.scan(send, recv, n, type.wire, operation),
+                () -> c.iscan(send, recv, n, type.wire, operation));
     }
 
     static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {

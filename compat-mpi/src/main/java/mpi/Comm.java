@@ -17,8 +17,8 @@ import org.lockstep.api.LockstepException;
  * Counts are in elements of the datatype.
  */
 public class Comm implements Freeable, Cloneable {
-    private static final String NONBLOCKING_COLLECTIVES = "Lockstep's API has non-blocking barrier, bcast and allreduce only; "
-            + "the other non-blocking collectives come with its issue 15";
+    /** {@code splitType}'s kind: ranks that share memory ({@code MPI_COMM_TYPE_SHARED}). */
+    public static final int TYPE_SHARED = 0;
     private static final String NEIGHBORHOOD = "neighborhood collectives need process topologies in Lockstep's API (issue 16)";
 
     /** The Lockstep communicator; null before {@code MPI.Init} and after {@link #free()}. */
@@ -31,6 +31,10 @@ public class Comm implements Freeable, Cloneable {
     final Attributes attributes = new Attributes(Attributes.Kind.COMM);
     /** A private duplicate for collectives this layer builds from point-to-point, made on first use (collectively). */
     private Communicator shadow;
+    /** The request of an {@link #iDup} that made this communicator; null otherwise. */
+    private Request dupRequest;
+    /** The duplicate of an {@link #iDup} until its first use after completion binds {@link #comm}. */
+    private org.lockstep.api.CommunicatorRequest pendingDup;
 
     Comm(String name) {
         this.name = name;
@@ -64,6 +68,9 @@ public class Comm implements Freeable, Cloneable {
     final Communicator live(String call) throws MPIException {
         MPI.check();
         Communicator c = comm;
+        if (c == null && pendingDup != null) {
+            c = bindDuplicate(call);
+        }
         if (c == null) {
             throw ErrorClasses.argument(ErrorClasses.COMM, call, "the communicator " + name + " was freed");
         }
@@ -124,10 +131,40 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}). */
+    /**
+     * Non-blocking {@link #dup} ({@code MPI_Comm_idup}): the copy may be used once the request of
+     * its {@link #getRequest()} has completed.
+     */
     public Comm iDup() throws MPIException {
-        live("Comm.iDup");
-        throw ErrorClasses.unsupported("Comm.iDup", "Lockstep's API has no non-blocking dup yet (issue 15)");
+        return inherit(new Comm(null, members, name + " (idup)")).awaitingDuplicate(startDup("Comm.iDup"), "Comm.iDup");
+    }
+
+    final org.lockstep.api.CommunicatorRequest startDup(String call) throws MPIException {
+        try {
+            return live(call).idup();
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
+    }
+
+    /** Makes this the copy an {@link #iDup} is making with {@code pending}. */
+    final <T extends Comm> T awaitingDuplicate(org.lockstep.api.CommunicatorRequest pending, String call) {
+        pendingDup = pending;
+        dupRequest = new Request(this, call, pending);
+        @SuppressWarnings("unchecked")
+        T self = (T) this;
+        return self;
+    }
+
+    private Communicator bindDuplicate(String call) throws MPIException {
+        try {
+            comm = pendingDup.communicator();
+        } catch (LockstepException e) {
+            throw fail(ErrorClasses.argument(ErrorClasses.ofLockstep(e), call, "the communicator of an iDup is used before its request "
+                    + "(getRequest()) has completed: " + e.getMessage()));
+        }
+        pendingDup = null;
+        return comm;
     }
 
     /** {@link #dup} with hints ({@code MPI_Comm_dup_with_info}); the hints are kept, not used. */
@@ -137,9 +174,9 @@ public class Comm implements Freeable, Cloneable {
         return copy;
     }
 
-    /** The request of an {@link #iDup}; {@code MPI.REQUEST_NULL} here. */
+    /** The request of the {@link #iDup} that made this communicator; {@code MPI.REQUEST_NULL} for others. */
     public final Request getRequest() {
-        return MPI.REQUEST_NULL;
+        return dupRequest == null ? MPI.REQUEST_NULL : dupRequest;
     }
 
     /** Number of ranks ({@code MPI_Comm_size}). */
@@ -189,7 +226,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether the communicator was freed ({@code MPI_COMM_NULL}). */
     public final boolean isNull() {
-        return comm == null;
+        return comm == null && pendingDup == null;
     }
 
     /** Sets hints ({@code MPI_Comm_set_info}); kept, not used. */
@@ -279,10 +316,11 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = live("Comm.sendRecvReplace");
         long n = type.wireCount("Comm.sendRecvReplace", count);
         MemorySegment data = Buffers.segment(buf, "Comm.sendRecvReplace");
-        long bytes = Math.min(data.byteSize(), n * type.wire.size());
-        MemorySegment outgoing = MemorySegment.ofArray(new byte[(int) bytes]).copyFrom(data.asSlice(0, bytes));
         try {
-            Status status = Status.of(c.sendrecv(outgoing, n, type.wire, dest, sendtag, data, n, type.wire, source, recvtag));
+            // the outgoing message travels packed, from a copy, so the receive may overwrite the buffer
+            MemorySegment outgoing = Packed.copyOf(data, n, type.wire);
+            Status status = Status.of(c.sendrecv(outgoing, outgoing.byteSize(), org.lockstep.api.Datatype.BYTE, dest, sendtag,
+                    data, n, type.wire, source, recvtag));
             Buffers.copyBack(buf, data);
             return status;
         } catch (LockstepException e) {
@@ -421,33 +459,34 @@ public class Comm implements Freeable, Cloneable {
     /** Packs {@code incount} elements into {@code outbuf} from byte {@code position}; returns the new position ({@code MPI_Pack}). */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         live("Comm.pack");
-        long bytes = type.wireCount("Comm.pack", incount) * type.wire.size();
-        if (position < 0 || position + bytes > outbuf.length) {
-            throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.pack", bytes + " bytes do not fit at position " + position
-                    + " of a buffer of " + outbuf.length));
+        long n = type.wireCount("Comm.pack", incount);
+        try {
+            return (int) type.wire.pack(Buffers.segment(inbuf, "Comm.pack"), n, MemorySegment.ofArray(outbuf), position);
+        } catch (LockstepException | IndexOutOfBoundsException e) {
+            throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.pack", incount + " elements of " + type
+                    + " do not fit at position " + position + " of a buffer of " + outbuf.length + ": " + e.getMessage()));
         }
-        MemorySegment.copy(Buffers.segment(inbuf, "Comm.pack"), 0, MemorySegment.ofArray(outbuf), position, bytes);
-        return (int) (position + bytes);
     }
 
     /** Unpacks {@code outcount} elements from byte {@code position} of {@code inbuf}; returns the new position ({@code MPI_Unpack}). */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
         live("Comm.unpack");
-        long bytes = type.wireCount("Comm.unpack", outcount) * type.wire.size();
-        if (position < 0 || position + bytes > inbuf.length) {
-            throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.unpack", bytes + " bytes are not there at position " + position
-                    + " of a buffer of " + inbuf.length));
-        }
+        long n = type.wireCount("Comm.unpack", outcount);
         MemorySegment target = Buffers.segment(outbuf, "Comm.unpack");
-        MemorySegment.copy(MemorySegment.ofArray(inbuf), position, target, 0, bytes);
-        Buffers.copyBack(outbuf, target);
-        return (int) (position + bytes);
+        try {
+            int end = (int) type.wire.unpack(MemorySegment.ofArray(inbuf), position, target, n);
+            Buffers.copyBack(outbuf, target);
+            return end;
+        } catch (LockstepException | IndexOutOfBoundsException e) {
+            throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.unpack", outcount + " elements of " + type
+                    + " are not there at position " + position + " of a buffer of " + inbuf.length + ": " + e.getMessage()));
+        }
     }
 
     /** Bytes that {@link #pack} needs for {@code incount} elements ({@code MPI_Pack_size}). */
     public final int packSize(int incount, Datatype type) throws MPIException {
         live("Comm.packSize");
-        return (int) (type.wireCount("Comm.packSize", incount) * type.wire.size());
+        return (int) type.wire.packSize(type.wireCount("Comm.packSize", incount));
     }
 
     /** The status of a matching message if one has arrived, else null ({@code MPI_Iprobe}). */
@@ -600,172 +639,172 @@ public class Comm implements Freeable, Cloneable {
     /** Every rank's data to the root, in rank order ({@code MPI_Gather}). */
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        collectives().gather("Comm.gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        collectives().gather("Comm.gather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** {@link #gather} in place: the root's own block is already in {@code buf} ({@code MPI_IN_PLACE}). */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        collectives().gatherInPlace("Comm.gather", buf, count, type, root);
+        collectives().gatherInPlace("Comm.gather", false, buf, count, type, root);
     }
 
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root)
             throws MPIException {
-        return nonBlockingCollective("Comm.iGather");
+        return collectives().gather("Comm.iGather", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iGather");
+        return collectives().gatherInPlace("Comm.iGather", true, buf, count, type, root);
     }
 
     /** {@link #gather} with per-rank counts and displacements at the root ({@code MPI_Gatherv}). */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        collectives().gatherv("Comm.gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
+        collectives().gatherv("Comm.gatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** {@link #gatherv} at the root, in place. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        collectives().gatherv("Comm.gatherv", null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root);
+        collectives().gatherv("Comm.gatherv", false, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** {@link #gatherv} at a rank that is not the root. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        collectives().gatherv("Comm.gatherv", sendbuf, sendcount, sendtype, null, null, null, sendtype, root);
+        collectives().gatherv("Comm.gatherv", false, sendbuf, sendcount, sendtype, null, null, null, sendtype, root);
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs,
                                   Datatype recvtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iGatherv");
+        return collectives().gatherv("Comm.iGatherv", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iGatherv");
+        return collectives().gatherv("Comm.iGatherv", true, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iGatherv");
+        return collectives().gatherv("Comm.iGatherv", true, sendbuf, sendcount, sendtype, null, null, null, sendtype, root);
     }
 
     /** Block i of the root's buffer to rank i ({@code MPI_Scatter}). */
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        collectives().scatter("Comm.scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        collectives().scatter("Comm.scatter", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** {@link #scatter} in place: the root keeps its block in {@code buf}; other ranks receive into it. */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        collectives().scatterInPlace("Comm.scatter", buf, count, type, root);
+        collectives().scatterInPlace("Comm.scatter", false, buf, count, type, root);
     }
 
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root)
             throws MPIException {
-        return nonBlockingCollective("Comm.iScatter");
+        return collectives().scatter("Comm.iScatter", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iScatter");
+        return collectives().scatterInPlace("Comm.iScatter", true, buf, count, type, root);
     }
 
     /** {@link #scatter} with per-rank counts and displacements at the root ({@code MPI_Scatterv}). */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        collectives().scatterv("Comm.scatterv", sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
+        collectives().scatterv("Comm.scatterv", false, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** {@link #scatterv} at the root, in place. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) throws MPIException {
-        collectives().scatterv("Comm.scatterv", sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root);
+        collectives().scatterv("Comm.scatterv", false, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root);
     }
 
     /** {@link #scatterv} at a rank that is not the root. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        collectives().scatterv("Comm.scatterv", null, null, null, recvtype, recvbuf, recvcount, recvtype, root);
+        collectives().scatterv("Comm.scatterv", false, null, null, null, recvtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf, int recvcount,
                                    Datatype recvtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iScatterv");
+        return collectives().scatterv("Comm.iScatterv", true, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iScatterv");
+        return collectives().scatterv("Comm.iScatterv", true, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root);
     }
 
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iScatterv");
+        return collectives().scatterv("Comm.iScatterv", true, null, null, null, recvtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** Every rank's data to every rank ({@code MPI_Allgather}). */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        collectives().allGather("Comm.allGather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        collectives().allGather("Comm.allGather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** {@link #allGather} in place: each rank's block is already in {@code buf}. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        collectives().allGather("Comm.allGather", null, count, type, buf, count, type);
+        collectives().allGather("Comm.allGather", false, null, count, type, buf, count, type);
     }
 
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        return nonBlockingCollective("Comm.iAllGather");
+        return collectives().allGather("Comm.iAllGather", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        return nonBlockingCollective("Comm.iAllGather");
+        return collectives().allGather("Comm.iAllGather", true, null, count, type, buf, count, type);
     }
 
     /** {@link #allGather} with per-rank counts and displacements ({@code MPI_Allgatherv}). */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs,
                                  Datatype recvtype) throws MPIException {
-        collectives().allGatherv("Comm.allGatherv", sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+        collectives().allGatherv("Comm.allGatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     /** {@link #allGatherv} in place. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        collectives().allGatherv("Comm.allGatherv", null, 0, recvtype, recvbuf, recvcount, displs, recvtype);
+        collectives().allGatherv("Comm.allGatherv", false, null, 0, recvtype, recvbuf, recvcount, displs, recvtype);
     }
 
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs,
                                      Datatype recvtype) throws MPIException {
-        return nonBlockingCollective("Comm.iAllGatherv");
+        return collectives().allGatherv("Comm.iAllGatherv", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        return nonBlockingCollective("Comm.iAllGatherv");
+        return collectives().allGatherv("Comm.iAllGatherv", true, null, 0, type, buf, count, displs, type);
     }
 
     /** Block j of rank i to block i of rank j ({@code MPI_Alltoall}). */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        collectives().allToAll("Comm.allToAll", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        collectives().allToAll("Comm.allToAll", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        return nonBlockingCollective("Comm.iAllToAll");
+        return collectives().allToAll("Comm.iAllToAll", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** {@link #allToAll} with per-peer counts and displacements ({@code MPI_Alltoallv}). */
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                 Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        collectives().allToAllv("Comm.allToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+        collectives().allToAllv("Comm.allToAllv", false, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
     }
 
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                     Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return nonBlockingCollective("Comm.iAllToAllv");
+        return collectives().allToAllv("Comm.iAllToAllv", true, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
     }
 
     /** {@link #allToAllv} with a datatype per peer and byte displacements ({@code MPI_Alltoallw}). */
     public final void allToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                 Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        collectives().allToAllw("Comm.allToAllw", sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
+        collectives().allToAllw("Comm.allToAllw", false, sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
     }
 
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                     Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        return nonBlockingCollective("Comm.iAllToAllw");
+        return collectives().allToAllw("Comm.iAllToAllw", true, sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
     }
 
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
@@ -810,76 +849,76 @@ public class Comm implements Freeable, Cloneable {
 
     /** Combines every rank's data with {@code op}, in rank order, at the root ({@code MPI_Reduce}). */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        collectives().reduce("Comm.reduce", sendbuf, recvbuf, count, type, op, root);
+        collectives().reduce("Comm.reduce", false, sendbuf, recvbuf, count, type, op, root);
     }
 
     /** {@link #reduce} in place: the root's contribution is in {@code buf}, and the result goes there. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        collectives().reduceInPlace("Comm.reduce", buf, count, type, op, root);
+        collectives().reduceInPlace("Comm.reduce", false, buf, count, type, op, root);
     }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iReduce");
+        return collectives().reduce("Comm.iReduce", true, sendbuf, recvbuf, count, type, op, root);
     }
 
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return nonBlockingCollective("Comm.iReduce");
+        return collectives().reduceInPlace("Comm.iReduce", true, buf, count, type, op, root);
     }
 
     /** {@link #reduce} with the result on every rank ({@code MPI_Allreduce}). */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collectives().allReduce("Comm.allReduce", sendbuf, recvbuf, count, type, op);
+        collectives().allReduce("Comm.allReduce", false, sendbuf, recvbuf, count, type, op);
     }
 
     /** {@link #allReduce} in place. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collectives().allReduce("Comm.allReduce", null, buf, count, type, op);
+        collectives().allReduce("Comm.allReduce", false, null, buf, count, type, op);
     }
 
     /** Non-blocking {@link #allReduce} ({@code MPI_Iallreduce}). */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return collectives().iAllReduce("Comm.iAllReduce", sendbuf, recvbuf, count, type, op);
+        return collectives().allReduce("Comm.iAllReduce", true, sendbuf, recvbuf, count, type, op);
     }
 
     /** Non-blocking {@link #allReduce} in place. */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return collectives().iAllReduce("Comm.iAllReduce", null, buf, count, type, op);
+        return collectives().allReduce("Comm.iAllReduce", true, null, buf, count, type, op);
     }
 
     /** Reduces, then scatters block i of {@code recvcounts[i]} elements to rank i ({@code MPI_Reduce_scatter}). */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
-        collectives().reduceScatter("Comm.reduceScatter", sendbuf, recvbuf, recvcounts, type, op);
+        collectives().reduceScatter("Comm.reduceScatter", false, sendbuf, recvbuf, recvcounts, type, op);
     }
 
     /** {@link #reduceScatter} in place. */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        collectives().reduceScatter("Comm.reduceScatter", null, buf, counts, type, op);
+        collectives().reduceScatter("Comm.reduceScatter", false, null, buf, counts, type, op);
     }
 
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
-        return nonBlockingCollective("Comm.iReduceScatter");
+        return collectives().reduceScatter("Comm.iReduceScatter", true, sendbuf, recvbuf, recvcounts, type, op);
     }
 
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return nonBlockingCollective("Comm.iReduceScatter");
+        return collectives().reduceScatter("Comm.iReduceScatter", true, null, buf, counts, type, op);
     }
 
     /** {@link #reduceScatter} with equal blocks ({@code MPI_Reduce_scatter_block}). */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
-        collectives().reduceScatterBlock("Comm.reduceScatterBlock", sendbuf, recvbuf, recvcount, type, op);
+        collectives().reduceScatterBlock("Comm.reduceScatterBlock", false, sendbuf, recvbuf, recvcount, type, op);
     }
 
     /** {@link #reduceScatterBlock} in place. */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collectives().reduceScatterBlock("Comm.reduceScatterBlock", null, buf, count, type, op);
+        collectives().reduceScatterBlock("Comm.reduceScatterBlock", false, null, buf, count, type, op);
     }
 
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
-        return nonBlockingCollective("Comm.iReduceScatterBlock");
+        return collectives().reduceScatterBlock("Comm.iReduceScatterBlock", true, sendbuf, recvbuf, recvcount, type, op);
     }
 
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return nonBlockingCollective("Comm.iReduceScatterBlock");
+        return collectives().reduceScatterBlock("Comm.iReduceScatterBlock", true, null, buf, count, type, op);
     }
 
     /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} on this rank ({@code MPI_Reduce_local}). */
@@ -902,11 +941,6 @@ public class Comm implements Freeable, Cloneable {
 
     final Collectives collectives() {
         return new Collectives(this);
-    }
-
-    private Request nonBlockingCollective(String call) throws MPIException {
-        live(call);
-        throw ErrorClasses.unsupported(call, NONBLOCKING_COLLECTIVES);
     }
 
     private Request neighborhood(String call) throws MPIException {

@@ -12,9 +12,10 @@ import org.lockstep.api.LockstepException;
  * its extent in bytes). Messages travel as Lockstep datatypes: each datatype here names the one
  * that carries it and how many of those one element takes.
  *
- * <p>Derived datatypes ({@code createVector} and the other constructors) need the derived
- * datatypes of Lockstep's API, which are not there yet: they throw an {@link MPIException} of
- * class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * <p>Derived datatypes ({@code createVector} and the other constructors) are Lockstep's derived
+ * datatypes built over the carriers of their old types; their displacements and strides count
+ * what the bindings count (old elements for vector and indexed, bytes for the {@code H} forms,
+ * struct and resized), and a struct's base type is bytes, as in the bindings.
  */
 public final class Datatype implements Freeable, Cloneable {
     static final int NULL = 0;
@@ -34,8 +35,8 @@ public final class Datatype implements Freeable, Cloneable {
     static final int DOUBLE_INT = 14;
     static final int FLOAT_COMPLEX = 15;
     static final int DOUBLE_COMPLEX = 16;
-
-    private static final String DERIVED = "derived datatypes need Lockstep's API for them (issue 15), which has not landed yet";
+    /** The kind of a struct: no predefined kind of element. */
+    static final int DERIVED = 17;
 
     /** Which predefined type this is ({@link #BYTE} ...); the kind of element an Op works on. */
     final int kind;
@@ -47,6 +48,10 @@ public final class Datatype implements Freeable, Cloneable {
     final org.lockstep.api.Datatype wire;
     /** Elements of {@link #wire} per element of this type. */
     final int wirePerElement;
+    /** One element of this type as one Lockstep element: what derived types are built from. */
+    private final org.lockstep.api.Datatype unit;
+    /** Whether this is a derived type, which must be committed before use and may be freed. */
+    private final boolean derived;
     private String name;
     private boolean freed;
     private final Attributes attributes = new Attributes(Attributes.Kind.DATATYPE);
@@ -57,6 +62,20 @@ public final class Datatype implements Freeable, Cloneable {
         this.baseSize = baseSize;
         this.wire = wire;
         this.wirePerElement = wirePerElement;
+        this.unit = wire == null || wirePerElement == 1 ? wire : org.lockstep.api.Datatype.contiguous(wirePerElement, wire).commit();
+        this.derived = false;
+        this.name = name;
+    }
+
+    /** A derived type over Lockstep's {@code wire}, whose buffers hold elements of {@code base}'s base type. */
+    private Datatype(int kind, Datatype base, org.lockstep.api.Datatype wire, String name) {
+        this.kind = kind;
+        this.baseType = base.baseType;
+        this.baseSize = base.baseSize;
+        this.wire = wire;
+        this.wirePerElement = 1;
+        this.unit = wire;
+        this.derived = true;
         this.name = name;
     }
 
@@ -75,15 +94,23 @@ public final class Datatype implements Freeable, Cloneable {
         return new Datatype(NULL, NULL, 1, null, 0, "MPI_DATATYPE_NULL");
     }
 
-    /** Bytes of one element. */
+    /** Bytes of data in one element ({@code MPI_Type_size}). */
     long byteSize() {
         return wire == null ? 0 : wire.size() * wirePerElement;
+    }
+
+    /** One element as a Lockstep datatype; bytes, extent and bounds are this type's. */
+    org.lockstep.api.Datatype unit() {
+        return unit;
     }
 
     /** Lockstep elements in {@code count} elements of this type, with the checks MPI makes. */
     long wireCount(String call, int count) throws MPIException {
         if (wire == null || freed) {
             throw ErrorClasses.argument(ErrorClasses.TYPE, call, freed ? "the datatype " + name + " was freed" : "MPI.DATATYPE_NULL is not a datatype to send");
+        }
+        if (derived && !wire.isCommitted()) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, call, "the datatype " + name + " is not committed (call commit() first)");
         }
         if (count < 0) {
             throw ErrorClasses.argument(ErrorClasses.COUNT, call, "negative count " + count);
@@ -94,41 +121,62 @@ public final class Datatype implements Freeable, Cloneable {
     /** Lower bound in base elements ({@code MPI_Type_get_extent}). */
     public int getLb() throws MPIException {
         MPI.check();
-        return 0;
+        return inBaseElements(unit == null ? 0 : unit.lowerBound());
     }
 
     /** Extent in base elements ({@code MPI_Type_get_extent}). */
     public int getExtent() throws MPIException {
         MPI.check();
-        return (int) (byteSize() / baseSize);
+        return inBaseElements(unit == null ? 0 : unit.extent());
     }
 
     /** True lower bound in base elements ({@code MPI_Type_get_true_extent}). */
     public int getTrueLb() throws MPIException {
         MPI.check();
-        return 0;
+        return inBaseElements(unit == null ? 0 : unit.trueLowerBound());
     }
 
     /** True extent in base elements ({@code MPI_Type_get_true_extent}). */
     public int getTrueExtent() throws MPIException {
-        return getExtent();
+        MPI.check();
+        return inBaseElements(unit == null ? 0 : unit.trueExtent());
     }
 
     /** Size in base elements: the data in one element, without gaps ({@code MPI_Type_size}). */
     public int getSize() throws MPIException {
-        return getExtent();
+        MPI.check();
+        return inBaseElements(byteSize());
+    }
+
+    /** Bytes in base elements, rounded towards zero as the bindings divide. */
+    private int inBaseElements(long bytes) {
+        return (int) (bytes / baseSize);
     }
 
     /** Commits the type for use in communication ({@code MPI_Type_commit}); predefined types are committed already. */
     public void commit() throws MPIException {
         MPI.check();
+        if (derived) {
+            live("Datatype.commit").commit();
+        }
     }
 
-    /** Frees the type ({@code MPI_Type_free}); freeing a predefined type is an error. */
+    /** Frees the type ({@code MPI_Type_free}); types built from it keep working. Freeing a predefined type is an error. */
     @Override
     public void free() throws MPIException {
         MPI.check();
-        throw ErrorClasses.argument(ErrorClasses.TYPE, "Datatype.free", "cannot free the predefined datatype " + name);
+        if (!derived) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, "Datatype.free", "cannot free the predefined datatype " + name);
+        }
+        live("Datatype.free").free();
+        freed = true;
+    }
+
+    private org.lockstep.api.Datatype live(String call) throws MPIException {
+        if (freed) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, call, "the datatype " + name + " was freed");
+        }
+        return wire;
     }
 
     /** Whether this is {@code MPI.DATATYPE_NULL}. */
@@ -148,51 +196,101 @@ public final class Datatype implements Freeable, Cloneable {
     /** A copy of this type ({@code MPI_Type_dup}). */
     public Datatype dup() throws MPIException {
         MPI.check();
-        Datatype copy = new Datatype(kind, baseType, baseSize, wire, wirePerElement, name);
+        Datatype copy = derived ? new Datatype(kind, this, live("Datatype.dup").dup(), name)
+                : new Datatype(kind, baseType, baseSize, wire, wirePerElement, name);
         attributes.copyTo(copy.attributes);
         return copy;
     }
 
     /** {@code count} copies of {@code oldType} side by side ({@code MPI_Type_contiguous}). */
     public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createContiguous", DERIVED);
+        String call = "Datatype.createContiguous";
+        return derive(call, oldType, oldType.kind, () -> org.lockstep.api.Datatype.contiguous(count, oldType.building(call)));
     }
 
     /** Blocks of {@code blockLength} elements, {@code stride} elements apart ({@code MPI_Type_vector}). */
     public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createVector", DERIVED);
+        String call = "Datatype.createVector";
+        return derive(call, oldType, oldType.kind,
+                () -> org.lockstep.api.Datatype.vector(count, blockLength, stride, oldType.building(call)));
     }
 
     /** As {@link #createVector} with the stride in bytes ({@code MPI_Type_create_hvector}). */
     public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createHVector", DERIVED);
+        String call = "Datatype.createHVector";
+        return derive(call, oldType, oldType.kind,
+                () -> org.lockstep.api.Datatype.hvector(count, blockLength, stride, oldType.building(call)));
     }
 
     /** Blocks of the given lengths at the given displacements, in elements ({@code MPI_Type_indexed}). */
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createIndexed", DERIVED);
+        String call = "Datatype.createIndexed";
+        return derive(call, oldType, oldType.kind,
+                () -> org.lockstep.api.Datatype.indexed(blockLengths, displacements, oldType.building(call)));
     }
 
     /** As {@link #createIndexed} with displacements in bytes ({@code MPI_Type_create_hindexed}). */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createHIndexed", DERIVED);
+        String call = "Datatype.createHIndexed";
+        return derive(call, oldType, oldType.kind,
+                () -> org.lockstep.api.Datatype.hindexed(blockLengths, widen(call, displacements), oldType.building(call)));
     }
 
-    /** Blocks of several types at byte displacements ({@code MPI_Type_create_struct}). */
+    /** Blocks of several types at byte displacements ({@code MPI_Type_create_struct}); its base type is bytes. */
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createStruct", DERIVED);
+        String call = "Datatype.createStruct";
+        if (types == null) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, call, "the array of types is null");
+        }
+        org.lockstep.api.Datatype[] units = new org.lockstep.api.Datatype[types.length];
+        for (int i = 0; i < types.length; i++) {
+            units[i] = types[i].building(call);
+        }
+        return derive(call, MPI.BYTE, DERIVED, () -> org.lockstep.api.Datatype.struct(blockLengths, widen(call, displacements), units));
     }
 
-    /** {@code oldType} with a new lower bound and extent ({@code MPI_Type_create_resized}). */
+    /** {@code oldType} with a new lower bound and extent, both in bytes ({@code MPI_Type_create_resized}). */
     public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
+        String call = "Datatype.createResized";
+        return derive(call, oldType, oldType.kind, () -> org.lockstep.api.Datatype.resized(oldType.building(call), lb, extent));
+    }
+
+    /** Lockstep's constructor of a derived type; it reports bad arguments as a LockstepException. */
+    @FunctionalInterface
+    private interface Constructor {
+        org.lockstep.api.Datatype build() throws MPIException;
+    }
+
+    private static Datatype derive(String call, Datatype base, int kind, Constructor constructor) throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Datatype.createResized", DERIVED);
+        try {
+            org.lockstep.api.Datatype built = constructor.build();
+            return new Datatype(kind, base, built, built.name());
+        } catch (org.lockstep.api.LockstepException e) {
+            throw ErrorClasses.exception(call, e);
+        } catch (NullPointerException | ArrayIndexOutOfBoundsException e) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, call, "an array argument is null or shorter than the others");
+        }
+    }
+
+    /** This type as the old type of a new one: usable, not freed. */
+    private org.lockstep.api.Datatype building(String call) throws MPIException {
+        if (unit == null || freed) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, call, freed ? "the datatype " + name + " was freed"
+                    : "MPI.DATATYPE_NULL cannot build a datatype");
+        }
+        return unit;
+    }
+
+    private static long[] widen(String call, int[] values) throws MPIException {
+        if (values == null) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, call, "an array of displacements is null");
+        }
+        long[] wide = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            wide[i] = values[i];
+        }
+        return wide;
     }
 
     /** Names the type ({@code MPI_Type_set_name}). */

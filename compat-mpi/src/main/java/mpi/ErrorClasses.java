@@ -93,6 +93,11 @@ final class ErrorClasses {
         return BY_MPI_NAME.getOrDefault(errorClass.mpiName(), OTHER);
     }
 
+    /** The MPI error class of a Lockstep error. */
+    static int ofLockstep(LockstepException e) {
+        return of(e.errorClass());
+    }
+
     /** {@code call} failed with {@code failure}, as an MPI exception. */
     static MPIException exception(String call, Throwable failure) {
         if (failure instanceof MPIException mpi) {

@@ -45,7 +45,7 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm iDup() throws MPIException {
-        return (Intracomm) super.iDup();
+        return inherit(new Intracomm(null, members, this + " (idup)")).awaitingDuplicate(startDup("Intracomm.iDup"), "Intracomm.iDup");
     }
 
     @Override
@@ -78,10 +78,25 @@ public class Intracomm extends Comm {
         return worldRanks;
     }
 
-    /** Splits by the kind of resource the ranks share ({@code MPI_Comm_split_type}). */
+    /**
+     * Splits by the kind of resource the ranks share ({@code MPI_Comm_split_type}): {@link #TYPE_SHARED}
+     * (the ranks on one device, for the mailbox transport) is the one kind; the hints are not used.
+     */
     public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
-        live("Intracomm.splitType");
-        throw ErrorClasses.unsupported("Intracomm.splitType", "Lockstep's API has no split by shared resource yet (issue 15)");
+        String call = "Intracomm.splitType";
+        Communicator c = live(call);
+        if (splitType != TYPE_SHARED) {
+            throw fail(splitType == MPI.UNDEFINED
+                    ? ErrorClasses.unsupported(call, "a rank cannot leave a split by type with MPI.UNDEFINED: Lockstep's split by type "
+                            + "places every rank")
+                    : ErrorClasses.argument(ErrorClasses.ARG, call, "split type " + splitType + " is not Comm.TYPE_SHARED"));
+        }
+        try {
+            Communicator part = c.splitType(Communicator.SplitType.SHARED, key);
+            return new Intracomm(part, membersOf(part), this + " (shared)");
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
     /** A communicator of the members of {@code group}, in its order; null for the others ({@code MPI_Comm_create}); collective. */
@@ -97,8 +112,15 @@ public class Intracomm extends Comm {
 
     /** As {@link #create}, collective over the group's members only ({@code MPI_Comm_create_group}). */
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
-        live("Intracomm.createGroup");
-        throw ErrorClasses.unsupported("Intracomm.createGroup", "Lockstep's API has no communicator creation over a subgroup yet (issue 15)");
+        String call = "Intracomm.createGroup";
+        Communicator c = live(call);
+        int[] worldRanks = group.worldRanks();
+        try {
+            Communicator part = c.createGroup(org.lockstep.api.Group.of(members[c.rank()], worldRanks), tag);
+            return part == null ? nullComm() : new Intracomm(part, worldRanks.clone(), this + " (group)");
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
@@ -136,40 +158,38 @@ public class Intracomm extends Comm {
 
     /** Inclusive prefix reduction: rank i gets ranks 0..i combined ({@code MPI_Scan}). */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collectives().scan("Intracomm.scan", false, sendbuf, recvbuf, count, type, op);
+        collectives().scan("Intracomm.scan", false, false, sendbuf, recvbuf, count, type, op);
     }
 
     /** {@link #scan} in place. */
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collectives().scan("Intracomm.scan", false, null, recvbuf, count, type, op);
+        collectives().scan("Intracomm.scan", false, false, null, recvbuf, count, type, op);
     }
 
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        live("Intracomm.iScan");
-        throw ErrorClasses.unsupported("Intracomm.iScan", "Lockstep's API has no non-blocking scan yet (issue 15)");
+        return collectives().scan("Intracomm.iScan", true, false, sendbuf, recvbuf, count, type, op);
     }
 
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return iScan(buf, buf, count, type, op);
+        return collectives().scan("Intracomm.iScan", true, false, null, buf, count, type, op);
     }
 
     /** Exclusive prefix reduction: rank i gets ranks 0..i-1 combined; rank 0's buffer is untouched ({@code MPI_Exscan}). */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collectives().scan("Intracomm.exScan", true, sendbuf, recvbuf, count, type, op);
+        collectives().scan("Intracomm.exScan", false, true, sendbuf, recvbuf, count, type, op);
     }
 
     /** {@link #exScan} in place. */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collectives().scan("Intracomm.exScan", true, null, buf, count, type, op);
+        collectives().scan("Intracomm.exScan", false, true, null, buf, count, type, op);
     }
 
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        live("Intracomm.iExScan");
-        throw ErrorClasses.unsupported("Intracomm.iExScan", "Lockstep's API has no non-blocking exscan yet (issue 15)");
+        return collectives().scan("Intracomm.iExScan", true, true, sendbuf, recvbuf, count, type, op);
     }
 
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return iExScan(buf, buf, count, type, op);
+        return collectives().scan("Intracomm.iExScan", true, true, null, buf, count, type, op);
     }
 
     private static MPIException dynamic(String call) throws MPIException {

@@ -217,7 +217,8 @@ public final class MPI {
     /** Buffered sends made with no buffer attached (small ones only; see {@link BsendBuffer}). */
     private static final BsendBuffer EAGER_SENDS = new BsendBuffer(null);
 
-    private MPI() {
+    /** Does nothing: everything here is static; public because the bindings' class has a public constructor. */
+    public MPI() {
     }
 
     private static <T extends Struct> T pair(T layout, Datatype type) {

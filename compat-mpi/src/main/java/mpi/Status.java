@@ -69,13 +69,15 @@ public final class Status {
     /** As {@link #getElements}, as a {@link Count} ({@code MPI_Get_elements_x}). */
     public Count getElementsX(Datatype datatype) throws MPIException {
         MPI.check();
-        long basic = datatype.wire == null ? 0 : datatype.wire.size();
-        if (basic == 0) {
+        if (datatype.wire == null || datatype.wire.size() == 0) {
             return new Count(byteCount == 0 ? 0 : MPI.UNDEFINED);
         }
+        // Lockstep counts a complex number as two floats or doubles; the bindings count it as one element
         long perElement = datatype.kind == Datatype.FLOAT_COMPLEX || datatype.kind == Datatype.DOUBLE_COMPLEX ? 2 : 1;
-        long wireElements = byteCount / basic;
-        return new Count(byteCount % basic == 0 && wireElements % perElement == 0 ? wireElements / perElement : MPI.UNDEFINED);
+        long basic = org.lockstep.api.Status.of(source, tag, byteCount).elements(datatype.wire);
+        long basicBytes = datatype.wire.basicType() == null ? 1 : datatype.wire.basicType().size();
+        boolean whole = datatype.wire.basicType() == null || byteCount % basicBytes == 0;
+        return new Count(whole && basic % perElement == 0 ? basic / perElement : MPI.UNDEFINED);
     }
 
     /** Sets the number of elements this status reports ({@code MPI_Status_set_elements}). */

@@ -10,6 +10,12 @@ import java.nio.Buffer;
 public final class Win implements Freeable {
     private static final String MISSING = "one-sided communication comes with Lockstep's API for windows (issue 16)";
 
+    /** The null window handle. */
+    public static final int WIN_NULL = 0;
+    /** Shared-memory window flavours of the bindings' allocating constructor. */
+    public static final int FLAVOR_PRIVATE = 0;
+    public static final int FLAVOR_SHARED = 1;
+
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         MPI.check();
         throw ErrorClasses.unsupported("new Win", MISSING);

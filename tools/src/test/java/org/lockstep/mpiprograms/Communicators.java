@@ -6,7 +6,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 
-/** dup, split, create, compare, groups and their algebra, names and attributes, COMM_SELF. */
+/** dup, iDup, split, splitType, create, createGroup, compare, groups and their algebra, names and attributes, COMM_SELF. */
 public final class Communicators {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -64,6 +64,36 @@ public final class Communicators {
         Check.equal(size - 1 - rank, backwards.getRank(), "create orders ranks as the group does");
         Intracomm evensOnly = world.create(evens);
         Check.that(rank % 2 == 0 ? !evensOnly.isNull() : evensOnly.isNull(), "create gives members only a communicator");
+
+        // createGroup: only the members of the group call it
+        if (rank % 2 == 1) {
+            Intracomm oddsOnly = world.createGroup(odds, 7);
+            Check.equal(odds.getSize(), oddsOnly.getSize(), "createGroup size");
+            Check.equal(rank / 2, oddsOnly.getRank(), "createGroup orders ranks as the group does");
+            int[] oddSum = new int[1];
+            oddsOnly.allReduce(new int[] {rank}, oddSum, 1, MPI.INT, MPI.SUM);
+            int expectedOddSum = 0;
+            for (int r = 1; r < size; r += 2) {
+                expectedOddSum += r;
+            }
+            Check.equal(expectedOddSum, oddSum[0], "a collective on createGroup's communicator");
+            oddsOnly.free();
+        }
+
+        // splitType: every rank of a job on one device shares memory; the key orders them
+        Intracomm shared = world.splitType(Comm.TYPE_SHARED, -rank, new mpi.Info());
+        Check.equal(size, shared.getSize(), "the ranks of one host share memory");
+        Check.equal(size - 1 - rank, shared.getRank(), "splitType orders by key");
+        shared.free();
+
+        // iDup: the copy is usable once its request completes
+        Intracomm later = world.iDup();
+        later.getRequest().waitFor();
+        int[] viaCopy = new int[1];
+        later.allReduce(new int[] {1}, viaCopy, 1, MPI.INT, MPI.SUM);
+        Check.equal(size, viaCopy[0], "a collective on an iDup copy");
+        Check.equal(MPI.CONGRUENT, Comm.compare(world, later), "an iDup copy is congruent");
+        later.free();
 
         // names, attributes, COMM_SELF
         Check.that("MPI_COMM_WORLD".equals(world.getName()), "world's name: " + world.getName());

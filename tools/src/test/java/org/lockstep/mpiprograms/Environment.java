@@ -1,7 +1,6 @@
 package org.lockstep.mpiprograms;
 
 import mpi.Comm;
-import mpi.Datatype;
 import mpi.Info;
 import mpi.MPI;
 import mpi.MPIException;
@@ -81,7 +80,8 @@ public final class Environment {
         Check.equal(2, MPI.DOUBLE_COMPLEX.getExtent(), "DOUBLE_COMPLEX extent in doubles");
         Check.equal(8, MPI.INT2.getExtent(), "INT2 extent in bytes");
         Check.that(MPI.DATATYPE_NULL.isNull(), "DATATYPE_NULL is null");
-        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "Datatype.createVector", () -> Datatype.createVector(2, 1, 2, MPI.INT));
+        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "Intracomm.createCart",
+                () -> MPI.COMM_WORLD.createCart(new int[] {size}, new boolean[] {false}, false));
         int[] dims = new int[3];
         mpi.CartComm.createDims(12, dims);
         Check.equal(new int[] {3, 2, 2}, dims, "createDims");
