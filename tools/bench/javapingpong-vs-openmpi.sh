@@ -2,11 +2,13 @@
 # One unchanged Java ping-pong written for the Open MPI Java bindings (package mpi), run on Lockstep's
 # bindings (compat-mpi: two processes over /dev/shm, started by `lockstep run`) and on Open MPI's own
 # bindings (mpirun.openmpi, vader) in the same session, interleaved, each run bracketed by the
-# cache-line probe. The program is bench/peers/mpi/JavaPingPong.java unless another is given.
+# cache-line probe and /proc/loadavg. The program is bench/peers/mpi/JavaPingPong.java unless another
+# is given (any ping-pong written for the bindings that prints the same JPP lines, compiled unchanged
+# against each side's mpi package).
 # Needs: the tools module built (mvn -q -DskipTests package); Open MPI's mpi.jar, which no Debian
 # package ships (bash bench/peers/setup.sh java builds it from Open MPI's own sources), or
 # OMPI_MPI_JAR=PATH; the probe (bash bench/peers/setup.sh hw).
-# Usage: REPS=3 MODE=direct OUT=/tmp/jpp bash tools/bench/javapingpong-vs-openmpi.sh [PROGRAM.java]
+# Usage: REPS=3 MODE=direct OUT=/tmp/jpp flock /work/team/bench.lock bash tools/bench/javapingpong-vs-openmpi.sh [PROGRAM.java]
 # Then:  python3 tools/bench/summarize-javapingpong.py OUT
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -31,12 +33,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 probe() { [ -x "$peers/cacheline-probe" ] && "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2 || echo none; }
 run() { # name command...
     local name=$1; shift
-    local before after
+    local before after load_before
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
     before=$(probe)
     "$@" > "$out/$name.$rep.log" 2>&1 || echo "FAILED exit=$?" >> "$out/$name.$rep.log"
     after=$(probe)
     echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
+    echo "LOAD before=$load_before after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/$name.$rep.log"
 }
+echo "program=$program mode=$mode scale=$scale reps=$reps" > "$out/run.txt"
+echo "loadavg before: $(cat /proc/loadavg)" >> "$out/run.txt"
 jvm_options=()
 for o in "${jvm[@]}"; do jvm_options+=(--jvm-option="$o"); done
 for rep in $(seq 1 "$reps"); do
@@ -45,4 +51,5 @@ for rep in $(seq 1 "$reps"); do
         java "${jvm[@]}" --enable-native-access=ALL-UNNAMED -Djava.library.path="$ompi_lib" \
         -cp "$out/openmpi-classes:$ompi_jar" "$main" "$mode" "$scale"
 done
+echo "loadavg after: $(cat /proc/loadavg)" >> "$out/run.txt"
 echo "$out"

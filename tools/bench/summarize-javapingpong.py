@@ -14,6 +14,7 @@ LINE = re.compile(r"JPP mode=(\S+) size=(\d+) iters=\d+ med_us=([\d.]+) p99_us=(
 def runs(directory, name):
     found = {}
     probes = []
+    loads = []
     for path in sorted(glob.glob(os.path.join(directory, name + ".*.log"))):
         with open(path) as f:
             for line in f:
@@ -23,13 +24,21 @@ def runs(directory, name):
                 p = re.search(r"PROBE before_ns=(\S+) after_ns=(\S+)", line)
                 if p:
                     probes.append(p.group(1) + "/" + p.group(2))
-    return found, probes
+                load = re.search(r"LOAD before=(\S+) \S+ \S+ after=(\S+)", line)
+                if load:
+                    loads.append(load.group(1) + "->" + load.group(2))
+    return found, probes, loads
 
 
 def main():
     directory = sys.argv[1]
-    ours, our_probes = runs(directory, "lockstep")
-    theirs, their_probes = runs(directory, "openmpi")
+    ours, our_probes, our_loads = runs(directory, "lockstep")
+    theirs, their_probes, their_loads = runs(directory, "openmpi")
+    run_file = os.path.join(directory, "run.txt")
+    if os.path.exists(run_file):
+        with open(run_file) as f:
+            print(f.read().strip())
+        print()
     print("| size | Lockstep med us (runs) | Open MPI Java med us (runs) | Lockstep MB/s | Open MPI MB/s | ratio |")
     print("|---:|---|---|---:|---:|---:|")
     for size in sorted(set(ours) | set(theirs)):
@@ -43,6 +52,8 @@ def main():
     print()
     print("probe ns before/after, Lockstep runs:", ", ".join(our_probes))
     print("probe ns before/after, Open MPI runs:", ", ".join(their_probes))
+    print("1-min load before->after, Lockstep runs:", ", ".join(our_loads))
+    print("1-min load before->after, Open MPI runs:", ", ".join(their_loads))
 
 
 if __name__ == "__main__":
