@@ -209,6 +209,12 @@ public interface Communicator extends AutoCloseable {
     Communicator dup();
 
     /**
+     * {@link #dup} whose new communicator has the hints {@code hints} instead of this one's
+     * ({@code MPI_Comm_dup_with_info}); collective.
+     */
+    Communicator dup(Info hints);
+
+    /**
      * Partitions the group by {@code color}; within a color, ranks are ordered by {@code key}, then by
      * rank here ({@code MPI_Comm_split}); collective. Returns {@code null} for {@link #UNDEFINED}.
      */
@@ -273,6 +279,16 @@ public interface Communicator extends AutoCloseable {
 
     /** The name set by {@link #setName}, else the provider's ({@code MPI_Comm_get_name}). */
     String name();
+
+    /**
+     * Gives this communicator the hints {@code hints} ({@code MPI_Comm_set_info}); local here,
+     * where MPI's is collective. No provider acts on a hint yet: they are kept, read back by
+     * {@link #info()} and passed on by {@link #dup()}.
+     */
+    void setInfo(Info hints);
+
+    /** The hints of this communicator ({@code MPI_Comm_get_info}): those set, or passed on by the duplicated communicator. */
+    Info info();
 
     /**
      * Holds {@code value} under {@code key} here ({@code MPI_Comm_set_attr}); local. A value held

@@ -5,7 +5,7 @@ import java.net.UnknownHostException;
 
 /**
  * The environment calls of MPI 4.1 §9 that do not depend on a provider: the wall clock, the
- * processor name, and the thread level Lockstep gives.
+ * processor name, the thread level Lockstep gives, and the environment's hints.
  */
 public final class Environment {
     /** MPI's thread support levels ({@code MPI_THREAD_SINGLE} … {@code MPI_THREAD_MULTIPLE}). */
@@ -42,5 +42,16 @@ public final class Environment {
      */
     public static ThreadLevel threadLevel() {
         return ThreadLevel.SERIALIZED;
+    }
+
+    /**
+     * What this process runs with ({@code MPI_INFO_ENV}, MPI 4.1 §11.2.4): the keys {@code host},
+     * {@code arch}, {@code wdir} and {@code thread_level} that MPI reserves for it.
+     */
+    public static Info info() {
+        return Info.EMPTY.with("host", processorName())
+                .with("arch", System.getProperty("os.arch"))
+                .with("wdir", System.getProperty("user.dir"))
+                .with("thread_level", "MPI_THREAD_" + threadLevel().name());
     }
 }

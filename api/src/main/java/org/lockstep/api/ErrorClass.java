@@ -48,6 +48,12 @@ public enum ErrorClass {
     NO_PROVIDER("LOCKSTEP_ERR_NO_PROVIDER"),
     /** Invalid attribute key: a {@link Keyval} that was freed, or a callback that broke its contract. */
     KEYVAL("MPI_ERR_KEYVAL"),
+    /** An {@link Info} key that is empty, null or longer than {@link Info#MAX_KEY}. */
+    INFO_KEY("MPI_ERR_INFO_KEY"),
+    /** An {@link Info} value that is empty, null or longer than {@link Info#MAX_VALUE}. */
+    INFO_VALUE("MPI_ERR_INFO_VALUE"),
+    /** An {@link Info} key that is not set, where one must be. */
+    INFO_NOKEY("MPI_ERR_INFO_NOKEY"),
     /** An internal invariant failed: a bug in Lockstep or the provider. */
     INTERN("MPI_ERR_INTERN"),
     /** Anything else. */

@@ -385,6 +385,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COMM_06_hintsAreKeptAndPassedOn() {
+        verify("COMM.06");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

@@ -23,6 +23,7 @@ import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
+import org.lockstep.api.Info;
 import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
@@ -70,7 +71,12 @@ final class CommunicatorRules {
                                 + " every value to its deleter, latest set first; a freed key takes no new value (KEYVAL).",
                         List.of(standard("§7.7 caching: MPI_Comm_create_keyval, MPI_Comm_set_attr, MPI_Comm_get_attr,"
                                 + " MPI_Comm_delete_attr, MPI_Comm_free_keyval"), mpich("attr/attrt.c"), mpich("attr/attrorder.c"),
-                                mpich("attr/attrdeleteget.c")), CommunicatorRules::attributes));
+                                mpich("attr/attrdeleteget.c")), CommunicatorRules::attributes),
+                messaging(COMM, 6, REQUIRED, "hintsAreKeptAndPassedOn",
+                        "setInfo's hints are what info() gives back; dup and idup pass the parent's hints on, dup(hints) gives its"
+                                + " own; a communicator without hints has none.",
+                        List.of(standard("§7.4.4 MPI_Comm_set_info, MPI_Comm_get_info, MPI_Comm_dup_with_info"),
+                                mpich("info/infoget.c"), mpich("comm/comm_info.c")), CommunicatorRules::hints));
     }
 
     private static void dupIsolates(MessagingRuleContext c) {
@@ -313,6 +319,32 @@ final class CommunicatorRules {
             d.close();
             checkEquals(List.of("e:s", "e:a'", "f:a'", "d:2"), deleted, "values handed to deleters by the other closes"
                     + " (the freed key's too, through its nothing-on-delete deleter)");
+        });
+    }
+
+    private static void hints(MessagingRuleContext c) {
+        c.runClean(2, "hints on a duplicate of the world", rank -> {
+            Communicator d = rank.comm().dup();
+            Info none = d.info();
+            Info hints = Info.EMPTY.with("mpi_assert_no_any_tag", "true").with("lockstep_rule", "COMM.06 rank " + d.rank());
+            d.setInfo(hints);
+            Communicator e = d.dup();
+            CommunicatorRequest started = d.idup();
+            started.await();
+            Communicator f = started.communicator();
+            Info own = Info.EMPTY.with("mpi_assert_exact_length", "true");
+            Communicator g = d.dup(own);
+            checkEquals(Info.EMPTY, none, "hints of a communicator nobody gave any");
+            checkEquals(hints, d.info(), "hints read back after setInfo");
+            checkEquals(hints, e.info(), "hints of a dup");
+            checkEquals(hints, f.info(), "hints of an idup");
+            checkEquals(own, g.info(), "hints of dup(hints)");
+            checkEquals(hints, d.info(), "the parent's hints after dup(hints)");
+            g.close();
+            f.close();
+            e.close();
+            d.close();
+            expectError(ErrorClass.COMM, "info() of a closed communicator", d::info);
         });
     }
 }

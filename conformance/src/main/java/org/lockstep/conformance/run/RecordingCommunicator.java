@@ -2,11 +2,13 @@ package org.lockstep.conformance.run;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Group;
+import org.lockstep.api.Info;
 import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
@@ -190,7 +192,24 @@ final class RecordingCommunicator implements Communicator {
 
     @Override
     public Communicator dup() {
-        return new RecordingCommunicator(collective("dup", "", raw::dup), rank);
+        Supplier<Communicator> dup = raw::dup;
+        return new RecordingCommunicator(collective("dup", "", dup), rank);
+    }
+
+    @Override
+    public Communicator dup(Info hints) {
+        Supplier<Communicator> dup = () -> raw.dup(hints);
+        return new RecordingCommunicator(collective("dup", "with hints " + hints, dup), rank);
+    }
+
+    @Override
+    public void setInfo(Info hints) {
+        raw.setInfo(hints);
+    }
+
+    @Override
+    public Info info() {
+        return raw.info();
     }
 
     @Override

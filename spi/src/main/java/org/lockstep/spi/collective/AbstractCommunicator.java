@@ -9,6 +9,7 @@ import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
+import org.lockstep.api.Info;
 import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
@@ -45,6 +46,7 @@ public abstract class AbstractCommunicator implements Communicator {
     private Group group;
     private volatile String name = "";
     private final CommunicatorAttributes attributes = new CommunicatorAttributes();
+    private volatile Info info = Info.EMPTY;
 
     // ================================================================ hooks
 
@@ -379,18 +381,32 @@ public abstract class AbstractCommunicator implements Communicator {
     @Override
     public final Communicator dup() {
         checkOpen();
-        return withCopiedAttributes(implDup());
+        return asDuplicate(implDup(), info);
     }
 
-    /** The duplicate {@code made}, holding what this communicator's copiers give; closed again if a copier throws. */
-    private Communicator withCopiedAttributes(Communicator made) {
-        if (attributes.isEmpty()) {
-            return made;
+    @Override
+    public final Communicator dup(Info hints) {
+        checkOpen();
+        checkHints(hints);
+        return asDuplicate(implDup(), hints);
+    }
+
+    private static void checkHints(Info hints) {
+        if (hints == null) {
+            throw new LockstepException(ErrorClass.ARG, "hints are null (Info.EMPTY for none)");
         }
+    }
+
+    /**
+     * The duplicate {@code made} with the hints {@code hints}, holding what this communicator's
+     * copiers give; closed again if a copier throws.
+     */
+    private Communicator asDuplicate(Communicator made, Info hints) {
         if (!(made instanceof AbstractCommunicator copy)) {
             throw new LockstepException(ErrorClass.INTERN, getClass().getSimpleName() + "'s duplicate is not an AbstractCommunicator"
-                    + " and cannot take the attributes");
+                    + " and cannot take the hints and attributes");
         }
+        copy.info = hints;
         try {
             attributes.copyInto(this, copy.attributes);
         } catch (RuntimeException e) {
@@ -495,7 +511,7 @@ public abstract class AbstractCommunicator implements Communicator {
     public final CommunicatorRequest idup() {
         checkOpen();
         CommunicatorRequest started = implIdup();
-        return attributes.isEmpty() ? started : new ConstructingRequest(started, () -> withCopiedAttributes(started.communicator()));
+        return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), info));
     }
 
     @Override
@@ -526,6 +542,19 @@ public abstract class AbstractCommunicator implements Communicator {
     @Override
     public final String name() {
         return name;
+    }
+
+    @Override
+    public final void setInfo(Info hints) {
+        checkOpen();
+        checkHints(hints);
+        info = hints;
+    }
+
+    @Override
+    public final Info info() {
+        checkOpen();
+        return info;
     }
 
     @Override

@@ -406,4 +406,24 @@ final class ApiBreakages {
             return Forwarders.forward(Communicator.class, made, new Forgetful());
         }
     }
+
+    /** dup forgets the parent's hints: the new communicator has none. */
+    static final class DupDropsHints {
+        private final Communicator real;
+
+        DupDropsHints(Communicator real) {
+            this.real = real;
+        }
+
+        /** A duplicate that reports no hints. */
+        static final class NoHints {
+            public org.lockstep.api.Info info() {
+                return org.lockstep.api.Info.EMPTY;
+            }
+        }
+
+        public Communicator dup() {
+            return Forwarders.forward(Communicator.class, real.dup(), new NoHints());
+        }
+    }
 }

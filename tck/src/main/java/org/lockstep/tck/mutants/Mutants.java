@@ -139,6 +139,8 @@ public final class Mutants {
                         + " high they pass", List.of("COMM.04"), ApiBreakages.MergeIgnoresHigh::new),
                 Mutant.communicator("DUP_DROPS_ATTRIBUTES", "dup and idup give communicators without the attributes the keys' copiers"
                         + " give", List.of("COMM.05"), ApiBreakages.DupDropsAttributes::new),
+                Mutant.communicator("DUP_DROPS_HINTS", "dup gives communicators without the parent's hints",
+                        List.of("COMM.06"), ApiBreakages.DupDropsHints::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
