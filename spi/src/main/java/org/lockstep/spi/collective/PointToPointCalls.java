@@ -26,10 +26,10 @@ import org.lockstep.spi.messaging.UnpackingRequest;
  * receive in place, and matched probes (a probe, then a receive of exactly the message probed).
  */
 final class PointToPointCalls {
-    private final AbstractCommunicator comm;
+    private final CommunicatorHooks comm;
     private final BufferedSends buffered = new BufferedSends();
 
-    PointToPointCalls(AbstractCommunicator comm) {
+    PointToPointCalls(CommunicatorHooks comm) {
         this.comm = comm;
     }
 

@@ -1,0 +1,357 @@
+package org.lockstep.spi.collective;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.LongSupplier;
+
+import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.spi.events.CollectiveEvent;
+import org.lockstep.spi.events.CollectiveRecording;
+
+/**
+ * The blocking and non-blocking collective templates of {@link AbstractCommunicator}: each goes
+ * through {@link CollectiveCalls} (argument checks, derived datatypes packed) to the provider's
+ * {@link CollectiveEngine} over the private collective channel; each blocking collective is
+ * recorded as a {@link CollectiveEvent} when a Flight Recorder recording asks for it.
+ */
+public abstract class CollectiveTemplates extends PointToPointTemplates {
+    private CollectiveCalls collectives;
+
+    /** Only the layers of this package extend it. */
+    CollectiveTemplates() {
+    }
+
+    final CollectiveCalls collectives() {
+        checkOpen();
+        CollectiveCalls c = collectives;
+        if (c == null) {
+            c = new CollectiveCalls(this, collectiveEngine(), collectiveChannel());
+            collectives = c;
+        }
+        return c;
+    }
+
+    /**
+     * Runs a blocking collective, recorded as a {@link CollectiveEvent} when a Flight Recorder
+     * recording asks for it ({@code bytes} is evaluated only then).
+     */
+    private void recorded(String operation, LongSupplier bytes, Runnable call) {
+        CollectiveEvent event = CollectiveRecording.begin();
+        if (event == null) {
+            call.run();
+            return;
+        }
+        try {
+            call.run();
+        } finally {
+            long recordedBytes;
+            try {
+                recordedBytes = bytes.getAsLong();
+            } catch (LockstepException badCount) {
+                recordedBytes = 0; // the call itself reported it
+            }
+            CollectiveRecording.end(event, operation, this, recordedBytes);
+        }
+    }
+
+    private static long sum(long[] counts) {
+        long total = 0;
+        if (counts != null) {
+            for (long c : counts) {
+                total += c;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public final void barrier() {
+        recorded("barrier", () -> 0, () -> collectives().barrier(false));
+    }
+
+    @Override
+    public final void bcast(MemorySegment buffer, long count, Datatype type, int root) {
+        recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
+    }
+
+    @Override
+    public final void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        recorded("gather", () -> type.byteLength(count),
+                () -> collectives().gather(send, count, type, recv, count, type, root, false));
+    }
+
+    @Override
+    public final void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                              long[] displacements, int root) {
+        recorded("gatherv", () -> type.byteLength(sendCount),
+                () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
+    }
+
+    @Override
+    public final void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        recorded("scatter", () -> type.byteLength(count),
+                () -> collectives().scatter(send, count, type, recv, count, type, root, false));
+    }
+
+    @Override
+    public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                               long recvCount, int root) {
+        recorded("scatterv", () -> type.byteLength(recvCount),
+                () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
+    }
+
+    @Override
+    public final void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        recorded("allgather", () -> type.byteLength(count),
+                () -> collectives().allgather(send, count, type, recv, count, type, false));
+    }
+
+    @Override
+    public final void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                 long[] displacements) {
+        recorded("allgatherv", () -> type.byteLength(sendCount),
+                () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
+    }
+
+    @Override
+    public final void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        recorded("alltoall", () -> type.byteLength(count) * size(),
+                () -> collectives().alltoall(send, count, type, recv, count, type, false));
+    }
+
+    @Override
+    public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
+                () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
+    }
+
+    @Override
+    public final void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes, false));
+    }
+
+    @Override
+    public final void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
+    }
+
+    @Override
+    public final void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
+    }
+
+    @Override
+    public final void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
+    }
+
+    @Override
+    public final void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
+    }
+
+    @Override
+    public final void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
+    }
+
+    @Override
+    public final void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
+    }
+
+    @Override
+    public final Request ibarrier() {
+        return collectives().barrier(true);
+    }
+
+    @Override
+    public final Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
+        return collectives().bcast(buffer, count, type, root, true);
+    }
+
+    @Override
+    public final Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return collectives().gather(send, count, type, recv, count, type, root, true);
+    }
+
+    @Override
+    public final Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, int root) {
+        return collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, true);
+    }
+
+    @Override
+    public final Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return collectives().scatter(send, count, type, recv, count, type, root, true);
+    }
+
+    @Override
+    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                                   MemorySegment recv, long recvCount, int root) {
+        return collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, true);
+    }
+
+    @Override
+    public final Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return collectives().allgather(send, count, type, recv, count, type, true);
+    }
+
+    @Override
+    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                     long[] displacements) {
+        return collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, true);
+    }
+
+    @Override
+    public final Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return collectives().alltoall(send, count, type, recv, count, type, true);
+    }
+
+    @Override
+    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, true);
+    }
+
+    @Override
+    public final Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements,
+                recvTypes, true);
+    }
+
+    @Override
+    public final Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return collectives().reduce(send, recv, count, type, op, root, true);
+    }
+
+    @Override
+    public final Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().allreduce(send, recv, count, type, op, true);
+    }
+
+    @Override
+    public final Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        return collectives().reduceScatter(send, recv, recvCounts, type, op, true);
+    }
+
+    @Override
+    public final Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        return collectives().reduceScatterBlock(send, recv, recvCount, type, op, true);
+    }
+
+    @Override
+    public final Request iscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().scan(send, recv, count, type, op, false, true);
+    }
+
+    @Override
+    public final Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return collectives().scan(send, recv, count, type, op, true, true);
+    }
+
+    // ---- the general forms: send and receive sides with their own counts and datatypes
+
+    @Override
+    public final void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                             Datatype recvType, int root) {
+        collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                              long[] displacements, Datatype recvType, int root) {
+        collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false);
+    }
+
+    @Override
+    public final void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                              Datatype recvType, int root) {
+        collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
+                               long recvCount, Datatype recvType, int root) {
+        collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false);
+    }
+
+    @Override
+    public final void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                Datatype recvType) {
+        collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false);
+    }
+
+    @Override
+    public final void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                 long[] displacements, Datatype recvType) {
+        collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
+    }
+
+    @Override
+    public final void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                               Datatype recvType) {
+        collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
+    }
+
+    @Override
+    public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
+    }
+
+    @Override
+    public final Request igather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                 Datatype recvType, int root) {
+        return collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request igatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, Datatype recvType, int root) {
+        return collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, true);
+    }
+
+    @Override
+    public final Request iscatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                  Datatype recvType, int root) {
+        return collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType,
+                                   MemorySegment recv, long recvCount, Datatype recvType, int root) {
+        return collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, true);
+    }
+
+    @Override
+    public final Request iallgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                    Datatype recvType) {
+        return collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, true);
+    }
+
+    @Override
+    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                     long[] recvCounts, long[] displacements, Datatype recvType) {
+        return collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, true);
+    }
+
+    @Override
+    public final Request ialltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                   Datatype recvType) {
+        return collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, true);
+    }
+
+    @Override
+    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements,
+                recvType, true);
+    }
+}

@@ -1,0 +1,140 @@
+package org.lockstep.spi.collective;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+
+/**
+ * What a provider's communicator implements for {@link AbstractCommunicator}'s templates: the
+ * protected {@code impl…} hooks, which see checked arguments, valid ranks and packed bytes only,
+ * the collective channel and engine; and whether the communicator is still open. The first of the
+ * layers {@link AbstractCommunicator} is built from (hooks, {@link PointToPointTemplates},
+ * {@link CollectiveTemplates}, {@link PersistentCollectiveTemplates}); providers extend
+ * {@link AbstractCommunicator}, never a layer.
+ */
+public abstract class CommunicatorHooks implements Communicator {
+    /** Set once by {@link AbstractCommunicator#close}. */
+    volatile boolean closed;
+
+    /** Only the layers of this package extend it. */
+    CommunicatorHooks() {
+    }
+
+    /**
+     * Starts sending the first {@code bytes} bytes of {@code data} to rank {@code dest} (a rank of
+     * this communicator, never {@code PROC_NULL}); {@code synchronous}: the request completes only
+     * once the matching receive has started.
+     */
+    protected abstract Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous);
+
+    /**
+     * Starts receiving at most {@code capacity} bytes into {@code buffer} from {@code source} (a
+     * rank or {@code ANY_SOURCE}) with {@code tag} (or {@code ANY_TAG}); the status counts bytes.
+     */
+    protected abstract Request implReceive(MemorySegment buffer, long capacity, int source, int tag);
+
+    /**
+     * A blocking send, for a provider whose transport has a faster one than its non-blocking send
+     * awaited (a native {@code MPI_Send}); the default is exactly that.
+     */
+    protected void implSendBlocking(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        implSend(data, bytes, dest, tag, synchronous).await();
+    }
+
+    /** A blocking receive into contiguous memory; the default awaits {@link #implReceive}. */
+    protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
+        return implReceive(buffer, capacity, source, tag).await();
+    }
+
+    /** Blocks until a matching message is available ({@code source} a rank or {@code ANY_SOURCE}). */
+    protected abstract Status implProbe(int source, int tag);
+
+    /** The status of a matching message available now. */
+    protected abstract Optional<Status> implIprobe(int source, int tag);
+
+    /** A communicator with this group and a new context; collective. */
+    protected abstract Communicator implDup();
+
+    /** {@link #split}, with a color already checked; collective. */
+    protected abstract Communicator implSplit(int color, int key);
+
+    /** The world rank (the process's rank in the provider's world) of rank {@code rank} here. */
+    protected abstract int implWorldRank(int rank);
+
+    /**
+     * A communicator of the ranks {@code ranks} of this one (in that order; this rank among them),
+     * agreed on by them alone ({@code MPI_Comm_create_group}); {@code tag} tells concurrent calls apart.
+     */
+    protected abstract Communicator implCreateGroup(int[] ranks, int tag);
+
+    /** Starts a {@link #dup} that does not block ({@code MPI_Comm_idup}); collective. */
+    protected abstract CommunicatorRequest implIdup();
+
+    /**
+     * Which ranks share memory with this one, for {@link #splitType}: ranks returning the same value
+     * share it. The default, 0, says every rank of the communicator does (one device).
+     */
+    protected int implSharedMemoryDomain() {
+        return 0;
+    }
+
+    /** {@link #splitType}{@code (SHARED, key)}: by default a split by {@link #implSharedMemoryDomain()}. */
+    protected Communicator implSplitShared(int key) {
+        return implSplit(implSharedMemoryDomain(), key);
+    }
+
+    /**
+     * This rank's proposal for the context of a communicator that spans ranks of several
+     * communicators (an intercommunicator's bridge), reserved here; the members agree on the
+     * largest of theirs. The default: such communicators are not supported.
+     */
+    protected long implSpanningProposal() {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getSimpleName()
+                + " cannot make a communicator that spans ranks of several communicators (an intercommunicator)");
+    }
+
+    /**
+     * The communicator of the processes {@code worldRanks} (in that order, this rank among them) on
+     * the context {@code agreed}, the largest of its members' {@link #implSpanningProposal()}s; collective over them.
+     */
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getSimpleName()
+                + " cannot make a communicator that spans ranks of several communicators (an intercommunicator)");
+    }
+
+    protected abstract MemorySegment implAllocate(long byteSize);
+
+    protected abstract void implFree(MemorySegment segment);
+
+    /** Releases what this communicator holds; called once, by the first {@link #close()}. */
+    protected abstract void implClose();
+
+    /**
+     * A communicator with this one's group whose point-to-point operations use a context private
+     * to collectives. It must be the same object for the life of this communicator: the default
+     * algorithms count the collectives started on it, and that count is part of their tags.
+     */
+    protected abstract Communicator collectiveChannel();
+
+    /** The algorithms this communicator's collectives run; providers override to replace some or all. */
+    protected CollectiveEngine collectiveEngine() {
+        return PointToPointCollectives.INSTANCE;
+    }
+
+    /** Fails with {@link ErrorClass#COMM} once the communicator is closed. */
+    protected final void checkOpen() {
+        if (closed) {
+            throw new LockstepException(ErrorClass.COMM, "communicator of rank " + rank() + " is closed");
+        }
+    }
+
+    protected final boolean isClosed() {
+        return closed;
+    }
+}
