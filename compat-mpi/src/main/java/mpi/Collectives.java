@@ -88,16 +88,38 @@ final class Collectives {
         return type == null ? null : type.unit();
     }
 
+    /** Whether this rank is a rooted collective's root: in an intercommunicator, the rank that passes {@code MPI.ROOT}. */
+    private boolean atRoot(Communicator c, int root) {
+        return comm instanceof Intercomm ? root == MPI.ROOT : c.rank() == root;
+    }
+
+    /**
+     * Whether this rank's data goes to or comes from the root: every rank of an intracommunicator
+     * (the root's own block, unless in place), the other group's ranks of an intercommunicator.
+     */
+    private boolean exchangesWithRoot(boolean atRoot, Object ownBuffer, int root) {
+        if (comm instanceof Intercomm) {
+            return root >= 0;
+        }
+        return !atRoot || ownBuffer != null;
+    }
+
+    /** The root's own block in place ({@code MPI.IN_PLACE}), which only an intracommunicator's root may ask for. */
+    private boolean inPlaceAtRoot(boolean atRoot, Object ownBuffer) {
+        return atRoot && ownBuffer == null && !(comm instanceof Intercomm);
+    }
+
     /** A null {@code sendbuf} at the root is the in-place form; the receive side counts at the root only. */
     Request gather(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
                    Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
+        boolean isRoot = atRoot(c, root);
         long rn = isRoot ? count(call, recvcount, recvtype) : 0;
-        boolean inPlace = isRoot && sendbuf == null;
-        MemorySegment send = inPlace ? IN_PLACE : Buffers.segment(sendbuf, call);
-        long sn = inPlace ? rn : count(call, sendcount, sendtype);
-        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sendtype);
+        boolean inPlace = inPlaceAtRoot(isRoot, sendbuf);
+        boolean sends = exchangesWithRoot(isRoot, sendbuf, root);
+        MemorySegment send = inPlace ? IN_PLACE : sends ? Buffers.segment(sendbuf, call) : null;
+        long sn = inPlace ? rn : sends ? count(call, sendcount, sendtype) : 0;
+        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sends ? sendtype : null);
         MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : null;
         org.lockstep.api.Datatype rt = isRoot ? unit(recvtype) : null;
         return run(call, start, recvbuf, recv, () -> c.gather(send, sn, st, recv, rn, rt, root),
@@ -114,13 +136,14 @@ final class Collectives {
     Request gatherv(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
                     Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
         Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
+        boolean isRoot = atRoot(c, root);
         long[] counts = isRoot ? counts(call, recvcount, recvtype, c.size()) : null;
         long[] displacements = isRoot ? widen(call, displs, c.size()) : null;
-        boolean inPlace = isRoot && sendbuf == null;
-        MemorySegment send = inPlace ? IN_PLACE : Buffers.segment(sendbuf, call);
-        long sn = inPlace ? counts[root] : count(call, sendcount, sendtype);
-        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sendtype);
+        boolean inPlace = inPlaceAtRoot(isRoot, sendbuf);
+        boolean sends = exchangesWithRoot(isRoot, sendbuf, root);
+        MemorySegment send = inPlace ? IN_PLACE : sends ? Buffers.segment(sendbuf, call) : null;
+        long sn = inPlace ? counts[root] : sends ? count(call, sendcount, sendtype) : 0;
+        org.lockstep.api.Datatype st = unit(inPlace ? recvtype : sends ? sendtype : null);
         MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : null;
         org.lockstep.api.Datatype rt = isRoot ? unit(recvtype) : null;
         return run(call, start, recvbuf, recv, () -> c.gatherv(send, sn, st, recv, counts, displacements, rt, root),
@@ -131,14 +154,15 @@ final class Collectives {
     Request scatter(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
                     Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
+        boolean isRoot = atRoot(c, root);
         long sn = isRoot ? count(call, sendcount, sendtype) : 0;
         MemorySegment send = isRoot ? Buffers.segment(sendbuf, call) : null;
         org.lockstep.api.Datatype st = isRoot ? unit(sendtype) : null;
-        boolean inPlace = isRoot && recvbuf == null;
-        MemorySegment recv = inPlace ? IN_PLACE : Buffers.segment(recvbuf, call);
-        long rn = inPlace ? sn : count(call, recvcount, recvtype);
-        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : recvtype);
+        boolean inPlace = inPlaceAtRoot(isRoot, recvbuf);
+        boolean receives = exchangesWithRoot(isRoot, recvbuf, root);
+        MemorySegment recv = inPlace ? IN_PLACE : receives ? Buffers.segment(recvbuf, call) : null;
+        long rn = inPlace ? sn : receives ? count(call, recvcount, recvtype) : 0;
+        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : receives ? recvtype : null);
         return run(call, start, recvbuf, recv, () -> c.scatter(send, sn, st, recv, rn, rt, root),
                 () -> c.iscatter(send, sn, st, recv, rn, rt, root));
     }
@@ -153,15 +177,16 @@ final class Collectives {
     Request scatterv(String call, boolean start, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                      Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         Communicator c = comm.live(call);
-        boolean isRoot = c.rank() == root;
+        boolean isRoot = atRoot(c, root);
         long[] counts = isRoot ? counts(call, sendcount, sendtype, c.size()) : null;
         long[] displacements = isRoot ? widen(call, displs, c.size()) : null;
         MemorySegment send = isRoot ? Buffers.segment(sendbuf, call) : null;
         org.lockstep.api.Datatype st = isRoot ? unit(sendtype) : null;
-        boolean inPlace = isRoot && recvbuf == null;
-        MemorySegment recv = inPlace ? IN_PLACE : Buffers.segment(recvbuf, call);
-        long rn = inPlace ? counts[root] : count(call, recvcount, recvtype);
-        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : recvtype);
+        boolean inPlace = inPlaceAtRoot(isRoot, recvbuf);
+        boolean receives = exchangesWithRoot(isRoot, recvbuf, root);
+        MemorySegment recv = inPlace ? IN_PLACE : receives ? Buffers.segment(recvbuf, call) : null;
+        long rn = inPlace ? counts[root] : receives ? count(call, recvcount, recvtype) : 0;
+        org.lockstep.api.Datatype rt = unit(inPlace ? sendtype : receives ? recvtype : null);
         return run(call, start, recvbuf, recv, () -> c.scatterv(send, counts, displacements, st, recv, rn, rt, root),
                 () -> c.iscatterv(send, counts, displacements, st, recv, rn, rt, root));
     }
@@ -267,8 +292,9 @@ final class Collectives {
         Communicator c = comm.live(call);
         long n = type.wireCount(call, count);
         org.lockstep.api.Op operation = operation(call, op, type);
-        boolean isRoot = c.rank() == root;
-        MemorySegment send = isRoot && sendbuf == null ? IN_PLACE : Buffers.segment(sendbuf, call);
+        boolean isRoot = atRoot(c, root);
+        MemorySegment send = inPlaceAtRoot(isRoot, sendbuf) ? IN_PLACE
+                : exchangesWithRoot(isRoot, sendbuf, root) ? Buffers.segment(sendbuf, call) : NOT_SIGNIFICANT;
         MemorySegment recv = isRoot ? Buffers.segment(recvbuf, call) : NOT_SIGNIFICANT;
         return run(call, start, recvbuf, isRoot ? recv : null, () -> c.reduce(send, recv, n, type.wire, operation, root),
                 () -> c.ireduce(send, recv, n, type.wire, operation, root));

@@ -258,10 +258,22 @@ public class Comm implements Freeable, Cloneable {
         return this instanceof Intercomm;
     }
 
-    /** An intercommunicator between this group and another ({@code MPI_Intercomm_create}). */
+    /**
+     * An intercommunicator between {@code localComm}'s group and another, disjoint group
+     * ({@code MPI_Intercomm_create}); called on the peer communicator that holds both leaders,
+     * collective over {@code localComm}. {@code remoteLeader} is the other leader's rank here.
+     */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
-        live("Comm.createIntercomm");
-        throw ErrorClasses.unsupported("Comm.createIntercomm", "Lockstep's API has no intercommunicators yet (issue 15)");
+        String call = "Comm.createIntercomm";
+        Communicator local = localComm.live(call);
+        // only the local leader uses the peer communicator (MPI: the argument is significant there only)
+        Communicator peer = local.rank() == localLeader ? live(call) : null;
+        try {
+            org.lockstep.api.Intercommunicator inter = local.createIntercommunicator(localLeader, peer, remoteLeader, tag);
+            return new Intercomm(inter, localComm.members, name + " (intercomm)");
+        } catch (LockstepException e) {
+            throw localComm.fail(call, e);
+        }
     }
 
     // ---- point-to-point (MPI 4.1 chapter 3) ----

@@ -1,18 +1,24 @@
 package mpi;
 
-import org.lockstep.api.Communicator;
+import org.lockstep.api.Intercommunicator;
+import org.lockstep.api.LockstepException;
 
 /**
  * A communicator between two groups ({@code MPI_Comm} for which {@code MPI_Comm_test_inter} is
- * true). Lockstep's API has no intercommunicators yet (issue 15), so none is ever made here:
- * {@link Comm#createIntercomm} and the dynamic-process calls throw, and {@link #getParent()}
- * says this job was not spawned.
+ * true), over Lockstep's {@link Intercommunicator}: point-to-point to remote ranks, probes, and
+ * the collectives barrier, bcast, gather, scatter, allGather, allToAll, reduce and allReduce, with
+ * {@code MPI.ROOT} and {@code MPI.PROC_NULL} roots; dup and merge. Its other calls (the vector and
+ * non-blocking collectives, iDup) throw {@link MPIException}s of class
+ * {@link MPI#ERR_UNSUPPORTED_OPERATION} naming them. {@link #getParent()} says this job was not
+ * spawned.
  */
 public class Intercomm extends Comm {
-    private static final String MISSING = "Lockstep's API has no intercommunicators yet (issue 15)";
+    /** Lockstep's intercommunicator; null for {@code getParent()}'s null communicator. */
+    private final Intercommunicator inter;
 
-    Intercomm(Communicator comm, int[] members, String name) {
-        super(comm, members, name);
+    Intercomm(Intercommunicator inter, int[] members, String name) {
+        super(inter == null ? null : InterBridge.over(inter), members, name);
+        this.inter = inter;
     }
 
     @Override
@@ -24,36 +30,51 @@ public class Intercomm extends Comm {
         }
     }
 
+    /** The same two groups on new contexts ({@code MPI_Comm_dup}); collective over both groups. */
     @Override
     public Intercomm dup() throws MPIException {
         live("Intercomm.dup");
-        throw ErrorClasses.unsupported("Intercomm.dup", MISSING);
+        try {
+            return inherit(new Intercomm(inter.dup(), members, this + " (dup)"));
+        } catch (LockstepException e) {
+            throw fail("Intercomm.dup", e);
+        }
     }
 
     @Override
     public Intercomm iDup() throws MPIException {
         live("Intercomm.iDup");
-        throw ErrorClasses.unsupported("Intercomm.iDup", MISSING);
+        throw ErrorClasses.unsupported("Intercomm.iDup", "Lockstep's intercommunicators have a blocking dup only");
     }
 
     @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
-        return dup();
+        Intercomm copy = dup();
+        copy.setInfo(info);
+        return copy;
     }
 
+    /** Size of the remote group ({@code MPI_Comm_remote_size}). */
     public int getRemoteSize() throws MPIException {
         live("Intercomm.getRemoteSize");
-        throw ErrorClasses.unsupported("Intercomm.getRemoteSize", MISSING);
+        return inter.remoteSize();
     }
 
+    /** The remote group ({@code MPI_Comm_remote_group}). */
     public Group getRemoteGroup() throws MPIException {
         live("Intercomm.getRemoteGroup");
-        throw ErrorClasses.unsupported("Intercomm.getRemoteGroup", MISSING);
+        return new Group(inter.remoteGroup().worldRanks());
     }
 
+    /** The intracommunicator of both groups, the group passing {@code high = false} first ({@code MPI_Intercomm_merge}). */
     public Intracomm merge(boolean high) throws MPIException {
         live("Intercomm.merge");
-        throw ErrorClasses.unsupported("Intercomm.merge", MISSING);
+        try {
+            org.lockstep.api.Communicator merged = inter.merge(high);
+            return new Intracomm(merged, merged.group().worldRanks(), this + " (merged)");
+        } catch (LockstepException e) {
+            throw fail("Intercomm.merge", e);
+        }
     }
 
     /** The intercommunicator to the job that spawned this one: none, as Lockstep spawns nothing ({@link #isNull()}). */

@@ -52,7 +52,8 @@ class MpiBindingsProgramsTest {
     @ParameterizedTest(name = "{0} on {1} processes")
     @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
-            "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4"})
+            "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
+            "Intercomms, 2", "Intercomms, 4"})
     void runsUnchangedAsProcesses(String program, int ranks) {
         Launch l = processes(ranks, program);
         assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
@@ -62,7 +63,8 @@ class MpiBindingsProgramsTest {
     @ParameterizedTest(name = "{0} on {1} threads")
     @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
-            "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4"})
+            "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
+            "Intercomms, 2", "Intercomms, 4"})
     void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
         new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
                 .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE));
