@@ -39,7 +39,7 @@ final class SpanningCollectives {
                 call.arrivals.wakeAll(calls.scheduler());
                 call.finished.wakeAll(calls.scheduler());
             });
-            case ROOT_READY -> rooted.rootReady(call);
+            case ROOT_READY -> rooted.rootReady(group, call);
             case RECORDED -> allgather.recorded(call, frame);
             case COLORS -> split.colors(group, call, frame);
             case SUMMARY -> alltoall.summary(group, call, frame);

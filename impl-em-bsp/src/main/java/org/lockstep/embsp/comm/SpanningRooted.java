@@ -23,9 +23,10 @@ import static org.lockstep.embsp.comm.CollectiveBuffers.slice;
  * The rooted collectives across real processors. The root publishes its buffer and tells the
  * other processors (ROOT_READY); the root's own processor runs the single-processor algorithm.
  * <ul>
- *   <li><b>Bcast</b>: on every other processor the first VP through pulls the root's message once
- *       (P−1 copies cross the network, not one per VP) and becomes that processor's root: the
- *       others read from its context. The root leaves once every processor has pulled.</li>
+ *   <li><b>Bcast</b>: on every other processor one VP pulls the root's message once (P−1 copies
+ *       cross the network, not one per VP) and delivers it to the VPs there that wait; those that
+ *       come later read it from its context. Every VP waits at most once. The root leaves once
+ *       every processor has pulled.</li>
  *   <li><b>Scatter(v)</b>: each VP elsewhere pulls its own block from the root's context.</li>
  *   <li><b>Gather(v)</b>: each VP elsewhere sends its block in frames (α in flight) to the root's
  *       processor, whose agent delivers it straight into the root's context.</li>
@@ -66,9 +67,19 @@ final class SpanningRooted {
         }
     }
 
-    /** A ROOT_READY frame (agent). */
-    void rootReady(CallState call) {
-        calls.locked(() -> call.span.remoteRootReady.set(calls.scheduler()));
+    /**
+     * A ROOT_READY frame (agent). A Bcast whose VPs here have all arrived and wait wakes the first
+     * of them to fetch the message (see {@link #fromElsewhere}).
+     */
+    void rootReady(Group group, CallState call) {
+        calls.locked(() -> {
+            SpanningState span = call.span;
+            span.remoteRootReady.set(calls.scheduler());
+            if (span.fetcher < 0 && !span.waiting.isEmpty() && call.arrivals.count() == group.localMembers()) {
+                span.fetcher = span.waiting.removeFirst();
+                call.rootReady.wakeAll(calls.scheduler());
+            }
+        });
     }
 
     // ------------------------------------------------------------------ bcast
@@ -99,31 +110,127 @@ final class SpanningRooted {
             calls.leave(c, call);
             return;
         }
-        awaitRemoteRoot(c, call, "bcast", root);
-        boolean[] proxy = new boolean[1];
+        fromElsewhere(c, call, data, root);
+    }
+
+    /**
+     * Bcast on a processor without the root. The root's message crosses once: one VP here, the
+     * fetcher, pulls it holding its partition — only once the root has published, so that the
+     * pull depends on no VP — and delivers it straight into the VPs that wait for it. Each VP
+     * waits at most once, so it is swapped out and in at most once (seed 003: once per virtual
+     * superstep); a VP whose turn needs a second wait would be swapped twice.
+     * <ul>
+     *   <li>The first VP to arrive after the root has published fetches; VPs that arrive after it
+     *       has the copy read it from its context, and it waits (its only wait) until they have.</li>
+     *   <li>A VP that arrives earlier registers its buffer and waits. When the root publishes after
+     *       every VP here has arrived, the first of them is woken to fetch: everybody here has a
+     *       buffer registered by then, so it delivers to all and leaves without a second wait.</li>
+     * </ul>
+     */
+    private void fromElsewhere(EmCommunicator c, CallState call, MemorySegment data, int root) {
+        Group group = c.vpGroup();
+        Vp me = c.vp();
+        int rank = c.rank();
+        long length = data.byteSize();
+        SpanningState span = call.span;
+        BoundaryCache cache = calls.cacheOf(call);
+        int[] role = new int[1];
         calls.locked(() -> {
             call.io.messageOf(length);
             call.io.eachOtherPulls(call.n, length);
-            if (call.root < 0) {
-                call.root = root;
-                proxy[0] = true;
+            call.arrivals.increment();
+            if (call.rootReady.isSet()) {
+                role[0] = READ;
+            } else if (span.fetcher < 0 && span.remoteRootReady.isSet()) {
+                span.fetcher = rank;
+                role[0] = FETCH;
+            } else {
+                Location buffer = Location.of(me, data);
+                if (!buffer.isExternal()) {
+                    // the fetcher may deliver while this VP is swapped out: its unaligned ends go to the cache
+                    cache.snapshotEnds(me, buffer.offset(), length);
+                }
+                call.recvBuffers[rank] = buffer;
+                span.waiting.add(rank);
+                role[0] = WAIT;
             }
         });
-        if (proxy[0]) {
-            remote.pull(group, call, group.processorOf(root), PullService.ROOT, root, 0, data);
-            calls.locked(() -> {
-                call.rootBuffer = Location.of(c.vp(), data);
-                call.rootReady.set(calls.scheduler());
-            });
-        } else {
-            calls.rootedSynchronisation(c, call, "bcast waiting for this processor's copy of root " + root + "'s message");
-            checkLength("bcast", call.rootBuffer.length(), length);
-            calls.mover().read(c.vp(), call.rootBuffer, data, calls.deliveries(c));
+        switch (role[0]) {
+            case READ -> {
+                checkLength("bcast", call.rootBuffer.length(), length);
+                calls.mover().read(me, call.rootBuffer, data, calls.deliveries(c));
+                countFinished(call);
+            }
+            case FETCH -> {
+                fetchAndDeliver(c, call, data, root, cache);
+                calls.await(c, call, () -> call.finished.count() == group.localMembers() - 1 || span.failure != null, call.finished,
+                        "bcast: this processor's copy of root " + root + "'s message waiting for the VPs here to read it");
+                failIfFailed(call);
+            }
+            default -> {
+                calls.await(c, call, () -> span.delivered[rank] || span.fetcher == rank || span.failure != null, call.rootReady,
+                        "bcast waiting for root " + root + "'s message from real processor " + group.processorOf(root));
+                // the cached boundary blocks hold what was delivered while this VP was out (nothing, for the fetcher)
+                cache.overlay(me);
+                failIfFailed(call);
+                if (span.fetcher == rank) {
+                    fetchAndDeliver(c, call, data, root, cache);
+                } else {
+                    checkLength("bcast", call.rootBuffer.length(), length);
+                }
+            }
         }
-        countFinished(call);
-        // the copy here stays until every VP here has read it
-        calls.await(c, call, () -> call.finished.count() == group.localMembers(), call.finished, "bcast waiting for this processor's VPs");
         calls.leave(c, call);
+    }
+
+    private static final int READ = 0;
+    private static final int FETCH = 1;
+    private static final int WAIT = 2;
+
+    /**
+     * The fetcher's part: pulls the root's message into {@code data} (its own memory), makes it the
+     * copy later VPs read, and delivers it into every waiting VP's buffer (a buffer of another
+     * length gets nothing: its VP fails as a local reader would).
+     */
+    private void fetchAndDeliver(EmCommunicator c, CallState call, MemorySegment data, int root, BoundaryCache cache) {
+        Group group = c.vpGroup();
+        SpanningState span = call.span;
+        try {
+            remote.pull(group, call, group.processorOf(root), PullService.ROOT, root, 0, data);
+        } catch (LockstepException e) {
+            calls.locked(() -> {
+                span.failure = e;
+                call.rootReady.wakeAll(calls.scheduler());
+                call.finished.wakeAll(calls.scheduler());
+            });
+            throw e;
+        }
+        java.util.List<Integer> waiting = new java.util.ArrayList<>();
+        calls.locked(() -> {
+            call.rootBuffer = Location.of(c.vp(), data);
+            call.rootReady.set(calls.scheduler());
+            waiting.addAll(span.waiting);
+            span.waiting.clear();
+        });
+        Deliveries writes = calls.deliveries(c);
+        try {
+            for (int w : waiting) {
+                Location buffer = call.recvBuffers[w];
+                if (buffer.length() == data.byteSize()) {
+                    calls.mover().write(c.vp(), data, buffer, cache, writes);
+                }
+            }
+        } finally {
+            writes.drain();
+        }
+        calls.locked(() -> {
+            for (int w : waiting) {
+                span.delivered[w] = true;
+                call.finished.increment();
+            }
+            call.rootReady.wakeAll(calls.scheduler());
+            call.finished.wakeAll(calls.scheduler());
+        });
     }
 
     private void countFinished(CallState call) {

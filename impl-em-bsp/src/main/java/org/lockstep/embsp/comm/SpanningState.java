@@ -44,10 +44,18 @@ final class SpanningState {
     /** Reductions: whether the running value is here, and how many of its bytes have arrived. */
     boolean tokenHere;
     long tokenBytes;
-    /** Allgather and Bcast: where rank i's block is held here (a VP that fetched it), and who fetches it now. */
+    /** Allgather: where rank i's block is held here (a VP that fetched it), and who fetches it now. */
     final Location[] holders;
     final boolean[] fetching;
     final CompositeSignal fetched = new CompositeSignal();
+    /**
+     * Bcast on a processor without the root: the rank here that fetches the root's message (-1:
+     * none yet), the ranks waiting for it with their buffers registered, in order of arrival, and
+     * the ranks it has been delivered to.
+     */
+    int fetcher = -1;
+    final java.util.List<Integer> waiting = new java.util.ArrayList<>();
+    final boolean[] delivered;
     /** A failure the agent found in this call (a size mismatch): every VP of the call here fails with it. */
     LockstepException failure;
 
@@ -57,6 +65,7 @@ final class SpanningState {
         this.summaries = new long[n][];
         this.holders = new Location[n];
         this.fetching = new boolean[n];
+        this.delivered = new boolean[n];
     }
 
     /** Whether every other processor reported its complete share of {@code counter}. */
