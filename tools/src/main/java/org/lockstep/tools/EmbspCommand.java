@@ -51,6 +51,8 @@ final class EmbspCommand implements Callable<Integer> {
     static final int IMPOSSIBLE = LockstepCommand.USAGE;
     static final String PROVIDER = "embsp";
     static final String PREFIX = "lockstep.embsp.";
+    /** The simulator's block size B when none is given (its own default too). */
+    static final String DEFAULT_BLOCK_SIZE = "64k";
 
     enum Io { sync, async, mmap }
 
@@ -75,7 +77,7 @@ final class EmbspCommand implements Callable<Integer> {
             description = "Disks: files to create, or directories to create one in; one per disk (default: the temp directory).")
     List<Path> disks;
 
-    @Option(names = "--block-size", paramLabel = "B", converter = SizeList.SingleSize.class, defaultValue = "64k",
+    @Option(names = "--block-size", paramLabel = "B", converter = SizeList.SingleSize.class, defaultValue = DEFAULT_BLOCK_SIZE,
             description = "Disk block B, a multiple of each disk's device block (default: ${DEFAULT-VALUE}).")
     long blockSize;
 

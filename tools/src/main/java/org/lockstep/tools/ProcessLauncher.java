@@ -382,7 +382,7 @@ public final class ProcessLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(job.jvmOptions());
-        command.add("--enable-native-access=ALL-UNNAMED,org.lockstep.pcie,org.lockstep.emulated,org.lockstep.mpi");
+        command.add("--enable-native-access=ALL-UNNAMED,org.lockstep.pcie,org.lockstep.emulated,org.lockstep.mpi,org.lockstep.embsp");
         String modulePath = System.getProperty("jdk.module.path", "");
         List<String> classPath = new ArrayList<>(job.classPath());
         String target = job.mainClassOrJar();

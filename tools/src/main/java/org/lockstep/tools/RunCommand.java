@@ -103,7 +103,8 @@ final class RunCommand implements Callable<Integer> {
     boolean threads;
 
     @Option(names = "--provider", paramLabel = "NAME",
-            description = "With --threads: the provider to run on (default: the one Lockstep chooses), e.g. embsp for an EM-BSP simulation.")
+            description = "The provider to run on (default: the one Lockstep chooses). embsp: each process is a real processor of an "
+                    + "EM-BSP simulation of v = lockstep.embsp.vps virtual processors (default N), v/N each (with --threads, one simulation).")
     String provider;
 
     @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", split = ":",
@@ -173,14 +174,15 @@ final class RunCommand implements Callable<Integer> {
             long buffers = Applications.create(target, arguments).contextBytes(ranks);
             jobProperties.put(HEAP_PER_RANK_PROPERTY, Long.toString(Math.max(PAYLOAD_ROOM, buffers + PAYLOAD_ROOM)));
         }
+        if (provider != null) {
+            jobProperties.put(Lockstep.PROVIDER_PROPERTY, provider);
+        }
+        sizeEmBspContexts(target, arguments, jobProperties, ranks);
         if (threads) {
             if (engine == Engine.mpi) {
                 throw new ParameterException(spec.commandLine(), "--threads runs the ranks in this JVM; --engine mpi starts processes");
             }
             return runThreads(program, jobProperties);
-        }
-        if (provider != null) {
-            jobProperties.put(Lockstep.PROVIDER_PROPERTY, provider);
         }
         List<String> jvm = new ArrayList<>(jvmOptions == null ? List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch") : jvmOptions);
         if (engine == Engine.mpi) {
@@ -225,6 +227,32 @@ final class RunCommand implements Callable<Integer> {
                     + ProcessLauncher.describeExit(outcome.exitCodes()[outcome.firstFailedRank()]));
         }
         return outcome.exitCode();
+    }
+
+    /**
+     * An application under the EM-BSP provider: unless given, each VP's context (μ) is sized for the
+     * problem asked for, as {@code lockstep embsp} sizes it — v VPs ({@code lockstep.embsp.vps},
+     * default one per rank), rounded up to the block size.
+     */
+    static void sizeEmBspContexts(String target, List<String> arguments, Map<String, String> jobProperties, int ranks) {
+        if (!EmbspCommand.PROVIDER.equals(jobProperties.get(Lockstep.PROVIDER_PROPERTY)) || !Applications.isApplication(target)
+                || jobProperties.containsKey(EmbspCommand.PREFIX + "contextSize")) {
+            return;
+        }
+        long vps;
+        long block;
+        try {
+            vps = Long.parseLong(jobProperties.getOrDefault(EmbspCommand.PREFIX + "vps", Integer.toString(ranks)).trim());
+            block = new SizeList.SingleSize().convert(jobProperties.getOrDefault(EmbspCommand.PREFIX + "blockSize",
+                    EmbspCommand.DEFAULT_BLOCK_SIZE).trim());
+        } catch (RuntimeException e) {
+            return; // the provider's own check names the bad value
+        }
+        if (vps < 1 || vps > Integer.MAX_VALUE || block < 1) {
+            return;
+        }
+        long needed = Applications.create(target, arguments).contextBytes((int) vps);
+        jobProperties.put(EmbspCommand.PREFIX + "contextSize", Long.toString(Math.max(1, (needed + block - 1) / block) * block));
     }
 
     /** {@code --engine mpi}: the engine starts the ranks; this process waits for it and returns its exit code. */

@@ -46,6 +46,37 @@ class EmbspProcessorsTest {
         assertEquals(processors, line.get("processor_peak_rss_bytes").split(",").length, "one peak RSS per process");
     }
 
+    /**
+     * {@code lockstep run -n 2 --provider embsp -- sort …}: the launcher starts the real processors
+     * like any job's ranks (each process simulates v/P VPs); μ is sized for the application as
+     * {@code lockstep embsp} sizes it. The application checks its own result (a wrong one fails its
+     * process); processor 0 writes the whole run's simulator line.
+     */
+    @Test
+    void theLauncherRunsAnApplicationOnTwoRealProcessors(@TempDir Path dir) throws IOException {
+        Path stats = dir.resolve("stats");
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        CommandLineTest.Run r;
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            r = CommandLineTest.run("run", "-n", "2", "--provider", "embsp", "-o", "lockstep.embsp.vps=4", "-o", "lockstep.embsp.cores=1",
+                    "-o", "lockstep.embsp.blockSize=4096", "-o", "lockstep.embsp.disks=" + EmbspCommandTest.diskDir(),
+                    "-o", "lockstep.embsp.statsOut=" + stats, "--jvm-option", "-Xmx128m", "--", "sort", "--keys", "40000");
+        } finally {
+            System.setOut(out);
+        }
+        String ranks = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, r.exitCode(), r.err() + ranks);
+        Application app = Applications.create("sort", List.of("--keys", "40000"));
+        assertTrue(ranks.contains("[0] app=sort size=40000 ranks=4 digest=" + app.expectedDigest() + " "), ranks);
+        Map<String, String> line = EmbspCommandTest.closingLine(Files.readString(stats));
+        assertEquals("2", line.get("processors"), line.toString());
+        assertEquals("4", line.get("vps"));
+        assertEquals("true", line.get("within_bounds"), line.toString());
+        assertEquals(Long.toString((app.contextBytes(4) + 4095) / 4096 * 4096), line.get("context_size"), "mu sized for the application");
+    }
+
     @Test
     void aProgramOfYourOwnRunsOnTwoProcessors() throws IOException {
         CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "6", "--cores", "1", "--context-size", "64k",
