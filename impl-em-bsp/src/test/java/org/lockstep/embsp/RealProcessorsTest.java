@@ -1,6 +1,7 @@
 package org.lockstep.embsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -11,7 +12,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lockstep.embsp.sim.CallRecord;
+import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.api.TruncationException;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.RankProgram;
@@ -86,5 +91,105 @@ class RealProcessorsTest {
             assertTrue(c.counted().swapBytes() <= c.swapBoundBytes(), () -> "a VP swapped more than once: " + CollectivesTest.describe(c));
             assertTrue(c.withinBound(), () -> CollectivesTest.describe(c));
         }
+    }
+
+    /**
+     * Point-to-point between VPs of different real processors: messages above the eager limit
+     * (pulled by the receiver from the sender's context) and below it (streamed eagerly), at
+     * offsets that straddle blocks; receives posted before the message is announced (the agent
+     * delivers into the waiting VP's context); one sender's messages in order, tags selecting,
+     * ANY_SOURCE, probe, a synchronous send, an empty message and truncation — all across.
+     */
+    @ParameterizedTest(name = "k={0} io={1} threads={2}")
+    @CsvSource({"1, sync, virtual", "2, async, platform", "1, mmap, virtual"})
+    void pointToPointAcrossProcessors(int k, String io, String threads) {
+        int v = 8;
+        RunReport report = run(TestJobs.job(v, k, MU, B).with(EmBspOptions.IO, io).with(EmBspOptions.THREADS, threads), 2, w -> {
+            int r = w.rank();
+            int n = w.size();
+            int across = (r + n / 2) % n;
+            boolean first = r < n / 2;
+            MemorySegment pad = w.allocate(100 + 64L * r);
+            MemorySegment big = w.allocate(70_000 + 1111L * r);
+            MemorySegment small = w.allocate(300 + r);
+            CollectiveChecks.fill(big, 100 + r);
+            CollectiveChecks.fill(small, 200 + r);
+            long bigIn = 70_000 + 1111L * across;
+            long smallIn = 300 + across;
+            MemorySegment inBig = w.allocate(bigIn);
+            MemorySegment inSmall = w.allocate(smallIn);
+            // 1. pairs across the processors, one side sending first
+            if (first) {
+                w.send(big, big.byteSize(), Datatype.BYTE, across, 3);
+                w.send(small, small.byteSize(), Datatype.BYTE, across, 4);
+            }
+            Status sb = w.recv(inBig, bigIn, Datatype.BYTE, across, 3);
+            Status ss = w.recv(inSmall, smallIn, Datatype.BYTE, Communicator.ANY_SOURCE, 4);
+            if (!first) {
+                w.send(big, big.byteSize(), Datatype.BYTE, across, 3);
+                w.send(small, small.byteSize(), Datatype.BYTE, across, 4);
+            }
+            assertEquals(across, sb.source());
+            assertEquals(bigIn, sb.byteCount());
+            assertEquals(across, ss.source());
+            CollectiveChecks.expect(inBig, 0, bigIn, 100 + across, "large message from " + across + " at " + r);
+            CollectiveChecks.expect(inSmall, 0, smallIn, 200 + across, "small message from " + across + " at " + r);
+            // 2. receives posted before the messages are announced: the agent delivers into the waiting VP
+            inBig.fill((byte) 0);
+            inSmall.fill((byte) 0);
+            Request[] posted = new Request[0];
+            if (!first) {
+                posted = new Request[] {w.irecv(inBig, bigIn, Datatype.BYTE, across, 7), w.irecv(inSmall, smallIn, Datatype.BYTE, across, 8)};
+            }
+            w.barrier();
+            if (first) {
+                w.send(big, big.byteSize(), Datatype.BYTE, across, 7);
+                w.send(small, small.byteSize(), Datatype.BYTE, across, 8);
+            } else {
+                for (Request p : posted) {
+                    p.await();
+                }
+                CollectiveChecks.expect(inBig, 0, bigIn, 100 + across, "large message posted for at " + r);
+                CollectiveChecks.expect(inSmall, 0, smallIn, 200 + across, "small message posted for at " + r);
+            }
+            // 3. one sender's messages in order, tags selecting, probe, ssend, an empty message, truncation
+            if (r == 0) {
+                for (int i = 0; i < 20; i++) {
+                    w.send(new long[] {i}, n - 1, i % 2 == 0 ? 10 : 11);
+                }
+                w.ssend(MemorySegment.ofArray(new long[] {-1}), 1, Datatype.LONG, n - 1, 5);
+                w.send(new byte[0], n - 1, 6);
+                w.send(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, n - 1, 9);
+            } else if (r == n - 1) {
+                long[] got = new long[1];
+                for (int i = 1; i < 20; i += 2) {
+                    w.recv(got, 0, 11);
+                    assertEquals(i, got[0]);
+                }
+                for (int i = 0; i < 20; i += 2) {
+                    Status s = w.recv(got, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+                    assertEquals(i, got[0]);
+                    assertEquals(10, s.tag());
+                    assertEquals(0, s.source());
+                }
+                Status probed = w.probe(Communicator.ANY_SOURCE, 5);
+                assertEquals(0, probed.source());
+                assertEquals(Long.BYTES, probed.byteCount());
+                w.recv(got, 0, 5);
+                assertEquals(-1, got[0]);
+                assertEquals(0, w.recv(new byte[4], 0, 6).byteCount(), "the empty message");
+                byte[] three = new byte[3];
+                TruncationException e = assertThrows(TruncationException.class, () -> w.recv(three, 0, 9));
+                assertEquals(8, e.messageBytes());
+                assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), List.of(three[0], three[1], three[2]));
+            }
+            w.barrier();
+            w.free(inSmall);
+            w.free(inBig);
+            w.free(small);
+            w.free(big);
+            w.free(pad);
+        });
+        assertTrue(report.networkBytes() > 0, report.keyValueLine());
     }
 }

@@ -32,6 +32,7 @@ public final class CommWorld {
     private final EmCollectives collectives;
     private final Interconnect network;
     private final Remote remote;
+    private final RemotePointToPoint elsewhere;
     private final ThreadLocal<Vp> current = new ThreadLocal<>();
     private long spoolUsed;
     /** Each VP's calls of {@link #spanningGroup} so far, by VP and members. */
@@ -57,6 +58,7 @@ public final class CommWorld {
         this.worldGroup = newGroup(Group.WORLD, all);
         register(worldGroup);
         this.remote = network == null ? null : new Remote(this);
+        this.elsewhere = network == null ? null : new RemotePointToPoint(this, remote);
         this.collectives = new EmCollectives(this);
         if (network != null) {
             machine.scheduler().expectRemoteEvents();
@@ -119,6 +121,11 @@ public final class CommWorld {
         } finally {
             scheduler().lock().unlock();
         }
+    }
+
+    /** Point-to-point with VPs of other real processors; null with one. */
+    RemotePointToPoint elsewhere() {
+        return elsewhere;
     }
 
     EmCollectives collectives() {
@@ -200,6 +207,14 @@ public final class CommWorld {
         }
         spoolUsed += bytes;
         return true;
+    }
+
+    /**
+     * Takes spool memory for an eager message from another real processor, whose bytes are on
+     * their way and cannot be refused: past the budget if need be (scheduler lock held).
+     */
+    void overdrawSpool(long bytes) {
+        spoolUsed += bytes;
     }
 
     /** Returns spool memory (scheduler lock held). */

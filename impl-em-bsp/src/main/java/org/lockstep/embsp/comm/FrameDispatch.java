@@ -5,7 +5,8 @@ import org.lockstep.embsp.net.Frame;
 import org.lockstep.embsp.net.FrameHandler;
 
 /**
- * The agent's side of the collectives: finds the group and the call a frame belongs to (making
+ * The agent's side of the collectives (point-to-point frames and answers to pulls go straight to
+ * theirs): finds the group and the call a frame belongs to (making
  * the call here if no VP here has entered it yet; parking the frame if its group has not formed
  * here yet) and hands it to the family that speaks its kind.
  */
@@ -20,9 +21,17 @@ final class FrameDispatch implements FrameHandler {
 
     @Override
     public void handle(Frame frame) {
-        if (frame.kind() == org.lockstep.embsp.net.FrameKind.PULLED) {
-            world.remote().pulled(frame);
-            return;
+        switch (frame.kind()) {
+            case PULLED -> {
+                world.remote().pulled(frame);
+                return;
+            }
+            case P2P_EAGER, P2P_ANNOUNCE, P2P_PULL -> {
+                world.elsewhere().handle(frame);
+                return;
+            }
+            default -> {
+            }
         }
         Group group;
         CallState call;

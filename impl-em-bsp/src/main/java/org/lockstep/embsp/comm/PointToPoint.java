@@ -26,6 +26,10 @@ import org.lockstep.spi.messaging.MatchingEngine;
  * swapped out) and completes the send. A VP that must wait is swapped out only if its partition
  * is wanted.
  *
+ * <p>With a VP of another real processor ({@link RemotePointToPoint}): the same matching, in the
+ * receiver's mailbox on its processor; a small message goes eagerly over the network, a larger or
+ * synchronous one is pulled by the receiver.
+ *
  * <p>Limits: a standard send of a large message blocks until it is matched (MPI allows this;
  * programs that depend on buffering of large messages deadlock, and the deadlock is reported);
  * an {@code isend} buffer must stay untouched until completion, as MPI requires, because a
@@ -42,22 +46,17 @@ final class PointToPoint {
         final Location destination;
         final MemorySegment buffer;
         final long capacity;
+        /** The receiver's communicator's group: whoever completes the receive names the sender's rank in it. */
+        final Group group;
 
-        PostedRecv(int source, int tag, int context, EmRequest request, Vp receiver, MemorySegment buffer) {
-            super(source, tag, context);
+        PostedRecv(int source, int tag, Group group, EmRequest request, Vp receiver, MemorySegment buffer) {
+            super(source, tag, group.context());
+            this.group = group;
             this.request = request;
             this.receiver = receiver;
             this.buffer = buffer;
             this.capacity = buffer.byteSize();
             this.destination = Location.of(receiver, buffer);
-        }
-    }
-
-    /** Point-to-point stays on one real processor; across processors only collectives run (for now). */
-    private static void requireLocal(Group group, int rank, String what) {
-        if (!group.isLocal(rank)) {
-            throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "point-to-point " + what + " rank " + rank
-                    + ", which real processor " + group.processorOf(rank) + " simulates: between real processors only collectives run");
         }
     }
 
@@ -67,8 +66,10 @@ final class PointToPoint {
         Vp me = comm.vp();
         MemorySegment data = bytes == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, bytes);
         Group group = comm.vpGroup();
+        if (!group.isLocal(dest)) {
+            return world.elsewhere().send(comm, data, bytes, dest, tag, synchronous);
+        }
         int target = group.vpOf(dest);
-        requireLocal(group, dest, "send to");
         EmRequest request = new EmRequest(world, me, (synchronous ? "ssend" : "send") + " to rank " + dest + " tag " + tag);
         Envelope envelope = new Envelope(me.id(), tag, group.context());
         Scheduler scheduler = world.scheduler();
@@ -122,13 +123,10 @@ final class PointToPoint {
         Vp me = comm.vp();
         Group group = comm.vpGroup();
         MemorySegment destination = capacity == 0 ? MemorySegment.ofArray(new byte[0]) : buffer.asSlice(0, capacity);
-        if (source != Communicator.ANY_SOURCE) {
-            requireLocal(group, source, "receive from");
-        }
         int wanted = source == Communicator.ANY_SOURCE ? MatchingEngine.ANY_SOURCE : group.vpOf(source);
         EmRequest request = new EmRequest(world, me, "recv from " + (source == Communicator.ANY_SOURCE ? "ANY_SOURCE" : "rank " + source)
                 + " tag " + (tag == Communicator.ANY_TAG ? "ANY_TAG" : tag));
-        PostedRecv posted = new PostedRecv(wanted, tag, group.context(), request, me, destination);
+        PostedRecv posted = new PostedRecv(wanted, tag, group, request, me, destination);
         Scheduler scheduler = world.scheduler();
         Mailbox box = world.mailbox(me.id());
         MatchingEngine.Arrival<Message> arrival;
@@ -158,7 +156,12 @@ final class PointToPoint {
     /** The receiver copies a matched unexpected message into its buffer and completes both sides. */
     private static void take(CommWorld world, Group group, PostedRecv posted, Message message) {
         long delivered = Math.min(message.bytes, posted.capacity);
-        if (message.spooled != null) {
+        if (message.pulledFromElsewhere()) {
+            world.elsewhere().pull(message, posted.buffer.asSlice(0, delivered));
+        } else if (message.spooled != null) {
+            if (message.processor >= 0) {
+                world.elsewhere().awaitComplete(message);
+            }
             MemorySegment.copy(message.spooled, 0, posted.buffer, 0, delivered);
         } else if (delivered > 0) {
             Deliveries inFlight = new Deliveries(posted.receiver.partition(), world.options().alpha());
@@ -174,13 +177,13 @@ final class PointToPoint {
             if (message.send != null) {
                 message.send.complete(Status.of(group.rankOfVp(posted.receiver.id()), message.tag, message.bytes));
             }
-            completeReceive(posted, group.rankOfVp(message.sender.id()), message.tag, message.bytes);
+            completeReceive(posted, group.rankOfVp(message.senderVp), message.tag, message.bytes);
         } finally {
             scheduler.lock().unlock();
         }
     }
 
-    private static void completeReceive(PostedRecv posted, int sourceRank, int tag, long messageBytes) {
+    static void completeReceive(PostedRecv posted, int sourceRank, int tag, long messageBytes) {
         if (messageBytes > posted.capacity) {
             posted.request.completeTruncated(new Status(sourceRank, tag, posted.capacity, false, ErrorClass.TRUNCATE), messageBytes);
         } else {

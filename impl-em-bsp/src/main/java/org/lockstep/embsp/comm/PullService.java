@@ -2,19 +2,21 @@ package org.lockstep.embsp.comm;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
+import java.util.function.LongConsumer;
 
 import org.lockstep.embsp.net.Frame;
-import org.lockstep.embsp.net.FrameKind;
 import org.lockstep.embsp.net.Interconnect;
 import org.lockstep.embsp.net.Outgoing;
 import org.lockstep.embsp.sim.Deliveries;
+import org.lockstep.embsp.sim.IoActor;
 import org.lockstep.embsp.sim.Location;
 
 /**
- * Answers one pull of another real processor (seed 003's rooted primitives across processors): the
- * agent reads the bytes from their owner's context — memory if it is swapped in, else the disk —
- * a frame at a time, α frames in flight, and counts the pull served once every byte is read, so
- * the owner may leave the call. A pull whose sizes disagree is answered with the error.
+ * Answers one pull of another real processor (seed 003's rooted primitives across processors, and
+ * rendezvous point-to-point messages): the agent reads the bytes from their owner's context —
+ * memory if it is swapped in, else the disk — a frame at a time, α frames in flight, and counts
+ * the pull served once every byte is read, so the owner may leave the call (or its send
+ * completes). A pull whose sizes disagree is answered with the error.
  */
 final class PullService implements Interconnect.Producer {
     /** What a pull reads. */
@@ -27,22 +29,33 @@ final class PullService implements Interconnect.Producer {
     }
 
     private final Remote remote;
-    private final Group group;
-    private final CallState call;
+    /** The header of the answering frames (PULLED, a = request id); b and c are set per frame. */
+    private final Frame answer;
     private final Request request;
     private final Location source;
     private final String error;
+    private final IoActor actor;
+    private final LongConsumer sent;
+    private final Runnable served;
     private final ArrayDeque<Outgoing> inFlight = new ArrayDeque<>();
     private long next;
     private boolean counted;
 
-    PullService(Remote remote, Group group, CallState call, Request request, Location source, String error) {
+    /**
+     * Answers {@code request} with the bytes of {@code source} (or with {@code error}) in frames
+     * like {@code answer}, the reads counted on {@code actor} and the frames on {@code sent};
+     * {@code served} runs once all bytes are read.
+     */
+    PullService(Remote remote, Frame answer, Request request, Location source, String error, IoActor actor, LongConsumer sent,
+                Runnable served) {
         this.remote = remote;
-        this.group = group;
-        this.call = call;
+        this.answer = answer;
         this.request = request;
         this.source = source;
         this.error = error;
+        this.actor = actor;
+        this.sent = sent;
+        this.served = served;
     }
 
     @Override
@@ -52,8 +65,7 @@ final class PullService implements Interconnect.Producer {
         }
         if (error != null) {
             byte[] text = error.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            remote.send(request.from(), Frame.of(FrameKind.PULLED, group.key(), call.sequence, request.id(), 0, -1)
-                    .with(MemorySegment.ofArray(text)), call);
+            remote.network().send(request.from(), at(0, -1).with(MemorySegment.ofArray(text)), sent);
             finish();
             return true;
         }
@@ -69,10 +81,9 @@ final class PullService implements Interconnect.Producer {
             MemorySegment bytes = chunk.asSlice(0, n);
             if (n > 0) {
                 Deliveries reads = remote.agentDeliveries();
-                remote.mover().read(remote.agentActor(call), source.slice(next, n), bytes, reads);
+                remote.mover().read(actor, source.slice(next, n), bytes, reads);
             }
-            inFlight.add(remote.send(request.from(), Frame.of(FrameKind.PULLED, group.key(), call.sequence, request.id(), next, 0)
-                    .with(bytes), call));
+            inFlight.add(remote.network().send(request.from(), at(next, 0).with(bytes), sent));
             next += n;
             worked = true;
             if (next == request.length()) {
@@ -83,9 +94,13 @@ final class PullService implements Interconnect.Producer {
         return worked;
     }
 
+    private Frame at(long b, long c) {
+        return new Frame(answer.kind(), -1, answer.group(), answer.call(), answer.a(), b, c, answer.payload());
+    }
+
     private void finish() {
         counted = true;
-        remote.served(call);
+        served.run();
     }
 
     @Override

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -37,25 +39,33 @@ final class Remote {
     private MemorySegment agentChunk;
     private MemorySegment agentScratch;
 
-    /** A pull this processor made: bytes of another processor's context on their way into {@link #target}. */
+    /**
+     * A pull this processor made: bytes of another processor's context on their way into its
+     * writer's target, the agent's writes counted on {@link #actor}. Its asker either waits for it
+     * ({@code whenDone} null) or is told by the agent ({@code whenDone} gets null, or the failure).
+     */
     static final class Pull {
-        final CallState call;
         final AlignedWriter writer;
-        final CompositeSignal signal;
+        final IoActor actor;
+        final Consumer<LockstepException> whenDone;
         final Thread waiter = Thread.currentThread();
         volatile boolean done;
         volatile LockstepException failure;
 
-        Pull(CallState call, AlignedWriter writer, CompositeSignal signal) {
-            this.call = call;
+        Pull(AlignedWriter writer, IoActor actor, Consumer<LockstepException> whenDone) {
             this.writer = writer;
-            this.signal = signal;
+            this.actor = actor;
+            this.whenDone = whenDone;
         }
     }
 
     Remote(CommWorld world) {
         this.world = world;
         this.network = world.network();
+    }
+
+    Interconnect network() {
+        return network;
     }
 
     int here() {
@@ -144,13 +154,15 @@ final class Remote {
      * @throws LockstepException if the sizes disagree, or the network failed
      */
     void pull(Group group, CallState call, int from, int what, int rank, long offset, MemorySegment target) {
-        long id = nextPull.getAndIncrement();
-        Pull pull = new Pull(call, new AlignedWriter(new Location(null, 0, target, target.byteSize()), world.options().blockSize(),
-                null), null);
-        pulls.put(id, pull);
         MemorySegment request = MemorySegment.ofArray(new long[] {target.byteSize(), rank, offset});
         call.io.control(1, request.byteSize());
-        send(from, Frame.of(FrameKind.PULL, group.key(), call.sequence, id, what, offset).with(request), call);
+        Pull pull = ask(from, id -> Frame.of(FrameKind.PULL, group.key(), call.sequence, id, what, offset).with(request),
+                memoryOf(target), agentActor(call), call.io::sent, null);
+        awaitPull(pull);
+    }
+
+    /** Waits, holding whatever the calling thread holds, until {@code pull}'s last byte is in place. */
+    void awaitPull(Pull pull) {
         while (!pull.done) {
             network.checkHealthy();
             java.util.concurrent.locks.LockSupport.parkNanos(pull, 1_000_000);
@@ -158,6 +170,26 @@ final class Remote {
         if (pull.failure != null) {
             throw pull.failure;
         }
+    }
+
+    /** A writer of bytes into {@code target}, memory outside any context (the calling VP's own, held). */
+    AlignedWriter memoryOf(MemorySegment target) {
+        return new AlignedWriter(new Location(null, 0, target, target.byteSize()), world.options().blockSize(), null);
+    }
+
+    /**
+     * Sends processor {@code from} the request {@code frame} makes of the pull's id, counting its
+     * bytes on {@code sent}; the answer's bytes go through {@code writer}, their I/O counted on
+     * {@code actor}. With {@code whenDone} the agent calls it at the end, else the asker waits
+     * ({@link #awaitPull}).
+     */
+    Pull ask(int from, java.util.function.LongFunction<Frame> frame, AlignedWriter writer, IoActor actor, LongConsumer sent,
+             Consumer<LockstepException> whenDone) {
+        long id = nextPull.getAndIncrement();
+        Pull pull = new Pull(writer, actor, whenDone);
+        pulls.put(id, pull);
+        network.send(from, frame.apply(id), sent);
+        return pull;
     }
 
     /** A PULLED frame: bytes (or an error) answering one of this processor's pulls (agent). */
@@ -172,7 +204,7 @@ final class Remote {
         } else {
             Deliveries writes = agentDeliveries();
             try {
-                pull.writer.accept(frame.b(), frame.payload(), agentScratch(), mover(), agentActor(pull.call), writes);
+                pull.writer.accept(frame.b(), frame.payload(), agentScratch(), mover(), pull.actor, writes);
             } finally {
                 writes.drain();
             }
@@ -182,7 +214,11 @@ final class Remote {
         }
         pulls.remove(frame.a());
         pull.done = true;
-        java.util.concurrent.locks.LockSupport.unpark(pull.waiter);
+        if (pull.whenDone != null) {
+            pull.whenDone.accept(pull.failure);
+        } else {
+            java.util.concurrent.locks.LockSupport.unpark(pull.waiter);
+        }
     }
 
     // ------------------------------------------------------------------ pulls, the answering side
@@ -255,7 +291,8 @@ final class Remote {
             source = source.slice(request.what() == PullService.ROOT ? request.offset() : 0, request.length());
             call.io.pull(request.length());
         }
-        network.produce(new PullService(this, group, call, request, source, error));
+        network.produce(new PullService(this, Frame.of(FrameKind.PULLED, group.key(), call.sequence, request.id(), 0, 0), request,
+                source, error, agentActor(call), call.io::sent, () -> served(call)));
         return true;
     }
 

@@ -29,5 +29,14 @@ public enum FrameKind {
     /** A reduction's running value, combined up to a rank (a = that rank; payload). */
     FOLD,
     /** A reduction's result (payload). */
-    RESULT
+    RESULT,
+    /**
+     * Point-to-point, a message sent eagerly: its bytes (group = the communicator's context, call =
+     * the message's length, a = sending VP << 32 | receiving VP, b = tag, c = offset; payload).
+     */
+    P2P_EAGER,
+    /** Point-to-point, a message the receiver pulls (group, call, a, b as for {@link #P2P_EAGER}; c = the send's id). */
+    P2P_ANNOUNCE,
+    /** A pull of an announced message's bytes (a = request id, b = the send's id, c = bytes wanted); answered by {@link #PULLED}. */
+    P2P_PULL
 }
