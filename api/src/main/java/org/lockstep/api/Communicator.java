@@ -291,6 +291,21 @@ public interface Communicator extends AutoCloseable {
     Info info();
 
     /**
+     * What this communicator does with the errors of its calls from now on
+     * ({@code MPI_Comm_set_errhandler}); local. {@link ErrorHandler#RETURN} until set.
+     */
+    void setErrorHandler(ErrorHandler handler);
+
+    /** This communicator's error handler ({@code MPI_Comm_get_errhandler}). */
+    ErrorHandler errorHandler();
+
+    /**
+     * Runs this communicator's error handler on {@code error} ({@code MPI_Comm_call_errhandler});
+     * returns if the handler does.
+     */
+    void callErrorHandler(LockstepException error);
+
+    /**
      * Holds {@code value} under {@code key} here ({@code MPI_Comm_set_attr}); local. A value held
      * before under the key goes to the key's deleter first; if the deleter throws, the old value
      * stays and the exception is this call's.

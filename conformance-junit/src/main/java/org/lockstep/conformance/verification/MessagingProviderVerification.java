@@ -390,6 +390,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COMM_07_errorHandlersSeeEachErrorOnce() {
+        verify("COMM.07");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

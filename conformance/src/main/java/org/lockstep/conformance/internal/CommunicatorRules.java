@@ -22,15 +22,19 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.ErrorHandler;
+import org.lockstep.api.FatalLockstepError;
 import org.lockstep.api.Group;
 import org.lockstep.api.Info;
 import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
+import org.lockstep.conformance.RuleViolation;
 
 /**
  * Communicators and groups (MPI 4.1 chapter 7): dup and idup isolate their traffic, groups
@@ -76,7 +80,16 @@ final class CommunicatorRules {
                         "setInfo's hints are what info() gives back; dup and idup pass the parent's hints on, dup(hints) gives its"
                                 + " own; a communicator without hints has none.",
                         List.of(standard("§7.4.4 MPI_Comm_set_info, MPI_Comm_get_info, MPI_Comm_dup_with_info"),
-                                mpich("info/infoget.c"), mpich("comm/comm_info.c")), CommunicatorRules::hints));
+                                mpich("info/infoget.c"), mpich("comm/comm_info.c")), CommunicatorRules::hints),
+                messaging(COMM, 7, REQUIRED, "errorHandlersSeeEachErrorOnce",
+                        "RETURN is the default and the call throws; a handler of one's own sees each error of a call once (a call"
+                                + " made inside another too) and of the requests the communicator starts, before the call throws it;"
+                                + " dup, split and createGroup pass the handler on; FATAL throws FatalLockstepError; callErrorHandler"
+                                + " runs the handler.",
+                        List.of(standard("§9.3 error handlers: MPI_Comm_set_errhandler, MPI_Comm_get_errhandler,"
+                                + " MPI_Comm_call_errhandler, MPI_ERRORS_RETURN, MPI_ERRORS_ARE_FATAL"), mpich("errhan/errfatal.c"),
+                                mpich("errhan/commcall.c"), mpich("errhan/dynamic_errcode_predefined_errclass.c")),
+                        CommunicatorRules::errorHandlers));
     }
 
     private static void dupIsolates(MessagingRuleContext c) {
@@ -345,6 +358,58 @@ final class CommunicatorRules {
             e.close();
             d.close();
             expectError(ErrorClass.COMM, "info() of a closed communicator", d::info);
+        });
+    }
+
+    private static void errorHandlers(MessagingRuleContext c) {
+        c.runClean(2, "error handlers on duplicates of the world", rank -> {
+            Communicator d = rank.comm().dup();
+            int other = 1 - d.rank();
+            checkEquals(ErrorHandler.RETURN, d.errorHandler(), "the default error handler");
+            expectError(ErrorClass.RANK, "a send to rank 5 under RETURN", () -> d.send(MemorySegment.ofArray(new int[1]), 1,
+                    Datatype.INT, 5, 0));
+            List<ErrorClass> seen = new ArrayList<>();
+            ErrorHandler counting = (comm, error) -> seen.add(error.errorClass());
+            d.setErrorHandler(counting);
+            // collectives first, so that a failed check leaves no rank waiting
+            Communicator e = d.dup();
+            Communicator s = d.split(0, d.rank());
+            // a message longer than its receive: the request's error reaches the handler at await
+            int[] two = {1, 2};
+            int[] one = new int[1];
+            Request truncated = d.irecv(MemorySegment.ofArray(one), 1, Datatype.INT, other, 3);
+            d.send(MemorySegment.ofArray(two), 2, Datatype.INT, other, 3);
+            expectError(ErrorClass.TRUNCATE, "a receive of a message longer than its buffer", truncated::await);
+            d.barrier();
+            checkEquals(List.of(ErrorClass.TRUNCATE), seen, "errors the handler saw: the request's truncation");
+            expectError(ErrorClass.RANK, "a send to rank 5 under a handler that returns", () -> d.send(MemorySegment.ofArray(new int[1]),
+                    1, Datatype.INT, 5, 0));
+            // sendrecvReplace's receive inside it truncates: the handler sees that error once
+            d.send(MemorySegment.ofArray(two), 2, Datatype.INT, other, 4);
+            expectError(ErrorClass.TRUNCATE, "sendrecvReplace receiving a longer message", () -> d.sendrecvReplace(
+                    MemorySegment.ofArray(new int[1]), 1, Datatype.INT, other, 5, other, 4));
+            d.recv(MemorySegment.ofArray(one), 1, Datatype.INT, other, 5);
+            checkEquals(List.of(ErrorClass.TRUNCATE, ErrorClass.RANK, ErrorClass.TRUNCATE), seen,
+                    "errors the handler saw, once each (sendrecvReplace's receive inside it too)");
+            checkEquals(counting, e.errorHandler(), "the handler of a dup");
+            checkEquals(counting, s.errorHandler(), "the handler of a split");
+            expectError(ErrorClass.TAG, "a receive with tag -5 on the dup", () -> e.recv(MemorySegment.ofArray(one), 1, Datatype.INT,
+                    other, -5));
+            checkEquals(ErrorClass.TAG, seen.getLast(), "the error the dup's handler saw");
+            d.callErrorHandler(new LockstepException(ErrorClass.OTHER, "raised by the program"));
+            checkEquals(ErrorClass.OTHER, seen.getLast(), "the error callErrorHandler handed over");
+            e.setErrorHandler(ErrorHandler.FATAL);
+            try {
+                e.send(MemorySegment.ofArray(new int[1]), 1, Datatype.INT, 5, 0);
+                throw new RuleViolation("a send to rank 5 under FATAL returned");
+            } catch (FatalLockstepError fatal) {
+                checkEquals(ErrorClass.RANK, fatal.errorClass(), "the class of the fatal error");
+            } catch (LockstepException notFatal) {
+                throw new RuleViolation("a send to rank 5 under FATAL threw " + notFatal.errorClass() + ", not FatalLockstepError");
+            }
+            s.close();
+            e.close();
+            d.close();
         });
     }
 }

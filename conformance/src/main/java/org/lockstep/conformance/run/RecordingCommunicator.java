@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorHandler;
 import org.lockstep.api.Group;
 import org.lockstep.api.Info;
 import org.lockstep.api.Keyval;
@@ -200,6 +201,21 @@ final class RecordingCommunicator implements Communicator {
     public Communicator dup(Info hints) {
         Supplier<Communicator> dup = () -> raw.dup(hints);
         return new RecordingCommunicator(collective("dup", "with hints " + hints, dup), rank);
+    }
+
+    @Override
+    public void setErrorHandler(ErrorHandler handler) {
+        raw.setErrorHandler(handler);
+    }
+
+    @Override
+    public ErrorHandler errorHandler() {
+        return raw.errorHandler();
+    }
+
+    @Override
+    public void callErrorHandler(LockstepException error) {
+        raw.callErrorHandler(error);
     }
 
     @Override

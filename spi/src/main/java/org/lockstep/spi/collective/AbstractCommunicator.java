@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.ErrorHandler;
 import org.lockstep.api.Group;
 import org.lockstep.api.Info;
 import org.lockstep.api.Intercommunicator;
@@ -25,8 +26,9 @@ import org.lockstep.spi.messaging.ConstructingRequest;
  *
  * <p>It is built in layers, one concern each: the hooks a provider implements
  * ({@link CommunicatorHooks}), {@link PointToPointTemplates}, {@link CollectiveTemplates},
- * {@link PersistentCollectiveTemplates}, and here the communicator constructors, names,
- * attributes, hints, memory and close.
+ * {@link NonBlockingCollectiveTemplates}, {@link PersistentCollectiveTemplates}, and here the
+ * communicator constructors, names, attributes, hints, error handlers, memory and close. Every
+ * public template hands its errors to the communicator's {@link ErrorHandling}.
  */
 public abstract class AbstractCommunicator extends PersistentCollectiveTemplates {
     private Group group;
@@ -36,15 +38,23 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final Communicator dup() {
-        checkOpen();
-        return asDuplicate(implDup(), info);
+        try {
+            checkOpen();
+            return asDuplicate(implDup(), info);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Communicator dup(Info hints) {
-        checkOpen();
-        checkHints(hints);
-        return asDuplicate(implDup(), hints);
+        try {
+            checkOpen();
+            checkHints(hints);
+            return asDuplicate(implDup(), hints);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     private static void checkHints(Info hints) {
@@ -63,6 +73,7 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                     + " and cannot take the hints and attributes");
         }
         copy.info = hints;
+        copy.errors.set(errors.handler());
         try {
             attributes.copyInto(this, copy.attributes);
         } catch (RuntimeException e) {
@@ -76,43 +87,63 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
         return made;
     }
 
+    /** {@code made} (or null, for a rank outside it) with this communicator's error handler, as MPI's constructors give it. */
+    private Communicator inheriting(Communicator made) {
+        if (made instanceof AbstractCommunicator a) {
+            a.errors.set(errors.handler());
+        }
+        return made;
+    }
+
     @Override
     public final Communicator split(int color, int key) {
-        checkOpen();
-        if (color < 0 && color != UNDEFINED) {
-            throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
+        try {
+            checkOpen();
+            if (color < 0 && color != UNDEFINED) {
+                throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
+            }
+            return inheriting(implSplit(color, key));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        return implSplit(color, key);
     }
 
     @Override
     public final Group group() {
-        checkOpen();
-        Group g = group;
-        if (g == null) {
-            int[] world = new int[size()];
-            for (int r = 0; r < world.length; r++) {
-                world[r] = implWorldRank(r);
+        try {
+            checkOpen();
+            Group g = group;
+            if (g == null) {
+                int[] world = new int[size()];
+                for (int r = 0; r < world.length; r++) {
+                    world[r] = implWorldRank(r);
+                }
+                g = Group.of(implWorldRank(rank()), world);
+                group = g;
             }
-            g = Group.of(implWorldRank(rank()), world);
-            group = g;
+            return g;
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        return g;
     }
 
     @Override
     public final Group.Comparison compare(Communicator other) {
-        if (other == null) {
-            throw new LockstepException(ErrorClass.COMM, "cannot compare with a null communicator");
+        try {
+            if (other == null) {
+                throw new LockstepException(ErrorClass.COMM, "cannot compare with a null communicator");
+            }
+            if (other == this) {
+                return Group.Comparison.IDENT;
+            }
+            return switch (group().compare(other.group())) {
+                case IDENT -> Group.Comparison.CONGRUENT;
+                case SIMILAR -> Group.Comparison.SIMILAR;
+                default -> Group.Comparison.UNEQUAL;
+            };
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        if (other == this) {
-            return Group.Comparison.IDENT;
-        }
-        return switch (group().compare(other.group())) {
-            case IDENT -> Group.Comparison.CONGRUENT;
-            case SIMILAR -> Group.Comparison.SIMILAR;
-            default -> Group.Comparison.UNEQUAL;
-        };
     }
 
     /** This communicator's ranks of {@code g}'s members, in {@code g}'s order; GROUP if one is not here. */
@@ -130,69 +161,93 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final Communicator create(Group g) {
-        checkOpen();
-        if (g == null) {
-            throw new LockstepException(ErrorClass.GROUP, "group is null");
+        try {
+            checkOpen();
+            if (g == null) {
+                throw new LockstepException(ErrorClass.GROUP, "group is null");
+            }
+            ranksOf(g);
+            int mine = g.rankOfWorld(implWorldRank(rank()));
+            return split(mine == UNDEFINED ? UNDEFINED : 0, mine);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        ranksOf(g);
-        int mine = g.rankOfWorld(implWorldRank(rank()));
-        return split(mine == UNDEFINED ? UNDEFINED : 0, mine);
     }
 
     @Override
     public final Communicator createGroup(Group g, int tag) {
-        checkOpen();
-        if (g == null) {
-            throw new LockstepException(ErrorClass.GROUP, "group is null");
+        try {
+            checkOpen();
+            if (g == null) {
+                throw new LockstepException(ErrorClass.GROUP, "group is null");
+            }
+            ArgumentChecks.checkSendTag(tag);
+            int[] ranks = ranksOf(g);
+            if (g.rankOfWorld(implWorldRank(rank())) == UNDEFINED) {
+                throw new LockstepException(ErrorClass.GROUP, "createGroup is collective over the group's members only: rank " + rank()
+                        + " is not one");
+            }
+            return inheriting(implCreateGroup(ranks, tag));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        ArgumentChecks.checkSendTag(tag);
-        int[] ranks = ranksOf(g);
-        if (g.rankOfWorld(implWorldRank(rank())) == UNDEFINED) {
-            throw new LockstepException(ErrorClass.GROUP, "createGroup is collective over the group's members only: rank " + rank()
-                    + " is not one");
-        }
-        return implCreateGroup(ranks, tag);
     }
 
     @Override
     public final Communicator splitType(SplitType type, int key) {
-        checkOpen();
-        if (type == null) {
-            throw new LockstepException(ErrorClass.ARG, "split type is null");
+        try {
+            checkOpen();
+            if (type == null) {
+                throw new LockstepException(ErrorClass.ARG, "split type is null");
+            }
+            return inheriting(implSplitShared(key));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        return implSplitShared(key);
     }
 
     @Override
     public final CommunicatorRequest idup() {
-        checkOpen();
-        CommunicatorRequest started = implIdup();
-        return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), info));
+        try {
+            checkOpen();
+            CommunicatorRequest started = implIdup();
+            return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), info));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
-        checkOpen();
-        return IntercommunicatorCreation.create(this, localLeader, peer, remoteLeader, tag, new IntercommunicatorCreation.Spanning() {
-            @Override
-            public long propose() {
-                return implSpanningProposal();
-            }
+        try {
+            checkOpen();
+            return IntercommunicatorCreation.create(this, localLeader, peer, remoteLeader, tag, new IntercommunicatorCreation.Spanning() {
+                @Override
+                public long propose() {
+                    return implSpanningProposal();
+                }
 
-            @Override
-            public Communicator make(int[] worldRanks, long agreed) {
-                return implSpanning(worldRanks, agreed);
-            }
-        });
+                @Override
+                public Communicator make(int[] worldRanks, long agreed) {
+                    return implSpanning(worldRanks, agreed);
+                }
+            });
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void setName(String newName) {
-        checkOpen();
-        if (newName == null) {
-            throw new LockstepException(ErrorClass.ARG, "communicator name is null");
+        try {
+            checkOpen();
+            if (newName == null) {
+                throw new LockstepException(ErrorClass.ARG, "communicator name is null");
+            }
+            name = newName;
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        name = newName;
     }
 
     @Override
@@ -202,50 +257,94 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final void setInfo(Info hints) {
-        checkOpen();
-        checkHints(hints);
-        info = hints;
+        try {
+            checkOpen();
+            checkHints(hints);
+            info = hints;
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Info info() {
+        try {
+            checkOpen();
+            return info;
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
+    }
+
+    @Override
+    public final void setErrorHandler(ErrorHandler handler) {
         checkOpen();
-        return info;
+        errors.set(handler);
+    }
+
+    @Override
+    public final ErrorHandler errorHandler() {
+        return errors.handler();
+    }
+
+    @Override
+    public final void callErrorHandler(LockstepException error) {
+        errors.call(error);
     }
 
     @Override
     public final <T> void setAttribute(Keyval<T> key, T value) {
-        checkOpen();
-        attributes.set(this, key, value);
+        try {
+            checkOpen();
+            attributes.set(this, key, value);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final <T> Optional<T> attribute(Keyval<T> key) {
-        checkOpen();
-        return attributes.get(key);
+        try {
+            checkOpen();
+            return attributes.get(key);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void deleteAttribute(Keyval<?> key) {
-        checkOpen();
-        attributes.delete(this, key);
+        try {
+            checkOpen();
+            attributes.delete(this, key);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final MemorySegment allocate(long byteSize) {
-        checkOpen();
-        if (byteSize < 0) {
-            throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+        try {
+            checkOpen();
+            if (byteSize < 0) {
+                throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
+            }
+            return implAllocate(byteSize);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        return implAllocate(byteSize);
     }
 
     @Override
     public final void free(MemorySegment segment) {
-        if (segment == null) {
-            throw new LockstepException(ErrorClass.ARG, "cannot free a null segment");
+        try {
+            if (segment == null) {
+                throw new LockstepException(ErrorClass.ARG, "cannot free a null segment");
+            }
+            implFree(segment);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        implFree(segment);
     }
 
     /**
@@ -254,13 +353,17 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
      */
     @Override
     public final void close() {
-        if (!closed) {
-            try {
-                attributes.deleteAll(this);
-            } finally {
-                closed = true;
-                implClose();
+        try {
+            if (!closed) {
+                try {
+                    attributes.deleteAll(this);
+                } finally {
+                    closed = true;
+                    implClose();
+                }
             }
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
     }
 }

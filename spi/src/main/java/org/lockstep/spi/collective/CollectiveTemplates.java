@@ -6,13 +6,12 @@ import java.util.function.LongSupplier;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
-import org.lockstep.api.Request;
 import org.lockstep.spi.events.CollectiveEvent;
 import org.lockstep.spi.events.CollectiveRecording;
 
 /**
- * The blocking and non-blocking collective templates of {@link AbstractCommunicator}: each goes
- * through {@link CollectiveCalls} (argument checks, derived datatypes packed) to the provider's
+ * The blocking collective templates of {@link AbstractCommunicator}, with the general typed
+ * forms: each goes through {@link CollectiveCalls} (argument checks, derived datatypes packed) to the provider's
  * {@link CollectiveEngine} over the private collective channel; each blocking collective is
  * recorded as a {@link CollectiveEvent} when a Flight Recorder recording asks for it.
  */
@@ -68,192 +67,169 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
 
     @Override
     public final void barrier() {
-        recorded("barrier", () -> 0, () -> collectives().barrier(false));
+        try {
+            recorded("barrier", () -> 0, () -> collectives().barrier(false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void bcast(MemorySegment buffer, long count, Datatype type, int root) {
-        recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
+        try {
+            recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        recorded("gather", () -> type.byteLength(count),
-                () -> collectives().gather(send, count, type, recv, count, type, root, false));
+        try {
+            recorded("gather", () -> type.byteLength(count),
+                    () -> collectives().gather(send, count, type, recv, count, type, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                               long[] displacements, int root) {
-        recorded("gatherv", () -> type.byteLength(sendCount),
-                () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
+        try {
+            recorded("gatherv", () -> type.byteLength(sendCount),
+                    () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        recorded("scatter", () -> type.byteLength(count),
-                () -> collectives().scatter(send, count, type, recv, count, type, root, false));
+        try {
+            recorded("scatter", () -> type.byteLength(count),
+                    () -> collectives().scatter(send, count, type, recv, count, type, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
                                long recvCount, int root) {
-        recorded("scatterv", () -> type.byteLength(recvCount),
-                () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
+        try {
+            recorded("scatterv", () -> type.byteLength(recvCount),
+                    () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        recorded("allgather", () -> type.byteLength(count),
-                () -> collectives().allgather(send, count, type, recv, count, type, false));
+        try {
+            recorded("allgather", () -> type.byteLength(count),
+                    () -> collectives().allgather(send, count, type, recv, count, type, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                                  long[] displacements) {
-        recorded("allgatherv", () -> type.byteLength(sendCount),
-                () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
+        try {
+            recorded("allgatherv", () -> type.byteLength(sendCount),
+                    () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        recorded("alltoall", () -> type.byteLength(count) * size(),
-                () -> collectives().alltoall(send, count, type, recv, count, type, false));
+        try {
+            recorded("alltoall", () -> type.byteLength(count) * size(),
+                    () -> collectives().alltoall(send, count, type, recv, count, type, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
-                () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
+        try {
+            recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
+                    () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
-        recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                recvDisplacements, recvTypes, false));
+        try {
+            recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                    recvDisplacements, recvTypes, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
+        try {
+            recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
+        try {
+            recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
-        recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
+        try {
+            recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
-        recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
+        try {
+            recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
+        try {
+            recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
-    }
-
-    @Override
-    public final Request ibarrier() {
-        return collectives().barrier(true);
-    }
-
-    @Override
-    public final Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
-        return collectives().bcast(buffer, count, type, root, true);
-    }
-
-    @Override
-    public final Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return collectives().gather(send, count, type, recv, count, type, root, true);
-    }
-
-    @Override
-    public final Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                                  long[] displacements, int root) {
-        return collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, true);
-    }
-
-    @Override
-    public final Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return collectives().scatter(send, count, type, recv, count, type, root, true);
-    }
-
-    @Override
-    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
-                                   MemorySegment recv, long recvCount, int root) {
-        return collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, true);
-    }
-
-    @Override
-    public final Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return collectives().allgather(send, count, type, recv, count, type, true);
-    }
-
-    @Override
-    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                                     long[] displacements) {
-        return collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, true);
-    }
-
-    @Override
-    public final Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return collectives().alltoall(send, count, type, recv, count, type, true);
-    }
-
-    @Override
-    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
-                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        return collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, true);
-    }
-
-    @Override
-    public final Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
-                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
-        return collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements,
-                recvTypes, true);
-    }
-
-    @Override
-    public final Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        return collectives().reduce(send, recv, count, type, op, root, true);
-    }
-
-    @Override
-    public final Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return collectives().allreduce(send, recv, count, type, op, true);
-    }
-
-    @Override
-    public final Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
-        return collectives().reduceScatter(send, recv, recvCounts, type, op, true);
-    }
-
-    @Override
-    public final Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
-        return collectives().reduceScatterBlock(send, recv, recvCount, type, op, true);
-    }
-
-    @Override
-    public final Request iscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return collectives().scan(send, recv, count, type, op, false, true);
-    }
-
-    @Override
-    public final Request iexscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return collectives().scan(send, recv, count, type, op, true, true);
+        try {
+            recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     // ---- the general forms: send and receive sides with their own counts and datatypes
@@ -261,97 +237,81 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
     @Override
     public final void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                              Datatype recvType, int root) {
-        collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+        try {
+            collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                               long[] displacements, Datatype recvType, int root) {
-        collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false);
+        try {
+            collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                               Datatype recvType, int root) {
-        collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+        try {
+            collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
                                long recvCount, Datatype recvType, int root) {
-        collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false);
+        try {
+            collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                 Datatype recvType) {
-        collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false);
+        try {
+            collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                                  long[] displacements, Datatype recvType) {
-        collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
+        try {
+            collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                Datatype recvType) {
-        collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
+        try {
+            collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
+        try {
+            collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
-    @Override
-    public final Request igather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
-                                 Datatype recvType, int root) {
-        return collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, true);
-    }
-
-    @Override
-    public final Request igatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
-                                  long[] displacements, Datatype recvType, int root) {
-        return collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, true);
-    }
-
-    @Override
-    public final Request iscatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
-                                  Datatype recvType, int root) {
-        return collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, true);
-    }
-
-    @Override
-    public final Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType,
-                                   MemorySegment recv, long recvCount, Datatype recvType, int root) {
-        return collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, true);
-    }
-
-    @Override
-    public final Request iallgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
-                                    Datatype recvType) {
-        return collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, true);
-    }
-
-    @Override
-    public final Request iallgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
-                                     long[] recvCounts, long[] displacements, Datatype recvType) {
-        return collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, true);
-    }
-
-    @Override
-    public final Request ialltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
-                                   Datatype recvType) {
-        return collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, true);
-    }
-
-    @Override
-    public final Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
-                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        return collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements,
-                recvType, true);
-    }
 }

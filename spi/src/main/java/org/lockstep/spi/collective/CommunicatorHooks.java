@@ -15,12 +15,15 @@ import org.lockstep.api.Status;
  * protected {@code impl…} hooks, which see checked arguments, valid ranks and packed bytes only,
  * the collective channel and engine; and whether the communicator is still open. The first of the
  * layers {@link AbstractCommunicator} is built from (hooks, {@link PointToPointTemplates},
- * {@link CollectiveTemplates}, {@link PersistentCollectiveTemplates}); providers extend
+ * {@link CollectiveTemplates}, {@link NonBlockingCollectiveTemplates},
+ * {@link PersistentCollectiveTemplates}); providers extend
  * {@link AbstractCommunicator}, never a layer.
  */
 public abstract class CommunicatorHooks implements Communicator {
     /** Set once by {@link AbstractCommunicator#close}. */
     volatile boolean closed;
+    /** The error handler, and where every template hands it its errors. */
+    final ErrorHandling errors = new ErrorHandling(this);
 
     /** Only the layers of this package extend it. */
     CommunicatorHooks() {

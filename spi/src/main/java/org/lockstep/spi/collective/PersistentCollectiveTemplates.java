@@ -3,6 +3,7 @@ package org.lockstep.spi.collective;
 import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
@@ -12,7 +13,7 @@ import org.lockstep.spi.messaging.PersistentOperation;
  * The persistent collectives of {@link AbstractCommunicator} (MPI 4.0 {@code …_init}): each start
  * runs the non-blocking form, whose arguments are checked at each start.
  */
-public abstract class PersistentCollectiveTemplates extends CollectiveTemplates {
+public abstract class PersistentCollectiveTemplates extends NonBlockingCollectiveTemplates {
     /** Only the layers of this package extend it. */
     PersistentCollectiveTemplates() {
     }
@@ -24,95 +25,163 @@ public abstract class PersistentCollectiveTemplates extends CollectiveTemplates 
 
     @Override
     public final PersistentRequest barrierInit() {
-        return persistent("barrier", this::ibarrier);
+        try {
+            return errors.handled(persistent("barrier", this::ibarrier));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root) {
-        return persistent("bcast", () -> ibcast(buffer, count, type, root));
+        try {
+            return errors.handled(persistent("bcast", () -> ibcast(buffer, count, type, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return persistent("gather", () -> igather(send, count, type, recv, root));
+        try {
+            return errors.handled(persistent("gather", () -> igather(send, count, type, recv, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
                                                long[] recvCounts, long[] displacements, int root) {
-        return persistent("gatherv", () -> igatherv(send, sendCount, type, recv, recvCounts, displacements, root));
+        try {
+            return errors.handled(persistent("gatherv", () -> igatherv(send, sendCount, type, recv, recvCounts, displacements, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        return persistent("scatter", () -> iscatter(send, count, type, recv, root));
+        try {
+            return errors.handled(persistent("scatter", () -> iscatter(send, count, type, recv, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
                                                 MemorySegment recv, long recvCount, int root) {
-        return persistent("scatterv", () -> iscatterv(send, sendCounts, displacements, type, recv, recvCount, root));
+        try {
+            return errors.handled(persistent("scatterv", () -> iscatterv(send, sendCounts, displacements, type, recv, recvCount, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return persistent("allgather", () -> iallgather(send, count, type, recv));
+        try {
+            return errors.handled(persistent("allgather", () -> iallgather(send, count, type, recv)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
                                                   long[] recvCounts, long[] displacements) {
-        return persistent("allgatherv", () -> iallgatherv(send, sendCount, type, recv, recvCounts, displacements));
+        try {
+            return errors.handled(persistent("allgatherv", () -> iallgatherv(send, sendCount, type, recv, recvCounts, displacements)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        return persistent("alltoall", () -> ialltoall(send, count, type, recv));
+        try {
+            return errors.handled(persistent("alltoall", () -> ialltoall(send, count, type, recv)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                                  MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        return persistent("alltoallv", () -> ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements));
+        try {
+            return errors.handled(persistent("alltoallv", () -> ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements,
                                                  Datatype[] sendTypes, MemorySegment recv, long[] recvCounts,
                                                  long[] recvDisplacements, Datatype[] recvTypes) {
-        return persistent("alltoallw", () -> ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                recvDisplacements, recvTypes));
+        try {
+            return errors.handled(persistent("alltoallw", () -> ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                    recvDisplacements, recvTypes)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        return persistent("reduce", () -> ireduce(send, recv, count, type, op, root));
+        try {
+            return errors.handled(persistent("reduce", () -> ireduce(send, recv, count, type, op, root)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return persistent("allreduce", () -> iallreduce(send, recv, count, type, op));
+        try {
+            return errors.handled(persistent("allreduce", () -> iallreduce(send, recv, count, type, op)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type,
                                                      Op op) {
-        return persistent("reduceScatter", () -> ireduceScatter(send, recv, recvCounts, type, op));
+        try {
+            return errors.handled(persistent("reduceScatter", () -> ireduceScatter(send, recv, recvCounts, type, op)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type,
                                                           Op op) {
-        return persistent("reduceScatterBlock", () -> ireduceScatterBlock(send, recv, recvCount, type, op));
+        try {
+            return errors.handled(persistent("reduceScatterBlock", () -> ireduceScatterBlock(send, recv, recvCount, type, op)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest scanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return persistent("scan", () -> iscan(send, recv, count, type, op));
+        try {
+            return errors.handled(persistent("scan", () -> iscan(send, recv, count, type, op)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        return persistent("exscan", () -> iexscan(send, recv, count, type, op));
+        try {
+            return errors.handled(persistent("exscan", () -> iexscan(send, recv, count, type, op)));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 }

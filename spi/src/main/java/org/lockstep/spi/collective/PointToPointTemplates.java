@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
 import org.lockstep.api.PartitionedRequest;
 import org.lockstep.api.PersistentRequest;
@@ -30,12 +31,20 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        blockingSend(buffer, count, type, dest, tag, false);
+        try {
+            blockingSend(buffer, count, type, dest, tag, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        blockingSend(buffer, count, type, dest, tag, true);
+        try {
+            blockingSend(buffer, count, type, dest, tag, true);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
@@ -51,12 +60,20 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
+        try {
+            return errors.handled(startSend(buffer, count, type, dest, tag, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, true);
+        try {
+            return errors.handled(startSend(buffer, count, type, dest, tag, true));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
@@ -73,53 +90,69 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size());
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return Status.of(PROC_NULL, ANY_TAG, 0);
-        }
-        if (type.isContiguous()) {
-            return implReceiveBlocking(buffer, capacity, source, tag);
-        }
-        PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
         try {
-            Status s = implReceiveBlocking(packed.segment(), capacity, source, tag);
-            packed.unpack(s.byteCount());
-            return s;
-        } catch (TruncationException truncated) {
-            packed.unpack(truncated.status().byteCount());
-            throw truncated;
+            checkOpen();
+            long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+            ArgumentChecks.checkSource(source, size());
+            ArgumentChecks.checkReceiveTag(tag);
+            if (source == PROC_NULL) {
+                return Status.of(PROC_NULL, ANY_TAG, 0);
+            }
+            if (type.isContiguous()) {
+                return implReceiveBlocking(buffer, capacity, source, tag);
+            }
+            PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
+            try {
+                Status s = implReceiveBlocking(packed.segment(), capacity, source, tag);
+                packed.unpack(s.byteCount());
+                return s;
+            } catch (TruncationException truncated) {
+                packed.unpack(truncated.status().byteCount());
+                throw truncated;
+            }
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
     }
 
     @Override
     public final Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, size());
-        ArgumentChecks.checkReceiveTag(tag);
-        if (source == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0));
+        try {
+            checkOpen();
+            long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+            ArgumentChecks.checkSource(source, size());
+            ArgumentChecks.checkReceiveTag(tag);
+            if (source == PROC_NULL) {
+                return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0)));
+            }
+            if (type.isContiguous()) {
+                return errors.handled(implReceive(buffer, capacity, source, tag));
+            }
+            PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
+            return errors.handled(new UnpackingRequest(implReceive(packed.segment(), capacity, source, tag), packed));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        if (type.isContiguous()) {
-            return implReceive(buffer, capacity, source, tag);
-        }
-        PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
-        return new UnpackingRequest(implReceive(packed.segment(), capacity, source, tag), packed);
     }
 
     @Override
     public final Status probe(int source, int tag) {
-        checkProbe(source, tag);
-        return source == PROC_NULL ? Status.of(PROC_NULL, ANY_TAG, 0) : implProbe(source, tag);
+        try {
+            checkProbe(source, tag);
+            return source == PROC_NULL ? Status.of(PROC_NULL, ANY_TAG, 0) : implProbe(source, tag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Optional<Status> iprobe(int source, int tag) {
-        checkProbe(source, tag);
-        return source == PROC_NULL ? Optional.of(Status.of(PROC_NULL, ANY_TAG, 0)) : implIprobe(source, tag);
+        try {
+            checkProbe(source, tag);
+            return source == PROC_NULL ? Optional.of(Status.of(PROC_NULL, ANY_TAG, 0)) : implIprobe(source, tag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     private void checkProbe(int source, int tag) {
@@ -139,94 +172,166 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        blockingSend(buffer, count, type, dest, tag, false);
+        try {
+            blockingSend(buffer, count, type, dest, tag, false);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Request irsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return startSend(buffer, count, type, dest, tag, false);
+        try {
+            return errors.handled(startSend(buffer, count, type, dest, tag, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        pointToPoint().bsend(buffer, count, type, dest, tag);
+        try {
+            pointToPoint().bsend(buffer, count, type, dest, tag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Request ibsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().bsend(buffer, count, type, dest, tag);
+        try {
+            return errors.handled(pointToPoint().bsend(buffer, count, type, dest, tag));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final void attachBuffer(MemorySegment buffer) {
-        pointToPoint().attach(buffer);
+        try {
+            pointToPoint().attach(buffer);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final MemorySegment detachBuffer() {
-        return pointToPoint().detach();
+        try {
+            return pointToPoint().detach();
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source,
                                         int recvTag) {
-        return pointToPoint().sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag);
+        try {
+            return pointToPoint().sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Message mprobe(int source, int tag) {
-        checkProbe(source, tag);
-        return pointToPoint().mprobe(source, tag);
+        try {
+            checkProbe(source, tag);
+            return pointToPoint().mprobe(source, tag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Optional<Message> improbe(int source, int tag) {
-        checkProbe(source, tag);
-        return pointToPoint().improbe(source, tag);
+        try {
+            checkProbe(source, tag);
+            return pointToPoint().improbe(source, tag);
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        return pointToPoint().imrecv(buffer, count, type, message).await();
+        try {
+            return pointToPoint().imrecv(buffer, count, type, message).await();
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        return pointToPoint().imrecv(buffer, count, type, message);
+        try {
+            return errors.handled(pointToPoint().imrecv(buffer, count, type, message));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().sendInit(buffer, count, type, dest, tag, "send", false, false);
+        try {
+            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "send", false, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().sendInit(buffer, count, type, dest, tag, "ssend", true, false);
+        try {
+            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "ssend", true, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest bsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().sendInit(buffer, count, type, dest, tag, "bsend", false, true);
+        try {
+            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "bsend", false, true));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest rsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().sendInit(buffer, count, type, dest, tag, "rsend", false, false);
+        try {
+            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "rsend", false, false));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        return pointToPoint().recvInit(buffer, count, type, source, tag);
+        try {
+            return errors.handled(pointToPoint().recvInit(buffer, count, type, source, tag));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag) {
-        return pointToPoint().psendInit(buffer, partitions, count, type, dest, tag);
+        try {
+            return errors.handled(pointToPoint().psendInit(buffer, partitions, count, type, dest, tag));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 
     @Override
     public final PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag) {
-        return pointToPoint().precvInit(buffer, partitions, count, type, source, tag);
+        try {
+            return errors.handled(pointToPoint().precvInit(buffer, partitions, count, type, source, tag));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
     }
 }

@@ -426,4 +426,28 @@ final class ApiBreakages {
             return Forwarders.forward(Communicator.class, real.dup(), new NoHints());
         }
     }
+
+    /** setErrorHandler only remembers the handler: the real communicator keeps RETURN, so no error reaches it. */
+    static final class ErrorHandlerIgnored {
+        private final Communicator real;
+        private org.lockstep.api.ErrorHandler remembered = org.lockstep.api.ErrorHandler.RETURN;
+
+        ErrorHandlerIgnored(Communicator real) {
+            this.real = real;
+        }
+
+        /** Duplicates carry the breakage too: the rule sets its handlers on one. */
+        public Communicator dup() {
+            Communicator made = real.dup();
+            return Forwarders.forward(Communicator.class, made, new ErrorHandlerIgnored(made));
+        }
+
+        public void setErrorHandler(org.lockstep.api.ErrorHandler handler) {
+            remembered = handler;
+        }
+
+        public org.lockstep.api.ErrorHandler errorHandler() {
+            return remembered;
+        }
+    }
 }

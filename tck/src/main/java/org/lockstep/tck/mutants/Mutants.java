@@ -141,6 +141,8 @@ public final class Mutants {
                         + " give", List.of("COMM.05"), ApiBreakages.DupDropsAttributes::new),
                 Mutant.communicator("DUP_DROPS_HINTS", "dup gives communicators without the parent's hints",
                         List.of("COMM.06"), ApiBreakages.DupDropsHints::new),
+                Mutant.communicator("ERROR_HANDLER_IGNORED", "setErrorHandler is remembered but errors never reach the handler",
+                        List.of("COMM.07"), ApiBreakages.ErrorHandlerIgnored::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
