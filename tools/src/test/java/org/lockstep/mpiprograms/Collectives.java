@@ -47,14 +47,10 @@ public final class Collectives {
             Check.equal(root * 100 + rank, mine[0], "scatter");
 
             // gatherv / scatterv: rank r contributes r + 1 values, packed at the root in reverse rank order
-            int[] counts = new int[size];
-            int[] displs = new int[size];
-            int total = 0;
-            for (int r = size - 1; r >= 0; r--) {
-                counts[r] = r + 1;
-                displs[r] = total;
-                total += r + 1;
-            }
+            Layouts.Blocks blocks = Layouts.reverseRankOrder(size);
+            int[] counts = blocks.counts();
+            int[] displs = blocks.displs();
+            int total = blocks.total();
             int[] contribution = new int[rank + 1];
             java.util.Arrays.fill(contribution, rank);
             int[] packed = new int[total];
@@ -124,31 +120,19 @@ public final class Collectives {
         for (int r = 0; r < size; r++) {
             Check.equal(r * size + rank, fromEach[r], "alltoall");
         }
-        int[] sendCounts = new int[size];
-        int[] sendDispls = new int[size];
-        int[] recvCounts = new int[size];
-        int[] recvDispls = new int[size];
-        int sendTotal = 0;
-        int recvTotal = 0;
+        Layouts.Blocks sends = Layouts.growingSends(size);
+        Layouts.Blocks receives = Layouts.growingReceives(rank, size);
+        double[] sendV = new double[sends.total()];
         for (int r = 0; r < size; r++) {
-            sendCounts[r] = r + 1;
-            sendDispls[r] = sendTotal;
-            sendTotal += r + 1;
-            recvCounts[r] = rank + 1;
-            recvDispls[r] = recvTotal;
-            recvTotal += rank + 1;
-        }
-        double[] sendV = new double[sendTotal];
-        for (int r = 0; r < size; r++) {
-            for (int k = 0; k < sendCounts[r]; k++) {
-                sendV[sendDispls[r] + k] = rank * 10 + k;
+            for (int k = 0; k < sends.counts()[r]; k++) {
+                sendV[sends.displs()[r] + k] = rank * 10 + k;
             }
         }
-        double[] recvV = new double[recvTotal];
-        world.allToAllv(sendV, sendCounts, sendDispls, MPI.DOUBLE, recvV, recvCounts, recvDispls, MPI.DOUBLE);
+        double[] recvV = new double[receives.total()];
+        world.allToAllv(sendV, sends.counts(), sends.displs(), MPI.DOUBLE, recvV, receives.counts(), receives.displs(), MPI.DOUBLE);
         for (int r = 0; r < size; r++) {
             for (int k = 0; k <= rank; k++) {
-                Check.equal(r * 10 + k, recvV[recvDispls[r] + k], "alltoallv from " + r);
+                Check.equal(r * 10 + k, recvV[receives.displs()[r] + k], "alltoallv from " + r);
             }
         }
 

@@ -77,14 +77,10 @@ public final class NonBlockingCollectives {
 
     /** Rank r contributes r + 1 ints; blocks in reverse rank order at the root. */
     private static void vectorForms(Intracomm world, int rank, int size, int root) throws MPIException {
-        int[] counts = new int[size];
-        int[] displs = new int[size];
-        int total = 0;
-        for (int r = size - 1; r >= 0; r--) {
-            counts[r] = r + 1;
-            displs[r] = total;
-            total += r + 1;
-        }
+        Layouts.Blocks blocks = Layouts.reverseRankOrder(size);
+        int[] counts = blocks.counts();
+        int[] displs = blocks.displs();
+        int total = blocks.total();
         IntBuffer mine = MPI.newIntBuffer(rank + 1);
         for (int k = 0; k <= rank; k++) {
             mine.put(k, rank);
@@ -108,29 +104,17 @@ public final class NonBlockingCollectives {
         }
 
         // alltoallv: rank r sends k + 1 ints to rank k, each the value r
-        int[] sendCounts = new int[size];
-        int[] sendDispls = new int[size];
-        int[] recvCounts = new int[size];
-        int[] recvDispls = new int[size];
-        int sendTotal = 0;
-        int recvTotal = 0;
-        for (int k = 0; k < size; k++) {
-            sendCounts[k] = k + 1;
-            sendDispls[k] = sendTotal;
-            sendTotal += k + 1;
-            recvCounts[k] = rank + 1;
-            recvDispls[k] = recvTotal;
-            recvTotal += rank + 1;
-        }
-        IntBuffer out = MPI.newIntBuffer(sendTotal);
-        for (int i = 0; i < sendTotal; i++) {
+        Layouts.Blocks sends = Layouts.growingSends(size);
+        Layouts.Blocks receives = Layouts.growingReceives(rank, size);
+        IntBuffer out = MPI.newIntBuffer(sends.total());
+        for (int i = 0; i < sends.total(); i++) {
             out.put(i, rank);
         }
-        IntBuffer in = MPI.newIntBuffer(recvTotal);
-        world.iAllToAllv(out, sendCounts, sendDispls, MPI.INT, in, recvCounts, recvDispls, MPI.INT).waitFor();
+        IntBuffer in = MPI.newIntBuffer(receives.total());
+        world.iAllToAllv(out, sends.counts(), sends.displs(), MPI.INT, in, receives.counts(), receives.displs(), MPI.INT).waitFor();
         for (int k = 0; k < size; k++) {
             for (int j = 0; j < rank + 1; j++) {
-                Check.equal(k, in.get(recvDispls[k] + j), "iAllToAllv block from " + k);
+                Check.equal(k, in.get(receives.displs()[k] + j), "iAllToAllv block from " + k);
             }
         }
         // alltoallw: the same exchange with byte displacements and a datatype per peer
@@ -138,13 +122,13 @@ public final class NonBlockingCollectives {
         int[] recvBytes = new int[size];
         mpi.Datatype[] types = new mpi.Datatype[size];
         for (int k = 0; k < size; k++) {
-            sendBytes[k] = 4 * sendDispls[k];
-            recvBytes[k] = 4 * recvDispls[k];
+            sendBytes[k] = 4 * sends.displs()[k];
+            recvBytes[k] = 4 * receives.displs()[k];
             types[k] = MPI.INT;
         }
-        IntBuffer inW = MPI.newIntBuffer(recvTotal);
-        world.iAllToAllw(out, sendCounts, sendBytes, types, inW, recvCounts, recvBytes, types).waitFor();
-        for (int i = 0; i < recvTotal; i++) {
+        IntBuffer inW = MPI.newIntBuffer(receives.total());
+        world.iAllToAllw(out, sends.counts(), sendBytes, types, inW, receives.counts(), recvBytes, types).waitFor();
+        for (int i = 0; i < receives.total(); i++) {
             Check.equal(in.get(i), inW.get(i), "iAllToAllw element " + i);
         }
     }
