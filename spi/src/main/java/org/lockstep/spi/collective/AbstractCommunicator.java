@@ -38,23 +38,19 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final Communicator dup() {
-        try {
+        return withHandler(() -> {
             checkOpen();
             return asDuplicate(implDup(), info);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Communicator dup(Info hints) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             checkHints(hints);
             return asDuplicate(implDup(), hints);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     private static void checkHints(Info hints) {
@@ -97,20 +93,18 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final Communicator split(int color, int key) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             if (color < 0 && color != UNDEFINED) {
                 throw new LockstepException(ErrorClass.ARG, "split color " + color + " is negative and not UNDEFINED");
             }
             return inheriting(implSplit(color, key));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Group group() {
-        try {
+        return withHandler(() -> {
             checkOpen();
             Group g = group;
             if (g == null) {
@@ -122,14 +116,12 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                 group = g;
             }
             return g;
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Group.Comparison compare(Communicator other) {
-        try {
+        return withHandler(() -> {
             if (other == null) {
                 throw new LockstepException(ErrorClass.COMM, "cannot compare with a null communicator");
             }
@@ -141,9 +133,7 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                 case SIMILAR -> Group.Comparison.SIMILAR;
                 default -> Group.Comparison.UNEQUAL;
             };
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     /** This communicator's ranks of {@code g}'s members, in {@code g}'s order; GROUP if one is not here. */
@@ -161,7 +151,7 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final Communicator create(Group g) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             if (g == null) {
                 throw new LockstepException(ErrorClass.GROUP, "group is null");
@@ -169,14 +159,12 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
             ranksOf(g);
             int mine = g.rankOfWorld(implWorldRank(rank()));
             return split(mine == UNDEFINED ? UNDEFINED : 0, mine);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Communicator createGroup(Group g, int tag) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             if (g == null) {
                 throw new LockstepException(ErrorClass.GROUP, "group is null");
@@ -188,38 +176,32 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                         + " is not one");
             }
             return inheriting(implCreateGroup(ranks, tag));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Communicator splitType(SplitType type, int key) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             if (type == null) {
                 throw new LockstepException(ErrorClass.ARG, "split type is null");
             }
             return inheriting(implSplitShared(key));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final CommunicatorRequest idup() {
-        try {
+        return withHandler(() -> {
             checkOpen();
             CommunicatorRequest started = implIdup();
             return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), info));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             return IntercommunicatorCreation.create(this, localLeader, peer, remoteLeader, tag, new IntercommunicatorCreation.Spanning() {
                 @Override
@@ -232,22 +214,18 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                     return implSpanning(worldRanks, agreed);
                 }
             });
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final void setName(String newName) {
-        try {
+        runWithHandler(() -> {
             checkOpen();
             if (newName == null) {
                 throw new LockstepException(ErrorClass.ARG, "communicator name is null");
             }
             name = newName;
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
@@ -257,23 +235,19 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final void setInfo(Info hints) {
-        try {
+        runWithHandler(() -> {
             checkOpen();
             checkHints(hints);
             info = hints;
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Info info() {
-        try {
+        return withHandler(() -> {
             checkOpen();
             return info;
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
@@ -294,57 +268,47 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final <T> void setAttribute(Keyval<T> key, T value) {
-        try {
+        runWithHandler(() -> {
             checkOpen();
             attributes.set(this, key, value);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final <T> Optional<T> attribute(Keyval<T> key) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             return attributes.get(key);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final void deleteAttribute(Keyval<?> key) {
-        try {
+        runWithHandler(() -> {
             checkOpen();
             attributes.delete(this, key);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final MemorySegment allocate(long byteSize) {
-        try {
+        return withHandler(() -> {
             checkOpen();
             if (byteSize < 0) {
                 throw new LockstepException(ErrorClass.ARG, "cannot allocate " + byteSize + " bytes");
             }
             return implAllocate(byteSize);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final void free(MemorySegment segment) {
-        try {
+        runWithHandler(() -> {
             if (segment == null) {
                 throw new LockstepException(ErrorClass.ARG, "cannot free a null segment");
             }
             implFree(segment);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     /**
@@ -353,7 +317,7 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
      */
     @Override
     public final void close() {
-        try {
+        runWithHandler(() -> {
             if (!closed) {
                 try {
                     attributes.deleteAll(this);
@@ -362,8 +326,6 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
                     implClose();
                 }
             }
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 }

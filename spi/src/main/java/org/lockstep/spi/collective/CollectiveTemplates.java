@@ -33,17 +33,18 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
     }
 
     /**
-     * Runs a blocking collective, recorded as a {@link CollectiveEvent} when a Flight Recorder
-     * recording asks for it ({@code bytes} is evaluated only then).
+     * Runs a blocking collective, its error handed to the error handler, recorded as a
+     * {@link CollectiveEvent} when a Flight Recorder recording asks for it ({@code bytes} is
+     * evaluated only then).
      */
     private void recorded(String operation, LongSupplier bytes, Runnable call) {
         CollectiveEvent event = CollectiveRecording.begin();
         if (event == null) {
-            call.run();
+            runWithHandler(call);
             return;
         }
         try {
-            call.run();
+            runWithHandler(call);
         } finally {
             long recordedBytes;
             try {
@@ -67,169 +68,101 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
 
     @Override
     public final void barrier() {
-        try {
-            recorded("barrier", () -> 0, () -> collectives().barrier(false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("barrier", () -> 0, () -> collectives().barrier(false));
     }
 
     @Override
     public final void bcast(MemorySegment buffer, long count, Datatype type, int root) {
-        try {
-            recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("bcast", () -> type.byteLength(count), () -> collectives().bcast(buffer, count, type, root, false));
     }
 
     @Override
     public final void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        try {
-            recorded("gather", () -> type.byteLength(count),
-                    () -> collectives().gather(send, count, type, recv, count, type, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("gather", () -> type.byteLength(count),
+                () -> collectives().gather(send, count, type, recv, count, type, root, false));
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                               long[] displacements, int root) {
-        try {
-            recorded("gatherv", () -> type.byteLength(sendCount),
-                    () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("gatherv", () -> type.byteLength(sendCount),
+                () -> collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, type, root, false));
     }
 
     @Override
     public final void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        try {
-            recorded("scatter", () -> type.byteLength(count),
-                    () -> collectives().scatter(send, count, type, recv, count, type, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("scatter", () -> type.byteLength(count),
+                () -> collectives().scatter(send, count, type, recv, count, type, root, false));
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
                                long recvCount, int root) {
-        try {
-            recorded("scatterv", () -> type.byteLength(recvCount),
-                    () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("scatterv", () -> type.byteLength(recvCount),
+                () -> collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, type, root, false));
     }
 
     @Override
     public final void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        try {
-            recorded("allgather", () -> type.byteLength(count),
-                    () -> collectives().allgather(send, count, type, recv, count, type, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("allgather", () -> type.byteLength(count),
+                () -> collectives().allgather(send, count, type, recv, count, type, false));
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
                                  long[] displacements) {
-        try {
-            recorded("allgatherv", () -> type.byteLength(sendCount),
-                    () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("allgatherv", () -> type.byteLength(sendCount),
+                () -> collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements, type, false));
     }
 
     @Override
     public final void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        try {
-            recorded("alltoall", () -> type.byteLength(count) * size(),
-                    () -> collectives().alltoall(send, count, type, recv, count, type, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("alltoall", () -> type.byteLength(count) * size(),
+                () -> collectives().alltoall(send, count, type, recv, count, type, false));
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        try {
-            recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
-                    () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("alltoallv", () -> type.byteLength(sum(recvCounts)),
+                () -> collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type, false));
     }
 
     @Override
     public final void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
-        try {
-            recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                    recvDisplacements, recvTypes, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("alltoallw", () -> 0, () -> collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes, false));
     }
 
     @Override
     public final void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        try {
-            recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("reduce", () -> type.byteLength(count), () -> collectives().reduce(send, recv, count, type, op, root, false));
     }
 
     @Override
     public final void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("allreduce", () -> type.byteLength(count), () -> collectives().allreduce(send, recv, count, type, op, false));
     }
 
     @Override
     public final void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
-        try {
-            recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("reduce_scatter", () -> type.byteLength(sum(recvCounts)), () -> collectives().reduceScatter(send, recv, recvCounts, type, op, false));
     }
 
     @Override
     public final void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
-        try {
-            recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("reduce_scatter_block", () -> type.byteLength(recvCount) * size(), () -> collectives().reduceScatterBlock(send, recv, recvCount, type, op, false));
     }
 
     @Override
     public final void scan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("scan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, false, false));
     }
 
     @Override
     public final void exscan(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
     }
 
     // ---- the general forms: send and receive sides with their own counts and datatypes
@@ -237,81 +170,49 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
     @Override
     public final void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                              Datatype recvType, int root) {
-        try {
-            collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                               long[] displacements, Datatype recvType, int root) {
-        try {
-            collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false));
     }
 
     @Override
     public final void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                               Datatype recvType, int root) {
-        try {
-            collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
                                long recvCount, Datatype recvType, int root) {
-        try {
-            collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                 Datatype recvType) {
-        try {
-            collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false));
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                                  long[] displacements, Datatype recvType) {
-        try {
-            collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false));
     }
 
     @Override
     public final void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                Datatype recvType) {
-        try {
-            collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false));
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        try {
-            collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false));
     }
 
 }

@@ -2,11 +2,14 @@ package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.PartitionedRequest;
+import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
@@ -128,6 +131,42 @@ public abstract class CommunicatorHooks implements Communicator {
     /** The algorithms this communicator's collectives run; providers override to replace some or all. */
     protected CollectiveEngine collectiveEngine() {
         return PointToPointCollectives.INSTANCE;
+    }
+
+    /**
+     * Runs {@code call}, handing its error to the error handler before it is thrown: the one funnel
+     * of the templates off the latency path (the point-to-point ones have a try of their own).
+     */
+    final <T> T withHandler(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
+    }
+
+    /** {@link #withHandler} for a call without a result. */
+    final void runWithHandler(Runnable call) {
+        try {
+            call.run();
+        } catch (LockstepException e) {
+            throw errors.failed(e);
+        }
+    }
+
+    /** {@link #withHandler} for a call that starts a request, whose errors at completion reach the handler too. */
+    final Request started(Supplier<Request> call) {
+        return errors.handled(withHandler(call));
+    }
+
+    /** {@link #started} of a persistent request. */
+    final PersistentRequest startedPersistent(Supplier<PersistentRequest> call) {
+        return errors.handled(withHandler(call));
+    }
+
+    /** {@link #started} of a partitioned request. */
+    final PartitionedRequest startedPartitioned(Supplier<PartitionedRequest> call) {
+        return errors.handled(withHandler(call));
     }
 
     /** Fails with {@link ErrorClass#COMM} once the communicator is closed. */

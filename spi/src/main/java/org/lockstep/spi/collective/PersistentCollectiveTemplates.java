@@ -25,163 +25,95 @@ public abstract class PersistentCollectiveTemplates extends NonBlockingCollectiv
 
     @Override
     public final PersistentRequest barrierInit() {
-        try {
-            return errors.handled(persistent("barrier", this::ibarrier));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("barrier", this::ibarrier));
     }
 
     @Override
     public final PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root) {
-        try {
-            return errors.handled(persistent("bcast", () -> ibcast(buffer, count, type, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("bcast", () -> ibcast(buffer, count, type, root)));
     }
 
     @Override
     public final PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        try {
-            return errors.handled(persistent("gather", () -> igather(send, count, type, recv, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("gather", () -> igather(send, count, type, recv, root)));
     }
 
     @Override
     public final PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
                                                long[] recvCounts, long[] displacements, int root) {
-        try {
-            return errors.handled(persistent("gatherv", () -> igatherv(send, sendCount, type, recv, recvCounts, displacements, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("gatherv", () -> igatherv(send, sendCount, type, recv, recvCounts, displacements, root)));
     }
 
     @Override
     public final PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        try {
-            return errors.handled(persistent("scatter", () -> iscatter(send, count, type, recv, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("scatter", () -> iscatter(send, count, type, recv, root)));
     }
 
     @Override
     public final PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
                                                 MemorySegment recv, long recvCount, int root) {
-        try {
-            return errors.handled(persistent("scatterv", () -> iscatterv(send, sendCounts, displacements, type, recv, recvCount, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("scatterv", () -> iscatterv(send, sendCounts, displacements, type, recv, recvCount, root)));
     }
 
     @Override
     public final PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        try {
-            return errors.handled(persistent("allgather", () -> iallgather(send, count, type, recv)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("allgather", () -> iallgather(send, count, type, recv)));
     }
 
     @Override
     public final PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
                                                   long[] recvCounts, long[] displacements) {
-        try {
-            return errors.handled(persistent("allgatherv", () -> iallgatherv(send, sendCount, type, recv, recvCounts, displacements)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("allgatherv", () -> iallgatherv(send, sendCount, type, recv, recvCounts, displacements)));
     }
 
     @Override
     public final PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        try {
-            return errors.handled(persistent("alltoall", () -> ialltoall(send, count, type, recv)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("alltoall", () -> ialltoall(send, count, type, recv)));
     }
 
     @Override
     public final PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
                                                  MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
-        try {
-            return errors.handled(persistent("alltoallv", () -> ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("alltoallv", () -> ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements)));
     }
 
     @Override
     public final PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements,
                                                  Datatype[] sendTypes, MemorySegment recv, long[] recvCounts,
                                                  long[] recvDisplacements, Datatype[] recvTypes) {
-        try {
-            return errors.handled(persistent("alltoallw", () -> ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                    recvDisplacements, recvTypes)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("alltoallw", () -> ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes)));
     }
 
     @Override
     public final PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        try {
-            return errors.handled(persistent("reduce", () -> ireduce(send, recv, count, type, op, root)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("reduce", () -> ireduce(send, recv, count, type, op, root)));
     }
 
     @Override
     public final PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            return errors.handled(persistent("allreduce", () -> iallreduce(send, recv, count, type, op)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("allreduce", () -> iallreduce(send, recv, count, type, op)));
     }
 
     @Override
     public final PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type,
                                                      Op op) {
-        try {
-            return errors.handled(persistent("reduceScatter", () -> ireduceScatter(send, recv, recvCounts, type, op)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("reduceScatter", () -> ireduceScatter(send, recv, recvCounts, type, op)));
     }
 
     @Override
     public final PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type,
                                                           Op op) {
-        try {
-            return errors.handled(persistent("reduceScatterBlock", () -> ireduceScatterBlock(send, recv, recvCount, type, op)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("reduceScatterBlock", () -> ireduceScatterBlock(send, recv, recvCount, type, op)));
     }
 
     @Override
     public final PersistentRequest scanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            return errors.handled(persistent("scan", () -> iscan(send, recv, count, type, op)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("scan", () -> iscan(send, recv, count, type, op)));
     }
 
     @Override
     public final PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        try {
-            return errors.handled(persistent("exscan", () -> iexscan(send, recv, count, type, op)));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> persistent("exscan", () -> iexscan(send, recv, count, type, op)));
     }
 }

@@ -31,61 +31,53 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final void send(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            blockingSend(buffer, count, type, dest, tag, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        blockingSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
     public final void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            blockingSend(buffer, count, type, dest, tag, true);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        blockingSend(buffer, count, type, dest, tag, true);
     }
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size());
-        ArgumentChecks.checkSendTag(tag);
-        if (dest != PROC_NULL) {
-            MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
-            implSendBlocking(data, bytes, dest, tag, synchronous);
+        try {
+            checkOpen();
+            long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+            ArgumentChecks.checkDestination(dest, size());
+            ArgumentChecks.checkSendTag(tag);
+            if (dest != PROC_NULL) {
+                MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
+                implSendBlocking(data, bytes, dest, tag, synchronous);
+            }
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
     }
 
     @Override
     public final Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(startSend(buffer, count, type, dest, tag, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
     public final Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(startSend(buffer, count, type, dest, tag, true));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startSend(buffer, count, type, dest, tag, true);
     }
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, size());
-        ArgumentChecks.checkSendTag(tag);
-        if (dest == PROC_NULL) {
-            return CompletedRequest.of(Status.of(PROC_NULL, tag, 0));
+        try {
+            checkOpen();
+            long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+            ArgumentChecks.checkDestination(dest, size());
+            ArgumentChecks.checkSendTag(tag);
+            if (dest == PROC_NULL) {
+                return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, tag, 0)));
+            }
+            MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
+            return errors.handled(implSend(data, bytes, dest, tag, synchronous));
+        } catch (LockstepException e) {
+            throw errors.failed(e);
         }
-        MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
-        return implSend(data, bytes, dest, tag, synchronous);
     }
 
     @Override
@@ -172,166 +164,98 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final void rsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            blockingSend(buffer, count, type, dest, tag, false);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        blockingSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
     public final Request irsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(startSend(buffer, count, type, dest, tag, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startSend(buffer, count, type, dest, tag, false);
     }
 
     @Override
     public final void bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            pointToPoint().bsend(buffer, count, type, dest, tag);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> pointToPoint().bsend(buffer, count, type, dest, tag));
     }
 
     @Override
     public final Request ibsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().bsend(buffer, count, type, dest, tag));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return started(() -> pointToPoint().bsend(buffer, count, type, dest, tag));
     }
 
     @Override
     public final void attachBuffer(MemorySegment buffer) {
-        try {
-            pointToPoint().attach(buffer);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        runWithHandler(() -> pointToPoint().attach(buffer));
     }
 
     @Override
     public final MemorySegment detachBuffer() {
-        try {
-            return pointToPoint().detach();
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return withHandler(() -> pointToPoint().detach());
     }
 
     @Override
     public final Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source,
                                         int recvTag) {
-        try {
-            return pointToPoint().sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return withHandler(() -> pointToPoint().sendrecvReplace(buffer, count, type, dest, sendTag, source, recvTag));
     }
 
     @Override
     public final Message mprobe(int source, int tag) {
-        try {
+        return withHandler(() -> {
             checkProbe(source, tag);
             return pointToPoint().mprobe(source, tag);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Optional<Message> improbe(int source, int tag) {
-        try {
+        return withHandler(() -> {
             checkProbe(source, tag);
             return pointToPoint().improbe(source, tag);
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        });
     }
 
     @Override
     public final Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        try {
-            return pointToPoint().imrecv(buffer, count, type, message).await();
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return withHandler(() -> pointToPoint().imrecv(buffer, count, type, message).await());
     }
 
     @Override
     public final Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        try {
-            return errors.handled(pointToPoint().imrecv(buffer, count, type, message));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return started(() -> pointToPoint().imrecv(buffer, count, type, message));
     }
 
     @Override
     public final PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "send", false, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> pointToPoint().sendInit(buffer, count, type, dest, tag, "send", false, false));
     }
 
     @Override
     public final PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "ssend", true, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> pointToPoint().sendInit(buffer, count, type, dest, tag, "ssend", true, false));
     }
 
     @Override
     public final PersistentRequest bsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "bsend", false, true));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> pointToPoint().sendInit(buffer, count, type, dest, tag, "bsend", false, true));
     }
 
     @Override
     public final PersistentRequest rsendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().sendInit(buffer, count, type, dest, tag, "rsend", false, false));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> pointToPoint().sendInit(buffer, count, type, dest, tag, "rsend", false, false));
     }
 
     @Override
     public final PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        try {
-            return errors.handled(pointToPoint().recvInit(buffer, count, type, source, tag));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPersistent(() -> pointToPoint().recvInit(buffer, count, type, source, tag));
     }
 
     @Override
     public final PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag) {
-        try {
-            return errors.handled(pointToPoint().psendInit(buffer, partitions, count, type, dest, tag));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPartitioned(() -> pointToPoint().psendInit(buffer, partitions, count, type, dest, tag));
     }
 
     @Override
     public final PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag) {
-        try {
-            return errors.handled(pointToPoint().precvInit(buffer, partitions, count, type, source, tag));
-        } catch (LockstepException e) {
-            throw errors.failed(e);
-        }
+        return startedPartitioned(() -> pointToPoint().precvInit(buffer, partitions, count, type, source, tag));
     }
 }
