@@ -101,7 +101,7 @@ class RealProcessorsTest {
      * ANY_SOURCE, probe, a synchronous send, an empty message and truncation — all across.
      */
     @ParameterizedTest(name = "k={0} io={1} threads={2}")
-    @CsvSource({"1, sync, virtual", "2, async, platform", "1, mmap, virtual"})
+    @CsvSource({"1, sync, virtual", "2, async, platform", "1, mmap, virtual", "1, sync, sequential"})
     void pointToPointAcrossProcessors(int k, String io, String threads) {
         int v = 8;
         RunReport report = run(TestJobs.job(v, k, MU, B).with(EmBspOptions.IO, io).with(EmBspOptions.THREADS, threads), 2, w -> {

@@ -320,6 +320,10 @@ public final class Scheduler {
         }
         if (vp.failure != null || vp.waitCondition.getAsBoolean()) {
             queueToRun(vp);
+            if (tokenHolder < 0) {
+                // woken by the network agent (another real processor's frame) while no VP runs: none would pass the token on
+                dispatch();
+            }
             return true;
         }
         return false;
