@@ -108,6 +108,18 @@ public final class DeviceFormat {
     }
 
     /**
+     * Formats afresh a device whose format was cut short by a power loss of the whole machine
+     * (state {@code BLANK} or {@code IN_PROGRESS} after power-on): its formatter died with the power,
+     * and no rank attaches before {@code READY}, so nothing else was on it. Safe to repeat if the
+     * power fails again during it.
+     */
+    public static MailboxLayout redoInterruptedFormat(ExternalMemory device, MailboxConfig config) {
+        requireRoom(device, config);
+        device.putLongVolatile(FORMAT_STATE_OFFSET, FORMAT_IN_PROGRESS);
+        return formatClaimed(device, config, FormatterProcess.UNKNOWN);
+    }
+
+    /**
      * Takes the format of a device over from the formatter the superblock names as
      * {@code formatter} (one that died half way, or the formatter of a job that has ended): with
      * compare-and-set on the formatter word (process id and start time), so that of several ranks

@@ -12,6 +12,7 @@ import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.RankTableDescriptor;
+import org.lockstep.pcie.layout.SuperblockDescriptor;
 import org.lockstep.spi.device.DeviceProviders;
 import org.lockstep.spi.device.DeviceSpec;
 import org.lockstep.spi.device.ExternalMemory;
@@ -115,12 +116,20 @@ public final class MailboxThreadWorld implements ThreadWorld {
      * The world after a power loss of the whole machine: attaches to the device as it survived
      * (checking its superblock), resets the mailbox rings — every rank restarts at once and what
      * was in flight but never persisted is gone; what was logged is replayed from the log — and
-     * returns a world whose ranks are the next incarnations. Idempotent: a crash during it (or
+     * returns a world whose ranks are the next incarnations; a format the power loss cut short is
+     * done afresh, and the ranks start from the beginning. Idempotent: a crash during it (or
      * during the recovery of the endpoints) is recovered by calling it again.
      */
     public static MailboxThreadWorld afterPowerLoss(ExternalMemory device, JobOptions options) {
-        long jobKey = device.getLong(org.lockstep.pcie.layout.SuperblockDescriptor.JOB_KEY_OFFSET);
-        MailboxLayout layout = DeviceFormat.attach(device, jobKey, options.ranks(), ATTACH_WAIT);
+        MailboxLayout layout;
+        if (DeviceFormat.formatState(device) == SuperblockDescriptor.FORMAT_READY) {
+            layout = DeviceFormat.attach(device, device.getLong(SuperblockDescriptor.JOB_KEY_OFFSET), options.ranks(), ATTACH_WAIT);
+        } else {
+            // Power was lost before the format was published: no rank had attached, so nothing of the
+            // job existed yet, and its formatter died with the power. Waiting for it would wait for ever.
+            MailboxConfig wanted = MailboxOptions.config(options, options.ranks(), new SecureRandom().nextLong());
+            layout = DeviceFormat.redoInterruptedFormat(device, MailboxOptions.forDevice(wanted, device));
+        }
         long rings = layout.mailboxAddress(0, 0);
         long ringsEnd = layout.heapPartition(0);
         device.fill(rings, ringsEnd - rings, (byte) 0);
