@@ -14,7 +14,8 @@ import org.lockstep.embsp.sim.CallRecord;
  * The reports of the real processors of one simulation: each processor's {@link RunReport} as
  * text (sent to the others with its last frame), and their sum — every call's I/O and network
  * bytes added up over the processors and held against the call's bounds added up the same way
- * (the thesis's bound is the whole call's, so it is taken once).
+ * (the thesis's bound is the whole call's, so it is taken once); a call is within its bound only if
+ * every processor's share was within its own.
  */
 final class ProcessorReports {
     private ProcessorReports() {
@@ -124,7 +125,13 @@ final class ProcessorReports {
                         CallRecord c = new CallRecord(f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), Integer.parseInt(f[4]),
                                 Long.parseLong(f[5]), snapshot(f, 14), Long.parseLong(f[6]), Long.parseLong(f[7]),
                                 Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]), Double.parseDouble(f[11]),
-                                Long.parseLong(f[12]), Long.parseLong(f[13]));
+                                Long.parseLong(f[12]), Long.parseLong(f[13]), true);
+                        if (!c.withinBound()) {
+                            // this processor's share is over its own bound, whatever the others' shares are
+                            c = new CallRecord(c.operation(), c.group(), c.sequence(), c.participants(), c.omega(), c.counted(),
+                                    c.swapBoundBytes(), c.deliveryBoundBytes(), c.thesisBoundBytes(), c.cacheMisses(), c.blockSize(),
+                                    c.seconds(), c.networkBytes(), c.networkBoundBytes(), false);
+                        }
                         calls.merge(c.group() + "/" + c.sequence(), c, ProcessorReports::add);
                     }
                     default -> {
@@ -147,6 +154,7 @@ final class ProcessorReports {
         return new CallRecord(a.operation(), a.group(), a.sequence(), a.participants(), Math.max(a.omega(), b.omega()),
                 add(a.counted(), b.counted()), a.swapBoundBytes() + b.swapBoundBytes(), a.deliveryBoundBytes() + b.deliveryBoundBytes(),
                 Math.max(a.thesisBoundBytes(), b.thesisBoundBytes()), a.cacheMisses() + b.cacheMisses(), a.blockSize(),
-                Math.max(a.seconds(), b.seconds()), a.networkBytes() + b.networkBytes(), a.networkBoundBytes() + b.networkBoundBytes());
+                Math.max(a.seconds(), b.seconds()), a.networkBytes() + b.networkBytes(), a.networkBoundBytes() + b.networkBoundBytes(),
+                a.everyProcessorWithin() && b.everyProcessorWithin());
     }
 }

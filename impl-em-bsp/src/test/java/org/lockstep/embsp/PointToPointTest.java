@@ -67,27 +67,39 @@ class PointToPointTest {
         assertTrue(report.pointToPoint().deliveryBytes() > 0, "some messages went to or came from disk: " + report.keyValueLine());
     }
 
+    /** Sends 0 … 19 to {@code dest}, even numbers with tag 10, odd ones with tag 11. */
+    static void sendAlternatingTags(Communicator w, int dest) {
+        for (int i = 0; i < 20; i++) {
+            w.send(new long[] {i}, dest, i % 2 == 0 ? 10 : 11);
+        }
+    }
+
+    /**
+     * Receives what {@link #sendAlternatingTags} sent from {@code source}: tag 11 first (matching by
+     * tag), then the rest by ANY_SOURCE and ANY_TAG — each tag in send order.
+     */
+    static void receiveOddTagsFirst(Communicator w, int source) {
+        long[] got = new long[1];
+        for (int i = 1; i < 20; i += 2) {
+            w.recv(got, source, 11);
+            assertEquals(i, got[0]);
+        }
+        for (int i = 0; i < 20; i += 2) {
+            Status s = w.recv(got, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
+            assertEquals(i, got[0]);
+            assertEquals(10, s.tag());
+            assertEquals(source, s.source());
+        }
+    }
+
     @Test
     void messagesFromOneSenderDoNotOvertakeAndTagsSelect() {
         Simulation.run(job(3, 1, "virtual"), w -> {
             if (w.rank() == 0) {
-                for (int i = 0; i < 20; i++) {
-                    w.send(new long[] {i}, 1, i % 2 == 0 ? 10 : 11);
-                }
+                sendAlternatingTags(w, 1);
                 w.send(new long[] {-1}, 2, 5);
             } else if (w.rank() == 1) {
-                long[] got = new long[1];
-                // odd tags first: matching by tag, each tag in send order
-                for (int i = 1; i < 20; i += 2) {
-                    w.recv(got, 0, 11);
-                    assertEquals(i, got[0]);
-                }
-                for (int i = 0; i < 20; i += 2) {
-                    Status s = w.recv(got, Communicator.ANY_SOURCE, Communicator.ANY_TAG);
-                    assertEquals(i, got[0]);
-                    assertEquals(10, s.tag());
-                    assertEquals(0, s.source());
-                }
+                receiveOddTagsFirst(w, 0);
             } else {
                 long[] got = new long[1];
                 Status s = w.recv(got, Communicator.ANY_SOURCE, 5);

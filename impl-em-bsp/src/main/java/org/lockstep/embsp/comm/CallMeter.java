@@ -108,6 +108,6 @@ final class CallMeter {
     CallRecord record(String operation, long sequence, int n, long mu, long cacheMisses) {
         return new CallRecord(operation, group, sequence, n, omega, counted.snapshot(), swapBound, deliveryBound,
                 IoBounds.thesis(indirect ? operation + "-indirect" : operation, n, mu, omega, block), cacheMisses, block, (System.nanoTime() - startNanos) / 1e9,
-                networkBytes.sum(), networkBound);
+                networkBytes.sum(), networkBound, true);
     }
 }
