@@ -27,7 +27,6 @@ public class Comm implements Freeable, Cloneable {
     int[] members;
     private String name;
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
-    private Info info;
     final Attributes attributes = new Attributes(Attributes.Kind.COMM);
     /** A private duplicate for collectives this layer builds from point-to-point, made on first use (collectively). */
     private Communicator shadow;
@@ -91,7 +90,7 @@ public class Comm implements Freeable, Cloneable {
         return errhandler.handle(e.getMessage(), e);
     }
 
-    /** Copies what a duplicate inherits: error handler, attributes, info. */
+    /** Copies what a duplicate inherits from this layer: error handler and attributes (Lockstep's dup passes the hints on). */
     final <T extends Comm> T inherit(T copy) {
         copy.errhandler = errhandler;
         attributes.copyTo(copy.attributes);
@@ -120,12 +119,13 @@ public class Comm implements Freeable, Cloneable {
 
     /** A communicator with the same group and a new context ({@code MPI_Comm_dup}); collective. */
     public Comm dup() throws MPIException {
-        return inherit(new Comm(dupCommunicator("Comm.dup"), members, name + " (dup)"));
+        return inherit(new Comm(dupCommunicator("Comm.dup", null), members, name + " (dup)"));
     }
 
-    final Communicator dupCommunicator(String call) throws MPIException {
+    /** Lockstep's dup, with the given hints instead of this communicator's unless they are null. */
+    final Communicator dupCommunicator(String call, Info hints) throws MPIException {
         try {
-            return live(call).dup();
+            return hints == null ? live(call).dup() : live(call).dup(Info.toHints(hints));
         } catch (LockstepException e) {
             throw fail(call, e);
         }
@@ -167,11 +167,9 @@ public class Comm implements Freeable, Cloneable {
         return comm;
     }
 
-    /** {@link #dup} with hints ({@code MPI_Comm_dup_with_info}); the hints are kept, not used. */
+    /** {@link #dup} with hints instead of this communicator's ({@code MPI_Comm_dup_with_info}). */
     public Comm dupWithInfo(Info info) throws MPIException {
-        Comm copy = dup();
-        copy.info = info == null || info.isNull() ? null : info.dup();
-        return copy;
+        return inherit(new Comm(dupCommunicator("Comm.dupWithInfo", info == null ? MPI.INFO_NULL : info), members, name + " (dup)"));
     }
 
     /** The request of the {@link #iDup} that made this communicator; {@code MPI.REQUEST_NULL} for others. */
@@ -229,16 +227,24 @@ public class Comm implements Freeable, Cloneable {
         return comm == null && pendingDup == null;
     }
 
-    /** Sets hints ({@code MPI_Comm_set_info}); kept, not used. */
+    /** Sets hints ({@code MPI_Comm_set_info}): Lockstep's communicator keeps them. */
     public final void setInfo(Info info) throws MPIException {
-        live("Comm.setInfo");
-        this.info = info == null || info.isNull() ? null : info.dup();
+        Communicator c = live("Comm.setInfo");
+        try {
+            c.setInfo(Info.toHints(info));
+        } catch (LockstepException e) {
+            throw fail("Comm.setInfo", e);
+        }
     }
 
-    /** The hints set ({@code MPI_Comm_get_info}). */
+    /** The hints in use ({@code MPI_Comm_get_info}), as a new info object. */
     public final Info getInfo() throws MPIException {
-        live("Comm.getInfo");
-        return info == null ? new Info() : info.dup();
+        Communicator c = live("Comm.getInfo");
+        try {
+            return Info.ofHints(c.info());
+        } catch (LockstepException e) {
+            throw fail("Comm.getInfo", e);
+        }
     }
 
     /** Waits for pending communication, then frees the communicator ({@code MPI_Comm_disconnect}). */

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Hints as ordered (key, value) strings ({@code MPI_Info}). Lockstep reads none of them; they are
- * kept, copied and listed as MPI says.
+ * Hints as ordered (key, value) strings ({@code MPI_Info}): the bindings' mutable object, whose
+ * value a communicator takes as Lockstep's immutable {@link org.lockstep.api.Info} (no provider
+ * acts on a hint yet; they are kept, copied and listed as MPI says).
  */
 public final class Info implements Freeable, Cloneable {
     private final Map<String, String> entries = new LinkedHashMap<>();
@@ -28,15 +29,24 @@ public final class Info implements Freeable, Cloneable {
         return new Info(true);
     }
 
-    /** {@code MPI.INFO_ENV}: how this process was started. */
+    /** {@code MPI.INFO_ENV}: how this process was started (Lockstep's environment, and the command). */
     static Info environment() {
         Info env = new Info(false);
         env.entries.put("command", ProcessHandle.current().info().command().orElse("java"));
-        env.entries.put("wdir", System.getProperty("user.dir"));
-        env.entries.put("host", MPI.hostName());
-        env.entries.put("arch", System.getProperty("os.arch"));
-        env.entries.put("thread_level", "MPI_THREAD_SERIALIZED");
+        env.entries.putAll(org.lockstep.api.Environment.info().asMap());
         return env;
+    }
+
+    /** Lockstep's hints of the same keys and values; none for null. */
+    static org.lockstep.api.Info toHints(Info info) {
+        return info == null || info.isNull() ? org.lockstep.api.Info.EMPTY : org.lockstep.api.Info.of(info.entries);
+    }
+
+    /** A new info object of Lockstep's hints. */
+    static Info ofHints(org.lockstep.api.Info hints) {
+        Info info = new Info(false);
+        info.entries.putAll(hints.asMap());
+        return info;
     }
 
     private void check(String call) throws MPIException {

@@ -17,12 +17,14 @@ import org.lockstep.api.LockstepException;
  * same name and parameters; the general forms of the data-moving collectives become the simple
  * ones (at each rank only one side is significant, or both sides name the same data); the bindings'
  * {@code MPI.ROOT} becomes {@link Intercommunicator#ROOT}. What an intercommunicator does not have
- * fails with {@link ErrorClass#UNSUPPORTED_OPERATION} naming it.
+ * fails with {@link ErrorClass#UNSUPPORTED_OPERATION} naming it; hints are kept here.
  */
 final class InterBridge implements InvocationHandler {
     private static final Set<String> ROOTED = Set.of("bcast", "gather", "scatter", "reduce");
 
     private final Intercommunicator inter;
+    /** The hints of the intercommunicator, which Lockstep's intercommunicators do not keep. */
+    private volatile org.lockstep.api.Info hints = org.lockstep.api.Info.EMPTY;
 
     private InterBridge(Intercommunicator inter) {
         this.inter = inter;
@@ -42,6 +44,13 @@ final class InterBridge implements InvocationHandler {
                 case "hashCode" -> System.identityHashCode(proxy);
                 default -> "intercommunicator " + inter;
             };
+        }
+        if (name.equals("setInfo")) {
+            hints = (org.lockstep.api.Info) args[0];
+            return null;
+        }
+        if (name.equals("info")) {
+            return hints;
         }
         Object[] a = args == null ? new Object[0] : args.clone();
         Class<?>[] types = method.getParameterTypes();

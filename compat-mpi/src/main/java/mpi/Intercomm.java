@@ -35,7 +35,9 @@ public class Intercomm extends Comm {
     public Intercomm dup() throws MPIException {
         live("Intercomm.dup");
         try {
-            return inherit(new Intercomm(inter.dup(), members, this + " (dup)"));
+            Intercomm copy = inherit(new Intercomm(inter.dup(), members, this + " (dup)"));
+            copy.comm.setInfo(comm.info());
+            return copy;
         } catch (LockstepException e) {
             throw fail("Intercomm.dup", e);
         }

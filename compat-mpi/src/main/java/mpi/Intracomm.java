@@ -40,7 +40,7 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm dup() throws MPIException {
-        return inherit(new Intracomm(dupCommunicator("Intracomm.dup"), members, this + " (dup)"));
+        return inherit(new Intracomm(dupCommunicator("Intracomm.dup", null), members, this + " (dup)"));
     }
 
     @Override
@@ -50,9 +50,8 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
-        Intracomm copy = dup();
-        copy.setInfo(info);
-        return copy;
+        return inherit(new Intracomm(dupCommunicator("Intracomm.dupWithInfo", info == null ? MPI.INFO_NULL : info), members,
+                this + " (dup)"));
     }
 
     /**

@@ -114,6 +114,19 @@ public final class Communicators {
         MPI.COMM_SELF.bcast(selfValue, 1, MPI.INT, 0);
         Check.equal(rank, selfValue[0], "a collective on self");
 
+        // hints: kept by the communicator, passed on by dup, replaced by dupWithInfo
+        mpi.Info hints = new mpi.Info();
+        hints.set("mpi_assert_no_any_tag", "true");
+        copy.setInfo(hints);
+        hints.set("mpi_assert_no_any_tag", "false"); // the communicator took a copy
+        Check.that("true".equals(copy.getInfo().get("mpi_assert_no_any_tag")), "a hint set");
+        Intracomm inheriting = copy.dup();
+        Check.that("true".equals(inheriting.getInfo().get("mpi_assert_no_any_tag")), "dup passes the hints on");
+        Intracomm replaced = copy.dupWithInfo(new mpi.Info());
+        Check.equal(0, replaced.getInfo().size(), "dupWithInfo replaces the hints");
+        inheriting.free();
+        replaced.free();
+
         copyOfCopy.free();
         Check.that(copyOfCopy.isNull(), "a freed communicator is null");
         copy.free();

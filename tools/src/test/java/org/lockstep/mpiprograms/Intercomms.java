@@ -88,8 +88,12 @@ public final class Intercomms {
         Check.equal(remoteSum(size, !even), total[0], "allReduce of the remote group");
 
         // dup keeps the groups on a new context; merge puts the evens (high = false) first
+        mpi.Info hints = new mpi.Info();
+        hints.set("mpi_assert_allow_overtaking", "true");
+        inter.setInfo(hints);
         Intercomm copy = inter.dup();
         Check.equal(remoteSize, copy.getRemoteSize(), "a duplicate's remote size");
+        Check.that("true".equals(copy.getInfo().get("mpi_assert_allow_overtaking")), "an intercommunicator's dup passes its hints on");
         Intracomm merged = inter.merge(!even);
         Check.equal(size, merged.getSize(), "merged size");
         Check.equal(even ? me : evens + me, merged.getRank(), "merged rank");
