@@ -208,6 +208,9 @@ public final class MatchingEngine<M> {
     }
 
     private Arrival<M> scan(ArrayDeque<Arrival<M>> queue, int tag, int context, boolean remove) {
+        if (queue.isEmpty()) {
+            return null; // an ANY_SOURCE receive looks at every source's queue: most are empty, and need no iterator
+        }
         for (Iterator<Arrival<M>> it = queue.iterator(); it.hasNext(); ) {
             Arrival<M> a = it.next();
             Envelope e = a.envelope;
