@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p>A communicator belongs to one rank. Its methods may be called from one thread at a time
  * (MPI's {@code MPI_THREAD_SERIALIZED}).
  */
-public interface Communicator extends AutoCloseable {
+public interface Communicator extends PointToPoint, AutoCloseable {
     /** Wildcard source of a receive or probe ({@code MPI_ANY_SOURCE}). */
     int ANY_SOURCE = -1;
     /** Wildcard tag of a receive or probe ({@code MPI_ANY_TAG}). */
@@ -41,38 +41,6 @@ public interface Communicator extends AutoCloseable {
 
     /** Number of ranks in the communicator. */
     int size();
-
-    /** Standard-mode send: returns once the buffer may be reused ({@code MPI_Send}). */
-    void send(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    /** Synchronous send: returns only once the matching receive has started ({@code MPI_Ssend}). */
-    void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    /**
-     * Blocking receive ({@code MPI_Recv}).
-     *
-     * @throws TruncationException if the message was longer than {@code count} elements; the
-     *         buffer then holds its first {@code count} elements
-     */
-    Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag);
-
-    /** Non-blocking standard-mode send ({@code MPI_Isend}); the buffer must not change until it completes. */
-    Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    /** Non-blocking synchronous send ({@code MPI_Issend}). */
-    Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    /** Non-blocking receive ({@code MPI_Irecv}); completing a truncated one throws {@link TruncationException}. */
-    Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag);
-
-    /** Send one message and receive another, without deadlock between the two ({@code MPI_Sendrecv}). */
-    default Status sendrecv(MemorySegment sendBuffer, long sendCount, Datatype sendType, int dest, int sendTag,
-                            MemorySegment recvBuffer, long recvCount, Datatype recvType, int source, int recvTag) {
-        Request receive = irecv(recvBuffer, recvCount, recvType, source, recvTag);
-        Request send = isend(sendBuffer, sendCount, sendType, dest, sendTag);
-        send.await();
-        return receive.await();
-    }
 
     /**
      * Ready-mode send ({@code MPI_Rsend}): the program promises the matching receive is already
@@ -117,12 +85,6 @@ public interface Communicator extends AutoCloseable {
      * ({@code MPI_Sendrecv_replace}); the message received may not be longer than the one sent.
      */
     Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source, int recvTag);
-
-    /** Blocks until a message that matches is available, without receiving it ({@code MPI_Probe}). */
-    Status probe(int source, int tag);
-
-    /** The status of a matching message if one is available now ({@code MPI_Iprobe}). */
-    Optional<Status> iprobe(int source, int tag);
 
     /**
      * Blocks until a matching message is available and takes it out of matching ({@code MPI_Mprobe});

@@ -1,13 +1,12 @@
 package org.lockstep.api;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Optional;
 
 /**
  * Two disjoint groups of ranks joined for communication between them (an MPI intercommunicator,
  * MPI 4.1 §7.6): made by {@link Communicator#createIntercommunicator}. Each rank belongs to the
- * <em>local</em> group; point-to-point destinations and sources are ranks of the <em>remote</em>
- * group, and statuses name remote ranks.
+ * <em>local</em> group; point-to-point destinations and sources ({@link PointToPoint}) are ranks
+ * of the <em>remote</em> group, and statuses name remote ranks.
  *
  * <p>Collectives follow MPI's intercommunicator rules (MPI 4.1 §6.2.2): data flows from one group
  * to the other. In a rooted collective the root passes {@link #ROOT}, the other ranks of its group
@@ -20,7 +19,7 @@ import java.util.Optional;
  * {@link Communicator}. Errors are {@link LockstepException}s; once closed, every call fails with
  * {@link ErrorClass#COMM}.
  */
-public interface Intercommunicator extends AutoCloseable {
+public interface Intercommunicator extends PointToPoint, AutoCloseable {
     /** The root argument of a rooted collective at the root itself ({@code MPI_ROOT}). */
     int ROOT = -3;
 
@@ -38,34 +37,6 @@ public interface Intercommunicator extends AutoCloseable {
 
     /** The remote group ({@code MPI_Comm_remote_group}). */
     Group remoteGroup();
-
-    // ---- point-to-point: dest and source are ranks of the remote group (or PROC_NULL; ANY_SOURCE for a receive)
-
-    void send(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    void ssend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    /** @throws TruncationException if the message was longer than {@code count} elements (its status names the remote rank) */
-    Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag);
-
-    Request isend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    Request issend(MemorySegment buffer, long count, Datatype type, int dest, int tag);
-
-    Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag);
-
-    /** Send to one remote rank and receive from one, without deadlock between the two ({@code MPI_Sendrecv}). */
-    default Status sendrecv(MemorySegment sendBuffer, long sendCount, Datatype sendType, int dest, int sendTag,
-                            MemorySegment recvBuffer, long recvCount, Datatype recvType, int source, int recvTag) {
-        Request receive = irecv(recvBuffer, recvCount, recvType, source, recvTag);
-        Request send = isend(sendBuffer, sendCount, sendType, dest, sendTag);
-        send.await();
-        return receive.await();
-    }
-
-    Status probe(int source, int tag);
-
-    Optional<Status> iprobe(int source, int tag);
 
     // ---- collectives across the two groups (MPI 4.1 §6.2.2); counts are element counts of the datatype
 
