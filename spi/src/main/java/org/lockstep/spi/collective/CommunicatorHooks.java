@@ -6,12 +6,14 @@ import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
+import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.PartitionedRequest;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.spi.messaging.ArgumentChecks;
 
 /**
  * What a provider's communicator implements for {@link AbstractCommunicator}'s templates: the
@@ -167,6 +169,24 @@ public abstract class CommunicatorHooks implements Communicator {
     /** {@link #started} of a partitioned request. */
     final PartitionedRequest startedPartitioned(Supplier<PartitionedRequest> call) {
         return errors.handled(withHandler(call));
+    }
+
+    /** Checks a send's arguments on this open communicator; returns its byte length. */
+    final long checkedSendBytes(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
+        ArgumentChecks.checkDestination(dest, size());
+        ArgumentChecks.checkSendTag(tag);
+        return bytes;
+    }
+
+    /** Checks a receive's arguments on this open communicator; returns its capacity in bytes. */
+    final long checkedReceiveCapacity(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        checkOpen();
+        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
+        ArgumentChecks.checkSource(source, size());
+        ArgumentChecks.checkReceiveTag(tag);
+        return capacity;
     }
 
     /** Fails with {@link ErrorClass#COMM} once the communicator is closed. */

@@ -33,23 +33,6 @@ final class PointToPointCalls {
         this.comm = comm;
     }
 
-    /** Checks a send's arguments; returns its byte length. */
-    private long checkSend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        comm.checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-        ArgumentChecks.checkDestination(dest, comm.size());
-        ArgumentChecks.checkSendTag(tag);
-        return bytes;
-    }
-
-    private long checkReceive(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        comm.checkOpen();
-        long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-        ArgumentChecks.checkSource(source, comm.size());
-        ArgumentChecks.checkReceiveTag(tag);
-        return capacity;
-    }
-
     // ---------------------------------------------------------------- buffered
 
     void attach(MemorySegment memory) {
@@ -62,7 +45,7 @@ final class PointToPointCalls {
     }
 
     Request bsend(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
-        long bytes = checkSend(buffer, count, type, dest, tag);
+        long bytes = comm.checkedSendBytes(buffer, count, type, dest, tag);
         if (dest == Communicator.PROC_NULL) {
             return CompletedRequest.of(Status.of(Communicator.PROC_NULL, tag, 0));
         }
@@ -74,8 +57,8 @@ final class PointToPointCalls {
     // ---------------------------------------------------------------- send-receive in place
 
     Status sendrecvReplace(MemorySegment buffer, long count, Datatype type, int dest, int sendTag, int source, int recvTag) {
-        long bytes = checkSend(buffer, count, type, dest, sendTag);
-        checkReceive(buffer, count, type, source, recvTag);
+        long bytes = comm.checkedSendBytes(buffer, count, type, dest, sendTag);
+        comm.checkedReceiveCapacity(buffer, count, type, source, recvTag);
         // the outgoing message is a private copy: the receive overwrites the buffer
         MemorySegment copy = PackedBuffer.scratch(bytes);
         if (bytes > 0) {
@@ -178,7 +161,7 @@ final class PointToPointCalls {
 
     PersistentRequest sendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag, String mode, boolean synchronous,
                                boolean viaBuffer) {
-        long bytes = checkSend(buffer, count, type, dest, tag);
+        long bytes = comm.checkedSendBytes(buffer, count, type, dest, tag);
         String what = mode + " to rank " + dest + " tag " + tag;
         if (dest == Communicator.PROC_NULL) {
             return new PersistentOperation(what, () -> CompletedRequest.of(Status.of(Communicator.PROC_NULL, tag, 0)));
@@ -195,7 +178,7 @@ final class PointToPointCalls {
     }
 
     PersistentRequest recvInit(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        long capacity = checkReceive(buffer, count, type, source, tag);
+        long capacity = comm.checkedReceiveCapacity(buffer, count, type, source, tag);
         String what = "receive from " + source + " tag " + tag;
         if (source == Communicator.PROC_NULL) {
             return new PersistentOperation(what, () -> CompletedRequest.of(Status.of(Communicator.PROC_NULL, Communicator.ANY_TAG, 0)));
@@ -210,13 +193,13 @@ final class PointToPointCalls {
 
     PartitionedRequest psendInit(MemorySegment buffer, int partitions, long count, Datatype type, int dest, int tag) {
         checkPartitions(partitions);
-        checkSend(buffer, Math.multiplyExact(count, (long) partitions), type, dest, tag);
+        comm.checkedSendBytes(buffer, Math.multiplyExact(count, (long) partitions), type, dest, tag);
         return PartitionedOperation.send(partitions, i -> comm.isend(part(buffer, i, count, type), count, type, dest, tag));
     }
 
     PartitionedRequest precvInit(MemorySegment buffer, int partitions, long count, Datatype type, int source, int tag) {
         checkPartitions(partitions);
-        checkReceive(buffer, Math.multiplyExact(count, (long) partitions), type, source, tag);
+        comm.checkedReceiveCapacity(buffer, Math.multiplyExact(count, (long) partitions), type, source, tag);
         return PartitionedOperation.receive(partitions, i -> comm.irecv(part(buffer, i, count, type), count, type, source, tag));
     }
 

@@ -41,10 +41,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
         try {
-            checkOpen();
-            long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-            ArgumentChecks.checkDestination(dest, size());
-            ArgumentChecks.checkSendTag(tag);
+            long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest != PROC_NULL) {
                 MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
                 implSendBlocking(data, bytes, dest, tag, synchronous);
@@ -66,10 +63,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
         try {
-            checkOpen();
-            long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
-            ArgumentChecks.checkDestination(dest, size());
-            ArgumentChecks.checkSendTag(tag);
+            long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest == PROC_NULL) {
                 return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, tag, 0)));
             }
@@ -83,10 +77,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
         try {
-            checkOpen();
-            long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-            ArgumentChecks.checkSource(source, size());
-            ArgumentChecks.checkReceiveTag(tag);
+            long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
                 return Status.of(PROC_NULL, ANY_TAG, 0);
             }
@@ -110,10 +101,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     @Override
     public final Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
         try {
-            checkOpen();
-            long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
-            ArgumentChecks.checkSource(source, size());
-            ArgumentChecks.checkReceiveTag(tag);
+            long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
                 return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0)));
             }
