@@ -169,15 +169,10 @@ final class RunCommand implements Callable<Integer> {
             jobProperties.put(DEVICE_SIZE_PROPERTY, Long.toString(deviceSize));
         }
         Program program = program(target, arguments);
-        if (Applications.isApplication(target) && !jobProperties.containsKey(HEAP_PER_RANK_PROPERTY)) {
-            // The application's buffers are device memory: size the partitions for the problem asked for.
-            long buffers = Applications.create(target, arguments).contextBytes(ranks);
-            jobProperties.put(HEAP_PER_RANK_PROPERTY, Long.toString(Math.max(PAYLOAD_ROOM, buffers + PAYLOAD_ROOM)));
-        }
         if (provider != null) {
             jobProperties.put(Lockstep.PROVIDER_PROPERTY, provider);
         }
-        sizeEmBspContexts(target, arguments, jobProperties, ranks);
+        sizeForApplication(target, arguments, jobProperties, ranks);
         if (threads) {
             if (engine == Engine.mpi) {
                 throw new ParameterException(spec.commandLine(), "--threads runs the ranks in this JVM; --engine mpi starts processes");
@@ -230,13 +225,24 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * An application under the EM-BSP provider: unless given, each VP's context (μ) is sized for the
-     * problem asked for, as {@code lockstep embsp} sizes it — v VPs ({@code lockstep.embsp.vps},
-     * default one per rank), rounded up to the block size.
+     * An application's memory, sized for the problem asked for unless given. On a device provider
+     * its buffers are device memory: the heap partition of each rank. Under EM-BSP they live in the
+     * VPs' contexts: μ as {@code lockstep embsp} sizes it — v VPs ({@code lockstep.embsp.vps},
+     * default one per rank), rounded up to the block size — while the device between the real
+     * processors only carries frames, so its partitions keep their default size.
      */
-    static void sizeEmBspContexts(String target, List<String> arguments, Map<String, String> jobProperties, int ranks) {
-        if (!EmbspCommand.PROVIDER.equals(jobProperties.get(Lockstep.PROVIDER_PROPERTY)) || !Applications.isApplication(target)
-                || jobProperties.containsKey(EmbspCommand.PREFIX + "contextSize")) {
+    static void sizeForApplication(String target, List<String> arguments, Map<String, String> jobProperties, int ranks) {
+        if (!Applications.isApplication(target)) {
+            return;
+        }
+        if (!EmbspCommand.PROVIDER.equals(jobProperties.get(Lockstep.PROVIDER_PROPERTY))) {
+            if (!jobProperties.containsKey(HEAP_PER_RANK_PROPERTY)) {
+                long buffers = Applications.create(target, arguments).contextBytes(ranks);
+                jobProperties.put(HEAP_PER_RANK_PROPERTY, Long.toString(Math.max(PAYLOAD_ROOM, buffers + PAYLOAD_ROOM)));
+            }
+            return;
+        }
+        if (jobProperties.containsKey(EmbspCommand.PREFIX + "contextSize")) {
             return;
         }
         long vps;

@@ -77,6 +77,25 @@ class EmbspProcessorsTest {
         assertEquals(Long.toString((app.contextBytes(4) + 4095) / 4096 * 4096), line.get("context_size"), "mu sized for the application");
     }
 
+    /**
+     * Under EM-BSP an application's memory is its VPs' contexts, not the device between the real
+     * processors: a problem far beyond memory sizes μ, and leaves the device's partitions alone.
+     */
+    @Test
+    void anApplicationUnderEmBspIsSizedInContextsNotInTheDevice() {
+        List<String> args = List.of("--keys", Long.toString(8L << 30 >> 3));
+        Map<String, String> embsp = new java.util.LinkedHashMap<>(Map.of("lockstep.provider", "embsp", "lockstep.embsp.vps", "128"));
+        RunCommand.sizeForApplication("sort", args, embsp, 2);
+        long mu = Long.parseLong(embsp.get("lockstep.embsp.contextSize"));
+        Application app = Applications.create("sort", args);
+        assertEquals((app.contextBytes(128) + (64 << 10) - 1) / (64 << 10) * (64 << 10), mu);
+        assertTrue(!embsp.containsKey(RunCommand.HEAP_PER_RANK_PROPERTY), "the device is not sized for 8 GiB of keys: " + embsp);
+        Map<String, String> device = new java.util.LinkedHashMap<>();
+        RunCommand.sizeForApplication("sort", List.of("--keys", "1000"), device, 2);
+        assertTrue(device.containsKey(RunCommand.HEAP_PER_RANK_PROPERTY), device.toString());
+        assertTrue(!device.containsKey("lockstep.embsp.contextSize"), device.toString());
+    }
+
     @Test
     void aProgramOfYourOwnRunsOnTwoProcessors() throws IOException {
         CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "6", "--cores", "1", "--context-size", "64k",
