@@ -92,7 +92,7 @@ public class SlotRingBenchmark {
         device = new BenchDevice(layout.requiredCapacity());
         sending = SlotRing.pair(device, layout, 0, 1);
         receiving = SlotRing.pair(device, layout, 0, 1);
-        header = new SlotHeader(0, 1);
+        header = new SlotHeader(0);
         source = Arena.ofAuto().allocate(payload, 64);
         target = Arena.ofAuto().allocate(payload, 64);
         reader = new Reader(device, target);

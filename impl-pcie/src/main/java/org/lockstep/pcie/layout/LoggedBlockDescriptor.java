@@ -1,5 +1,7 @@
 package org.lockstep.pcie.layout;
 
+import static org.lockstep.pcie.layout.LayoutConstants.checkStep;
+
 /**
  * A heap block ({@link HeapBlockDescriptor}) of a logged message — with checkpoints, every
  * message is one. The sender fills the rest of the block's first line with the message's header,
@@ -50,12 +52,7 @@ public final class LoggedBlockDescriptor {
 
     /** The check of header words {@code w[0..5]} (bytes 8..55). */
     public static long check(long w0, long w1, long w2, long w3, long w4, long w5) {
-        long h = mix(mix(mix(mix(mix(mix(0x2545F4914F6CDD1DL, w0), w1), w2), w3), w4), w5);
+        long h = checkStep(checkStep(checkStep(checkStep(checkStep(checkStep(0x2545F4914F6CDD1DL, w0), w1), w2), w3), w4), w5);
         return h | 1;
-    }
-
-    private static long mix(long h, long w) {
-        long m = (h ^ w) * 0x9E3779B97F4A7C15L;
-        return m ^ m >>> 29;
     }
 }

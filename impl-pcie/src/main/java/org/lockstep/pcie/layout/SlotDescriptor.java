@@ -24,9 +24,17 @@ package org.lockstep.pcie.layout;
  *  |                                                               |
  *  | indirect:   heap block offset (8); direct: buffer offset      | 40
  *  |             message length (8), of all fragments              | 48
- *  |             sender incarnation (8)                            | 56
+ *  |             descriptor check (8) of the ticket and bytes 8..55 | 56
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>An indirect slot's descriptor says where the receiver reads the payload; an offset moved
+ * elsewhere inside the sender's heap partition passes every range check and would hand the
+ * receive bytes that are not the message's. So the sender seals it: the descriptor check
+ * ({@link #descriptorCheck}) covers the job key, the ticket and every header and descriptor
+ * word, and the receiver compares it before it touches the payload. It costs no line transfer
+ * (the word shares the header's line) and an in-place slot, whose payload travels in that line,
+ * has none.
  *
  * <p>The lock of seed 001 ("locked until the receiver reads it") is an ownership hand-off with
  * single-writer words only. Message number {@code t} of a ring of {@code n} slots goes to slot
@@ -50,7 +58,7 @@ public final class SlotDescriptor {
     public static final int PAYLOAD_OFFSET = 40;
     public static final int HEAP_OFFSET_OFFSET = 40;
     public static final int MESSAGE_LENGTH_OFFSET = 48;
-    public static final int SENDER_INCARNATION_OFFSET = 56;
+    public static final int DESCRIPTOR_CHECK_OFFSET = 56;
 
     /** Bytes of the header after the ticket, written in one burst before the ticket publishes it. */
     public static final int HEADER_BURST_LENGTH = PAYLOAD_OFFSET - SEQUENCE_OFFSET;
@@ -97,6 +105,23 @@ public final class SlotDescriptor {
             | FLAG_RENDEZVOUS | FLAG_DIRECT | FLAG_PREAMBLE;
 
     private SlotDescriptor() {
+    }
+
+    /**
+     * The check word of an indirect slot: the job key, the ticket it is published as, and the
+     * words at {@link #SEQUENCE_OFFSET} through {@link #MESSAGE_LENGTH_OFFSET} as the device holds
+     * them. A change to any one of them always changes it ({@link LayoutConstants#checkStep}).
+     */
+    public static long descriptorCheck(long jobKey, long ticket, long sequence, long length, long tagWord, long flagsWord,
+                                       long heapOffset, long messageLength) {
+        long h = LayoutConstants.checkStep(0x6A09E667F3BCC909L, jobKey);
+        h = LayoutConstants.checkStep(h, ticket);
+        h = LayoutConstants.checkStep(h, sequence);
+        h = LayoutConstants.checkStep(h, length);
+        h = LayoutConstants.checkStep(h, tagWord);
+        h = LayoutConstants.checkStep(h, flagsWord);
+        h = LayoutConstants.checkStep(h, heapOffset);
+        return LayoutConstants.checkStep(h, messageLength);
     }
 
     /** Bytes one slot occupies for a given in-place payload capacity (whole cache lines, at least one). */

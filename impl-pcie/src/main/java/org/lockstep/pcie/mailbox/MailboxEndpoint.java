@@ -73,7 +73,7 @@ final class MailboxEndpoint {
         MessageLog messageLog = config.checkpoints() ? MessageLog.open(device, layout, rank, incarnation, heap, statistics,
                 dest -> peers.hasFinished(dest) || peers.isGone(dest) && !restartPolicy.restartOnFailure(), restartPolicy) : null;
         ChannelLog log = messageLog == null ? ChannelLog.NONE : messageLog;
-        Sender sender = new Sender(device, layout, rank, incarnation, maxFragment, heap, log, peers, singleCopy, statistics);
+        Sender sender = new Sender(device, layout, rank, maxFragment, heap, log, peers, singleCopy, statistics);
         Receiver receiver = new Receiver(device, layout, rank, matching, log, peers, singleCopy, statistics);
         this.core = new EndpointCore(rank, size, matching, sender, receiver, peers, log, config.asyncSlots() > 0);
         this.operations = new EndpointOperations(core, deviceBuffers, heap, restartPolicy);

@@ -46,7 +46,7 @@ final class Sender {
     /** Placed messages whose slot release this sender still waits to see (ssend, indirect payloads). */
     private final AwaitedReleases awaitingRelease;
 
-    Sender(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, long maxFragment, HeapAllocator heap,
+    Sender(ExternalMemory device, MailboxLayout layout, int rank, long maxFragment, HeapAllocator heap,
            ChannelLog log, PeerWatch peers, SingleCopy singleCopy, TransportStatistics statistics) {
         MailboxConfig config = layout.config();
         this.rank = rank;
@@ -57,7 +57,7 @@ final class Sender {
         this.peers = peers;
         this.singleCopy = singleCopy;
         this.statistics = statistics;
-        this.header = new SlotHeader(rank, incarnation);
+        this.header = new SlotHeader(rank);
         this.awaitingRelease = new AwaitedReleases(device, heap);
         this.placement = new Placement(inlineCapacity, maxFragment, singleCopy, log);
         this.blocks = new PayloadBlocks(device, heap, log, singleCopy, awaitingRelease, statistics);

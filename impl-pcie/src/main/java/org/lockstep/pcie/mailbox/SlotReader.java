@@ -24,6 +24,7 @@ final class SlotReader {
     private final int rank;
     private final int size;
     private final int inlineCapacity;
+    private final long jobKey;
 
     SlotReader(ExternalMemory device, MailboxLayout layout, int rank) {
         this.device = device;
@@ -31,6 +32,7 @@ final class SlotReader {
         this.rank = rank;
         this.size = layout.config().worldSize();
         this.inlineCapacity = layout.config().inlineCapacity();
+        this.jobKey = layout.config().jobKey();
     }
 
     /**
@@ -61,6 +63,11 @@ final class SlotReader {
         }
         long block = device.getLong(slot + HEAP_OFFSET_OFFSET);
         long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
+        if (device.getLong(slot + DESCRIPTOR_CHECK_OFFSET)
+                != descriptorCheck(jobKey, ticket, sequence, length, tagWord, flagsWord, block, messageLength)) {
+            throw corrupt(slot, "a descriptor check that does not match its header and descriptor (tag " + tag + ", length " + length
+                    + ", heap offset " + block + ", message length " + messageLength + ")");
+        }
         checkIndirect(slot, flags, length, messageLength);
         if ((flags & FLAG_DIRECT) != 0) {
             layout.checkBufferRange(rank, block, length);

@@ -27,13 +27,11 @@ public final class SlotHeader {
     public int source;
     /** An indirect slot's heap block offset (or, with {@code FLAG_DIRECT}, the receive buffer's offset). */
     public long heapOffset;
-    public long senderIncarnation;
     /** Where an in-place slot's header line is built before it goes to the device in one burst. */
     final MemorySegment scratch = MemorySegment.ofArray(new long[LayoutConstants.CACHE_LINE / Long.BYTES]);
 
-    public SlotHeader(int source, long senderIncarnation) {
+    public SlotHeader(int source) {
         this.source = source;
-        this.senderIncarnation = senderIncarnation;
     }
 
     /** Sets the fields every slot carries; returns this header. */

@@ -52,6 +52,8 @@ public final class SlotRing {
     private final long drainedWord;
     /** The shared claim word of an asynchronous ring; -1 for a pair ring. */
     private final long claimWord;
+    /** Keys the descriptor check of the indirect slots this ring's sender publishes. */
+    private final long jobKey;
     /** The owner's next ticket: to publish (a pair ring's sender) or to drain (the receiver). */
     private long next = 1;
     /** The drained ticket as the sender last read it (it only grows). */
@@ -64,6 +66,7 @@ public final class SlotRing {
         this.slots = slots;
         this.drainedWord = drainedWord;
         this.claimWord = claimWord;
+        this.jobKey = layout.config().jobKey();
     }
 
     /** The pair mailbox of ({@code sender}, {@code receiver}). */
@@ -145,13 +148,16 @@ public final class SlotRing {
         long slot = slot(ticket);
         if (inPlace == null) {
             // An indirect slot is header and descriptor only: word stores, no bulk copy through a scratch segment.
+            long tagWord = SlotHeader.intPair(h.tag, h.context);
+            long flagsWord = SlotHeader.intPair(h.flags, h.source);
             device.putLong(slot + SEQUENCE_OFFSET, h.sequence);
             device.putLong(slot + LENGTH_OFFSET, h.length);
-            device.putLong(slot + TAG_OFFSET, SlotHeader.intPair(h.tag, h.context));
-            device.putLong(slot + FLAGS_OFFSET, SlotHeader.intPair(h.flags, h.source));
+            device.putLong(slot + TAG_OFFSET, tagWord);
+            device.putLong(slot + FLAGS_OFFSET, flagsWord);
             device.putLong(slot + HEAP_OFFSET_OFFSET, h.heapOffset);
             device.putLong(slot + MESSAGE_LENGTH_OFFSET, h.messageLength);
-            device.putLong(slot + SENDER_INCARNATION_OFFSET, h.senderIncarnation);
+            device.putLong(slot + DESCRIPTOR_CHECK_OFFSET, SlotDescriptor.descriptorCheck(jobKey, ticket, h.sequence, h.length,
+                    tagWord, flagsWord, h.heapOffset, h.messageLength));
             device.putLongRelease(slot + TICKET_OFFSET, ticket);
             return;
         }
