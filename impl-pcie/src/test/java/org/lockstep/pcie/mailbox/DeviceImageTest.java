@@ -142,7 +142,15 @@ class DeviceImageTest {
             d.putLong(slot + SlotDescriptor.LENGTH_OFFSET, 100);
             d.putLong(slot + SlotDescriptor.MESSAGE_LENGTH_OFFSET, 100);
             d.putLongRelease(slot + SlotDescriptor.TICKET_OFFSET, 1);
-            LockstepException e = assertThrows(LockstepException.class, () -> receiver.iprobe(0, 0));
+            LockstepException unsealed = assertThrows(LockstepException.class, () -> receiver.iprobe(0, 0));
+            assertEquals(ErrorClass.INTERN, unsealed.errorClass());
+            assertTrue(unsealed.getMessage().contains("descriptor check that does not match"), unsealed.getMessage());
+
+            // Sealed as a sender would: the range check still keeps the offset from being dereferenced.
+            d.putLong(slot + SlotDescriptor.DESCRIPTOR_CHECK_OFFSET, SlotDescriptor.descriptorCheck(layout.config().jobKey(), 1, 1, 100,
+                    d.getLong(slot + SlotDescriptor.TAG_OFFSET), d.getLong(slot + SlotDescriptor.FLAGS_OFFSET), Long.MAX_VALUE - 10, 100));
+            org.lockstep.api.Communicator sealedReceiver = world.communicator(1);
+            LockstepException e = assertThrows(LockstepException.class, () -> sealedReceiver.iprobe(0, 0));
             assertEquals(ErrorClass.INTERN, e.errorClass());
             assertTrue(e.getMessage().contains("outside its heap partition"), e.getMessage());
 
