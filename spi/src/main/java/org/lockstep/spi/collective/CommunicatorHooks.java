@@ -140,6 +140,7 @@ public abstract class CommunicatorHooks implements Communicator {
      * of the templates off the latency path (the point-to-point ones have a try of their own).
      */
     final <T> T withHandler(Supplier<T> call) {
+        errors.begin();
         try {
             return call.get();
         } catch (LockstepException e) {
@@ -149,6 +150,7 @@ public abstract class CommunicatorHooks implements Communicator {
 
     /** {@link #withHandler} for a call without a result. */
     final void runWithHandler(Runnable call) {
+        errors.begin();
         try {
             call.run();
         } catch (LockstepException e) {
@@ -171,8 +173,9 @@ public abstract class CommunicatorHooks implements Communicator {
         return errors.handled(withHandler(call));
     }
 
-    /** Checks a send's arguments on this open communicator; returns its byte length. */
+    /** Begins a call (see {@link ErrorHandling#begin}) and checks a send's arguments on this open communicator; returns its byte length. */
     final long checkedSendBytes(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+        errors.begin();
         checkOpen();
         long bytes = ArgumentChecks.checkBuffer(buffer, count, type, false);
         ArgumentChecks.checkDestination(dest, size());
@@ -180,8 +183,9 @@ public abstract class CommunicatorHooks implements Communicator {
         return bytes;
     }
 
-    /** Checks a receive's arguments on this open communicator; returns its capacity in bytes. */
+    /** Begins a call and checks a receive's arguments on this open communicator; returns its capacity in bytes. */
     final long checkedReceiveCapacity(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        errors.begin();
         checkOpen();
         long capacity = ArgumentChecks.checkBuffer(buffer, count, type, true);
         ArgumentChecks.checkSource(source, size());

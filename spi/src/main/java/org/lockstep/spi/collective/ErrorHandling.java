@@ -18,7 +18,11 @@ import org.lockstep.api.Request;
 final class ErrorHandling {
     private final Communicator owner;
     private ErrorHandler handler = ErrorHandler.RETURN;
-    /** The error last handed to the handler: a call made inside another (sendrecvReplace's isend) hands it over once. */
+    /**
+     * The error handed to the handler since the outermost call in progress began: a call made
+     * inside another (sendrecvReplace's irecv) hands its error over, and the call around it must
+     * not hand the same error over again.
+     */
     private LockstepException lastHandled;
 
     ErrorHandling(Communicator owner) {
@@ -34,6 +38,14 @@ final class ErrorHandling {
             throw new LockstepException(ErrorClass.ARG, "error handler is null (ErrorHandler.RETURN is the default)");
         }
         handler = newHandler;
+    }
+
+    /**
+     * A call begins: an error handed over before belongs to an earlier call, so the same exception
+     * object thrown again (a stored failure) reaches the handler again.
+     */
+    void begin() {
+        lastHandled = null;
     }
 
     /** The error of a call, once the handler has seen it: what the call throws (the handler may throw instead). */

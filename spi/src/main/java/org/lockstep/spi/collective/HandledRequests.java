@@ -25,6 +25,7 @@ final class HandledRequests {
 
         @Override
         public Status await() {
+            errors.begin();
             try {
                 return started.await();
             } catch (LockstepException e) {
@@ -34,6 +35,7 @@ final class HandledRequests {
 
         @Override
         public Optional<Status> test() {
+            errors.begin();
             try {
                 return started.test();
             } catch (LockstepException e) {
@@ -48,6 +50,7 @@ final class HandledRequests {
 
         @Override
         public void cancel() {
+            errors.begin();
             try {
                 started.cancel();
             } catch (LockstepException e) {
@@ -67,6 +70,7 @@ final class HandledRequests {
 
         @Override
         public void start() {
+            errors.begin();
             try {
                 started.start();
             } catch (LockstepException e) {
@@ -81,6 +85,7 @@ final class HandledRequests {
 
         @Override
         public void free() {
+            errors.begin();
             try {
                 started.free();
             } catch (LockstepException e) {
@@ -105,6 +110,7 @@ final class HandledRequests {
 
         @Override
         public void pready(int partition) {
+            errors.begin();
             try {
                 started.pready(partition);
             } catch (LockstepException e) {
@@ -114,6 +120,7 @@ final class HandledRequests {
 
         @Override
         public boolean parrived(int partition) {
+            errors.begin();
             try {
                 return started.parrived(partition);
             } catch (LockstepException e) {

@@ -136,6 +136,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private void checkProbe(int source, int tag) {
+        errors.begin();
         checkOpen();
         ArgumentChecks.checkSource(source, size());
         ArgumentChecks.checkReceiveTag(tag);
