@@ -236,6 +236,9 @@ public interface Communicator extends PointToPoint, AutoCloseable {
     /** Non-blocking {@link #dup} ({@code MPI_Comm_idup}); the attributes are copied when the request completes. */
     CommunicatorRequest idup();
 
+    /** {@link #idup} whose new communicator has the hints {@code hints} ({@code MPI_Comm_idup_with_info}). */
+    CommunicatorRequest idup(Info hints);
+
     /** Names this communicator ({@code MPI_Comm_set_name}); local. */
     void setName(String name);
 

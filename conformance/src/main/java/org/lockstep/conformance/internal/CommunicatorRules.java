@@ -77,9 +77,9 @@ final class CommunicatorRules {
                                 + " MPI_Comm_delete_attr, MPI_Comm_free_keyval"), mpich("attr/attrt.c"), mpich("attr/attrorder.c"),
                                 mpich("attr/attrdeleteget.c")), CommunicatorRules::attributes),
                 messaging(COMM, 6, REQUIRED, "hintsAreKeptAndPassedOn",
-                        "setInfo's hints are what info() gives back; dup and idup pass the parent's hints on, dup(hints) gives its"
-                                + " own; a communicator without hints has none.",
-                        List.of(standard("§7.4.4 MPI_Comm_set_info, MPI_Comm_get_info, MPI_Comm_dup_with_info"),
+                        "setInfo's hints are what info() gives back; dup and idup pass the parent's hints on, dup(hints) and"
+                                + " idup(hints) give their own; a communicator without hints has none.",
+                        List.of(standard("§7.4.4 MPI_Comm_set_info, MPI_Comm_get_info, MPI_Comm_dup_with_info, MPI_Comm_idup_with_info"),
                                 mpich("info/infoget.c"), mpich("comm/comm_info.c")), CommunicatorRules::hints),
                 messaging(COMM, 7, REQUIRED, "errorHandlersSeeEachErrorOnce",
                         "RETURN is the default and the call throws; a handler of one's own sees each error of a call once (a call"
@@ -347,12 +347,17 @@ final class CommunicatorRules {
             Communicator f = started.communicator();
             Info own = Info.EMPTY.with("mpi_assert_exact_length", "true");
             Communicator g = d.dup(own);
+            CommunicatorRequest startedWithHints = d.idup(own);
+            startedWithHints.await();
+            Communicator h = startedWithHints.communicator();
             checkEquals(Info.EMPTY, none, "hints of a communicator nobody gave any");
             checkEquals(hints, d.info(), "hints read back after setInfo");
             checkEquals(hints, e.info(), "hints of a dup");
             checkEquals(hints, f.info(), "hints of an idup");
             checkEquals(own, g.info(), "hints of dup(hints)");
+            checkEquals(own, h.info(), "hints of idup(hints)");
             checkEquals(hints, d.info(), "the parent's hints after dup(hints)");
+            h.close();
             g.close();
             f.close();
             e.close();

@@ -264,7 +264,17 @@ final class RecordingCommunicator implements Communicator {
 
     @Override
     public CommunicatorRequest idup() {
-        RecordingRequest r = start("idup", "", raw::idup);
+        return recordedIdup("", raw::idup);
+    }
+
+    @Override
+    public CommunicatorRequest idup(Info hints) {
+        return recordedIdup("with hints " + hints, () -> raw.idup(hints));
+    }
+
+    /** An idup's request, recorded; its communicator is recorded too. */
+    private CommunicatorRequest recordedIdup(String detail, Supplier<CommunicatorRequest> idup) {
+        RecordingRequest r = start("idup", detail, idup::get);
         CommunicatorRequest made = (CommunicatorRequest) r.unwrap();
         return new CommunicatorRequest() {
             @Override

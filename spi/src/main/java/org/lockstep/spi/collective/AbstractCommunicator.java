@@ -192,11 +192,21 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
 
     @Override
     public final CommunicatorRequest idup() {
-        return withHandler(() -> {
+        return startedIdup(info);
+    }
+
+    @Override
+    public final CommunicatorRequest idup(Info hints) {
+        checkHints(hints);
+        return startedIdup(hints);
+    }
+
+    private CommunicatorRequest startedIdup(Info hints) {
+        return errors.handled(withHandler(() -> {
             checkOpen();
             CommunicatorRequest started = implIdup();
-            return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), info));
-        });
+            return new ConstructingRequest(started, () -> asDuplicate(started.communicator(), hints));
+        }));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.lockstep.spi.collective;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.ErrorHandler;
 import org.lockstep.api.LockstepException;
@@ -68,6 +69,10 @@ final class ErrorHandling {
 
     Request handled(Request started) {
         return handler == ErrorHandler.RETURN || started == null ? started : new HandledRequests.OfRequest(this, started);
+    }
+
+    CommunicatorRequest handled(CommunicatorRequest started) {
+        return handler == ErrorHandler.RETURN || started == null ? started : new HandledRequests.OfCommunicatorRequest(this, started);
     }
 
     PersistentRequest handled(PersistentRequest started) {

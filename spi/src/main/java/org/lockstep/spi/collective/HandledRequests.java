@@ -2,6 +2,8 @@ package org.lockstep.spi.collective;
 
 import java.util.Optional;
 
+import org.lockstep.api.Communicator;
+import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.PartitionedRequest;
 import org.lockstep.api.PersistentRequest;
@@ -53,6 +55,26 @@ final class HandledRequests {
             errors.begin();
             try {
                 started.cancel();
+            } catch (LockstepException e) {
+                throw errors.failed(e);
+            }
+        }
+    }
+
+    /** An idup's request of a communicator with an error handler. */
+    static final class OfCommunicatorRequest extends OfRequest implements CommunicatorRequest {
+        private final CommunicatorRequest started;
+
+        OfCommunicatorRequest(ErrorHandling errors, CommunicatorRequest started) {
+            super(errors, started);
+            this.started = started;
+        }
+
+        @Override
+        public Communicator communicator() {
+            errors.begin();
+            try {
+                return started.communicator();
             } catch (LockstepException e) {
                 throw errors.failed(e);
             }
