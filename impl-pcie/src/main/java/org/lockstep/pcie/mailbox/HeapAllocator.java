@@ -1,7 +1,6 @@
 package org.lockstep.pcie.mailbox;
 
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Arrays;
 
 import org.lockstep.pcie.layout.LayoutConstants;
 
@@ -9,35 +8,38 @@ import org.lockstep.pcie.layout.LayoutConstants;
  * First-fit allocator with coalescing over one sender's heap partition. Only the sender allocates
  * and frees in its partition, so the allocator lives in the sender's memory and needs no device
  * atomics; receivers only read the payloads and release the slots that point at them.
+ *
+ * <p>The free extents are two parallel arrays sorted by start (disjoint, never adjacent), so that
+ * a message's allocate and release box nothing and allocate no entry: every indirect message takes
+ * a block and gives it back (a map of boxed offsets made 173 bytes of garbage per 4 KiB message,
+ * Dec 2026).
  */
 final class HeapAllocator {
     static final long FAILED = -1;
 
     private final long base;
     private final long length;
-    /** Free extents: start offset to length, disjoint and never adjacent. */
-    private final TreeMap<Long, Long> free = new TreeMap<>();
+    /** Free extents, sorted by start: {@code [starts[i], starts[i] + lengths[i])} for {@code i < count}. */
+    private long[] starts = new long[16];
+    private long[] lengths = new long[16];
+    private int count;
     private long bytesInUse;
 
     HeapAllocator(long base, long length) {
         this.base = base;
         this.length = length;
         if (length > 0) {
-            free.put(base, length);
+            insertAt(0, base, length);
         }
     }
 
     /** A block of at least {@code size} bytes, cache-line aligned, or {@link #FAILED}. */
     long allocate(long size) {
-        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
-        for (Map.Entry<Long, Long> extent : free.entrySet()) {
-            if (extent.getValue() >= rounded) {
-                long start = extent.getKey();
-                long rest = extent.getValue() - rounded;
-                free.remove(start);
-                if (rest > 0) {
-                    free.put(start + rounded, rest);
-                }
+        long rounded = rounded(size);
+        for (int i = 0; i < count; i++) {
+            if (lengths[i] >= rounded) {
+                long start = starts[i];
+                takeFromBottom(i, rounded);
                 bytesInUse += rounded;
                 return start;
             }
@@ -50,20 +52,18 @@ final class HeapAllocator {
      * buffers collect at the top of the partition and leave the bottom to short-lived payloads.
      */
     long allocateFromTop(long size) {
-        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
-        for (Map.Entry<Long, Long> extent : free.descendingMap().entrySet()) {
-            // read before the map changes: TreeMap reuses a removed inner node for its successor,
-            // so the entry would then name the next higher extent (a block past this one's end)
-            long start = extent.getKey();
-            long rest = extent.getValue() - rounded;
+        long rounded = rounded(size);
+        for (int i = count - 1; i >= 0; i--) {
+            long rest = lengths[i] - rounded;
             if (rest >= 0) {
+                long block = starts[i] + rest;
                 if (rest > 0) {
-                    free.put(start, rest); // the extent keeps its start and loses its top
+                    lengths[i] = rest; // the extent keeps its start and loses its top
                 } else {
-                    free.remove(start);
+                    removeAt(i);
                 }
                 bytesInUse += rounded;
-                return start + rest;
+                return block;
             }
         }
         return FAILED;
@@ -71,29 +71,31 @@ final class HeapAllocator {
 
     /** Returns the block at {@code offset} of the {@code size} it was allocated with. */
     void release(long offset, long size) {
-        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+        long rounded = rounded(size);
         if (offset < base || offset + rounded > base + length) {
             throw new IllegalStateException("release of [" + offset + ", +" + rounded + ") outside the heap partition");
         }
-        long start = offset;
-        long extent = rounded;
-        Map.Entry<Long, Long> before = free.floorEntry(offset);
-        if (before != null && before.getKey() + before.getValue() > offset) {
+        int before = floorIndex(offset);
+        if (before >= 0 && starts[before] + lengths[before] > offset) {
             throw new IllegalStateException("double release of heap block at " + offset);
         }
-        if (before != null && before.getKey() + before.getValue() == offset) {
-            start = before.getKey();
-            extent += before.getValue();
-            free.remove(before.getKey());
-        }
-        Long after = free.ceilingKey(offset);
-        if (after != null && after < offset + rounded) {
+        int after = before + 1;
+        if (after < count && starts[after] < offset + rounded) {
             throw new IllegalStateException("double release of heap block at " + offset);
         }
-        if (after != null && after == offset + rounded) {
-            extent += free.remove(after);
+        boolean joinsBefore = before >= 0 && starts[before] + lengths[before] == offset;
+        boolean joinsAfter = after < count && starts[after] == offset + rounded;
+        if (joinsBefore && joinsAfter) {
+            lengths[before] += rounded + lengths[after];
+            removeAt(after);
+        } else if (joinsBefore) {
+            lengths[before] += rounded;
+        } else if (joinsAfter) {
+            starts[after] = offset;
+            lengths[after] += rounded;
+        } else {
+            insertAt(after, offset, rounded);
         }
-        free.put(start, extent);
         bytesInUse -= rounded;
     }
 
@@ -104,19 +106,20 @@ final class HeapAllocator {
      * @return false if the block is not wholly free (two directory entries overlap: corruption)
      */
     boolean reserve(long offset, long size) {
-        long rounded = LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
-        Map.Entry<Long, Long> extent = free.floorEntry(offset);
-        if (extent == null || extent.getKey() + extent.getValue() < offset + rounded || offset < base) {
+        long rounded = rounded(size);
+        int i = floorIndex(offset);
+        if (i < 0 || starts[i] + lengths[i] < offset + rounded || offset < base) {
             return false;
         }
-        long start = extent.getKey();
-        long end = start + extent.getValue();
-        free.remove(start);
+        long start = starts[i];
+        long end = start + lengths[i];
         if (offset > start) {
-            free.put(start, offset - start);
-        }
-        if (end > offset + rounded) {
-            free.put(offset + rounded, end - offset - rounded);
+            lengths[i] = offset - start;
+            if (end > offset + rounded) {
+                insertAt(i + 1, offset + rounded, end - offset - rounded);
+            }
+        } else {
+            takeFromBottom(i, rounded);
         }
         bytesInUse += rounded;
         return true;
@@ -129,13 +132,51 @@ final class HeapAllocator {
     /** The largest free extent: what one allocation can get, however much is free in all. */
     long largestFree() {
         long largest = 0;
-        for (long extent : free.values()) {
-            largest = Math.max(largest, extent);
+        for (int i = 0; i < count; i++) {
+            largest = Math.max(largest, lengths[i]);
         }
         return largest;
     }
 
     long capacity() {
         return length;
+    }
+
+    private static long rounded(long size) {
+        return LayoutConstants.align(Math.max(size, 1), LayoutConstants.CACHE_LINE);
+    }
+
+    /** Extent {@code i} loses its first {@code bytes} bytes (all of it: it goes). */
+    private void takeFromBottom(int i, long bytes) {
+        if (lengths[i] > bytes) {
+            starts[i] += bytes;
+            lengths[i] -= bytes;
+        } else {
+            removeAt(i);
+        }
+    }
+
+    /** The index of the last extent that starts at or below {@code offset}, or -1. */
+    private int floorIndex(long offset) {
+        int found = Arrays.binarySearch(starts, 0, count, offset);
+        return found >= 0 ? found : -found - 2;
+    }
+
+    private void insertAt(int i, long start, long extent) {
+        if (count == starts.length) {
+            starts = Arrays.copyOf(starts, 2 * count);
+            lengths = Arrays.copyOf(lengths, 2 * count);
+        }
+        System.arraycopy(starts, i, starts, i + 1, count - i);
+        System.arraycopy(lengths, i, lengths, i + 1, count - i);
+        starts[i] = start;
+        lengths[i] = extent;
+        count++;
+    }
+
+    private void removeAt(int i) {
+        System.arraycopy(starts, i + 1, starts, i, count - i - 1);
+        System.arraycopy(lengths, i + 1, lengths, i, count - i - 1);
+        count--;
     }
 }
