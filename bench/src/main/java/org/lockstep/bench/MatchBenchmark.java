@@ -1,20 +1,10 @@
 package org.lockstep.bench;
 
-import java.util.concurrent.TimeUnit;
-
 import org.lockstep.spi.messaging.Envelope;
 import org.lockstep.spi.messaging.MatchingEngine;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * MPI matching on one receiving rank ({@link MatchingEngine}): a receive posted before its message
@@ -23,13 +13,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * match must scan past. The entries are reused: this is the engine's cost, not the allocation of
  * requests.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class MatchBenchmark {
+public class MatchBenchmark extends PathBenchmark {
     private static final int SOURCE = 1;
     private static final int TAG = 7;
     private static final int OTHER_TAG = 8;

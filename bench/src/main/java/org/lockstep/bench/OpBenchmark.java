@@ -3,34 +3,19 @@ package org.lockstep.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.concurrent.TimeUnit;
 
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Op;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The reduction kernels every allreduce runs ({@link Op#apply}: {@code inout[i] = in[i] op inout[i]})
  * on native segments, as the device collectives call them: {@code SUM} on doubles and ints,
  * {@code MAX} on doubles, {@code MINLOC} on (double, int) pairs, by element count.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class OpBenchmark {
+public class OpBenchmark extends PathBenchmark {
     @Param({"1", "128", "65536"})
     int count;
 

@@ -8,25 +8,16 @@ import static org.lockstep.pcie.layout.SlotDescriptor.TAG_OFFSET;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.pcie.ring.SlotRing;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -37,13 +28,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * instructions of a hand-off, not the cost of moving its lines between cores (the cache-line probe
  * of the ping-pong scripts measures that). Payloads up to 24 bytes travel in the header's line.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class SlotRingBenchmark {
+public class SlotRingBenchmark extends PathBenchmark {
     private static final int SLOTS = 64;
 
     @Param({"8", "24", "64", "256"})
