@@ -35,6 +35,7 @@ import org.lockstep.api.Status;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
 import org.lockstep.conformance.RuleViolation;
+import org.lockstep.conformance.run.RankContext;
 
 /**
  * Communicators and groups (MPI 4.1 chapter 7): dup and idup isolate their traffic, groups
@@ -279,6 +280,74 @@ final class CommunicatorRules {
             checkEquals(even ? w.rank() / 2 : 2 + w.rank() / 2, evenFirstRank,
                     "rank after merge(false) on both sides: the group whose rank 0 has the lower world rank first");
         });
+        c.runClean(5, "an intercommunicator between groups of 2 and 3 ranks", CommunicatorRules::unevenIntercommunicator);
+    }
+
+    /**
+     * Groups of different sizes, A = world ranks 0-1 and B = 2-4: every count that is the remote
+     * group's size (gather, scatter, allgather, alltoall) differs from the local one, so a
+     * collective that mixes them up moves the wrong number of blocks.
+     */
+    private static void unevenIntercommunicator(RankContext rank) {
+        Communicator w = rank.comm();
+        boolean inA = w.rank() < 2;
+        Communicator half = w.split(inA ? 0 : 1, w.rank());
+        Intercommunicator ic = half.createIntercommunicator(0, w, inA ? 2 : 0, 6);
+        int[] remoteWorld = inA ? new int[] {2, 3, 4} : new int[] {0, 1};
+        int me = ic.rank();
+        int[] got = {-1};
+        if (me == 0) {
+            ic.sendrecv(MemorySegment.ofArray(new int[] {w.rank()}), 1, Datatype.INT, 0, 13, MemorySegment.ofArray(got), 1, Datatype.INT,
+                    0, 13);
+        }
+        int[] value = {inA ? -1 : 44};
+        ic.bcast(MemorySegment.ofArray(value), 1, Datatype.INT, inA ? 2 : me == 2 ? Intercommunicator.ROOT : PROC_NULL);
+        int[] sum = new int[1];
+        ic.allreduce(MemorySegment.ofArray(new int[] {w.rank()}), MemorySegment.ofArray(sum), 1, Datatype.INT, Op.SUM);
+        int[] all = new int[remoteWorld.length];
+        ic.allgather(MemorySegment.ofArray(new int[] {w.rank()}), 1, Datatype.INT, MemorySegment.ofArray(all));
+        int[] gathered = new int[3];
+        ic.gather(MemorySegment.ofArray(new int[] {10 * w.rank()}), 1, Datatype.INT, MemorySegment.ofArray(gathered),
+                inA ? (me == 1 ? Intercommunicator.ROOT : PROC_NULL) : 1);
+        int[] piece = {-1};
+        ic.scatter(MemorySegment.ofArray(new int[] {7, 8}), 1, Datatype.INT, MemorySegment.ofArray(piece),
+                inA ? 0 : me == 0 ? Intercommunicator.ROOT : PROC_NULL);
+        int[] out = new int[remoteWorld.length];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = 100 * w.rank() + j;
+        }
+        int[] in = new int[remoteWorld.length];
+        ic.alltoall(MemorySegment.ofArray(out), 1, Datatype.INT, MemorySegment.ofArray(in));
+        int[] product = new int[1];
+        ic.reduce(MemorySegment.ofArray(new int[] {w.rank() + 1}), MemorySegment.ofArray(product), 1, Datatype.INT, Op.PROD,
+                inA ? 1 : me == 1 ? Intercommunicator.ROOT : PROC_NULL);
+        Communicator merged = ic.merge(inA);
+        int mergedRank = merged.rank();
+        merged.close();
+        ic.close();
+        half.close();
+        checkEquals(inA ? 3 : 2, ic.remoteSize(), "remote size");
+        if (me == 0) {
+            checkEquals(remoteWorld[0], got[0], "sendrecv with remote rank 0");
+        }
+        if (inA) {
+            checkEquals(44, value[0], "bcast from the other group's rank 2");
+        }
+        checkEquals(inA ? 2 + 3 + 4 : 0 + 1, sum[0], "allreduce: the remote group's sum");
+        for (int i = 0; i < remoteWorld.length; i++) {
+            checkEquals(remoteWorld[i], all[i], "allgather block " + i);
+            checkEquals(100 * remoteWorld[i] + me, in[i], "alltoall block from remote rank " + i);
+        }
+        if (inA && me == 1) {
+            checkEquals(List.of(20, 30, 40), List.of(gathered[0], gathered[1], gathered[2]), "gather of the other group's blocks");
+        }
+        if (inA) {
+            checkEquals(7 + me, piece[0], "scatter block");
+        }
+        if (!inA && me == 1) {
+            checkEquals(1 * 2, product[0], "reduce of the other group's contributions");
+        }
+        checkEquals(inA ? 3 + me : me, mergedRank, "rank after merge(high = in the group of 2): the group of 3 first");
     }
 
     private static void attributes(MessagingRuleContext c) {
