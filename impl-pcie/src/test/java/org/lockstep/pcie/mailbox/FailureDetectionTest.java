@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.ErrorHandler;
+import org.lockstep.api.FatalLockstepError;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
 
@@ -33,6 +35,30 @@ class FailureDetectionTest {
         assertEquals(1, seen.get().failedRank());
         assertTrue(seen.get().getMessage().contains("has failed"), seen.get().getMessage());
         assertEquals(boom, job.getCause(), "the job reports the rank's own failure");
+    }
+
+    /**
+     * Under ErrorHandler.FATAL an error ends the rank even where the program catches
+     * LockstepException: its peer's receive fails with PROC_FAILED and the job reports the fatal error.
+     */
+    @Test
+    void anErrorUnderTheFatalHandlerEndsTheRankThoughTheProgramCatchesLockstepExceptions() {
+        AtomicReference<ProcessFailedException> seen = new AtomicReference<>();
+        Throwable job = assertThrows(Throwable.class, () -> TestWorlds.run(2, world -> {
+            if (world.rank() == 1) {
+                world.setErrorHandler(ErrorHandler.FATAL);
+                try {
+                    world.send(new int[] {1}, 5, 0);
+                } catch (LockstepException caught) {
+                    return; // what a program does under ERRORS_RETURN: not reached under FATAL
+                }
+            }
+            seen.set(assertThrows(ProcessFailedException.class, () -> world.recv(new byte[1], 1, 0)));
+        }));
+        assertEquals(1, seen.get().failedRank());
+        Throwable fatal = job instanceof FatalLockstepError ? job : job.getCause();
+        assertEquals(FatalLockstepError.class, fatal.getClass(), "the job reports: " + job);
+        assertEquals(ErrorClass.RANK, ((FatalLockstepError) fatal).errorClass());
     }
 
     @Test
