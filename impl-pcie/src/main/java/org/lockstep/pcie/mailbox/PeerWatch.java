@@ -131,6 +131,9 @@ final class PeerWatch {
             }
             long entry = layout.rankEntry(peer);
             long seen = device.getLongAcquire(entry + RankTableDescriptor.STATE_OFFSET);
+            if (!isKnownState(seen)) {
+                seen = RankTableDescriptor.STATE_FAILED; // a corrupt entry cannot say its rank lives: wait for nothing from it
+            }
             if (restartPolicy.restartOnFailure()) {
                 long attached = device.getLongAcquire(entry + RankTableDescriptor.INCARNATION_OFFSET);
                 if (attached > incarnation[peer]) {
@@ -251,6 +254,11 @@ final class PeerWatch {
         return beat != 0 && now - heartbeatSeenAt[peer] > HEARTBEAT_LEASE_NANOS;
     }
 
+    /** Whether {@code state} is one a rank writes; any other value in the state word is corruption. */
+    private static boolean isKnownState(long state) {
+        return state >= RankTableDescriptor.STATE_ABSENT && state <= RankTableDescriptor.STATE_FAILED;
+    }
+
     private static boolean isGoneState(long state) {
         return state == RankTableDescriptor.STATE_FAILED || state == RankTableDescriptor.STATE_FINISHED;
     }
@@ -307,8 +315,12 @@ final class PeerWatch {
                     + " ANY_SOURCE cannot complete: every other rank has failed or finished");
         }
         boolean failed = state[peer] == RankTableDescriptor.STATE_FAILED;
+        long stateWord = device.getLongAcquire(layout.rankEntry(peer) + RankTableDescriptor.STATE_OFFSET);
         String why = stalled.get(peer) == 1 ? " has failed: it stopped responding (no heartbeat for "
-                + livenessLeaseNanos / 1_000_000 + " ms, its process stopped or wedged)" : " has failed";
+                + livenessLeaseNanos / 1_000_000 + " ms, its process stopped or wedged)"
+                : isKnownState(stateWord) ? " has failed"
+                : " is taken for failed: its rank-table entry on device " + device.name() + " is corrupt (state 0x"
+                + Long.toHexString(stateWord) + ")";
         return new ProcessFailedException(ErrorClass.PROC_FAILED, peer, "rank " + rank + ": " + what + " rank " + peer
                 + " cannot complete: rank " + peer + (failed ? why : " has finished its program"));
     }

@@ -130,6 +130,24 @@ class DeviceImageFuzzTest {
         assertEquals(Outcome.LOST, outcomeAfter(trial548, problems, "trial 548"), problems.toString());
     }
 
+    /**
+     * Found with seed 1000000, trial 947: ticket 2 unpublished, so the receive of tag 1 waits, and
+     * the sender's rank-table state a value no rank writes, so it was never taken for gone: the
+     * receive waited for ever. Now a state word outside the known states counts as failed.
+     */
+    @Test
+    void aCorruptRankStateEndsTheWaitWithAnError() {
+        long slots = MailboxLayout.pairSlotsBase(layout.mailboxAddress(0, 1));
+        Map<Long, Long> trial947 = new LinkedHashMap<>();
+        trial947.put(slotWord(slots, 6, SlotDescriptor.FLAGS_OFFSET), 0x2L);
+        trial947.put(layout.rankEntry(0) + RankTableDescriptor.STATE_OFFSET, 0x10000000000002L);
+        trial947.put(slotWord(slots, 11, SlotDescriptor.TICKET_OFFSET), 0x4000000000L);
+        trial947.put(slotWord(slots, 2, SlotDescriptor.TICKET_OFFSET), 0L);
+        assertEquals(List.of(15072L, 4104L, 16640L, 13760L), List.copyOf(trial947.keySet()), "the offsets the fuzz reported");
+        Map<String, String> problems = new TreeMap<>();
+        assertEquals(Outcome.LOST, outcomeAfter(trial947, problems, "trial 947 of seed 1000000"), problems.toString());
+    }
+
     private static long slotWord(long slots, long ticket, int field) {
         return layout.slotAddress(slots, ticket, CONFIG.slotsPerMailbox()) + field;
     }
