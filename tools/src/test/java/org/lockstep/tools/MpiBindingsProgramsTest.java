@@ -18,14 +18,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.Lockstep;
 
 /**
  * Programs written for the Open MPI Java bindings ({@code org.lockstep.mpiprograms}, one per
  * family of calls, each failing its rank on a wrong result) run unchanged by the launcher of
  * {@code lockstep run}: as processes over a device in {@code /dev/shm}, and with
- * {@code --threads} as threads of one JVM, each rank in a class loader of its own; 2 and 4 ranks.
+ * {@code --threads} as threads of one JVM, each rank in a class loader of its own; 2 and 4 ranks;
+ * and on EM-BSP's simulation (4 virtual processors as threads).
  */
 @Timeout(300)
 class MpiBindingsProgramsTest {
@@ -68,6 +71,14 @@ class MpiBindingsProgramsTest {
     void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
         new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
                 .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE));
+    }
+
+    @ParameterizedTest(name = "{0} on 4 EM-BSP virtual processors")
+    @ValueSource(strings = {"PointToPoint", "Requests", "Collectives", "Ops", "Communicators", "Environment", "Datatypes",
+        "MatchedProbe", "NonBlockingCollectives", "Intercomms"})
+    void runsUnchangedOnEmBsp(String program) {
+        new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of()).run(JobOptions.ofRanks(4)
+                .with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE).with(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER));
     }
 
     @Test
