@@ -9,6 +9,8 @@ module org.lockstep.embsp {
     // O_DIRECT (com.sun.nio.file.ExtendedOpenOption, looked up reflectively): without this, a
     // launch with -m resolves no jdk.unsupported and every disk silently falls back to buffered I/O.
     requires jdk.unsupported;
+    // Flight Recorder events of supersteps
+    requires jdk.jfr;
 
     provides org.lockstep.api.LockstepProvider with org.lockstep.embsp.EmBspProvider;
 }

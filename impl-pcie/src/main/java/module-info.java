@@ -6,6 +6,8 @@ module org.lockstep.pcie {
     requires org.lockstep.spi;
     // thread CPU time for CheckpointBenchmark (steadier than wall time on a shared machine)
     requires java.management;
+    // Flight Recorder events of checkpoint commits and restarts
+    requires jdk.jfr;
 
     provides org.lockstep.api.LockstepProvider with org.lockstep.pcie.MailboxProvider;
     provides org.lockstep.spi.device.DeviceProvider with org.lockstep.pcie.mapped.MappedDeviceProvider;

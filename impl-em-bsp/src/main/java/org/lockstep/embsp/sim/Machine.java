@@ -26,7 +26,7 @@ public final class Machine implements AutoCloseable {
     private final ContextStore store;
     private final Scheduler scheduler;
     private final ThreadDriver threads;
-    private final Accounting accounting = new Accounting();
+    private final Accounting accounting;
     private final Arena arena = Arena.ofShared();
     private final Partition[] partitions;
     private final Vp[] vps;
@@ -40,6 +40,7 @@ public final class Machine implements AutoCloseable {
         this.options = options;
         this.store = store;
         this.threads = ThreadDriver.of(options.threads());
+        this.accounting = new Accounting(options.processor(), options.localVps());
         this.scheduler = new Scheduler(options.cores(), threads.exclusive());
         long alignment = Math.max(options.blockSize(), store.memoryAlignment());
         this.partitions = new Partition[options.cores()];

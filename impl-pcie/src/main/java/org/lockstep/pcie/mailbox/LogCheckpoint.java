@@ -52,6 +52,8 @@ final class LogCheckpoint {
      * then the release cursors. Returns the bytes written.
      */
     long commit(long[] nextSendSequence, MemorySegment state) {
+        CheckpointCommitEvent event = new CheckpointCommitEvent();
+        event.begin();
         long epoch = committedEpoch + 1;
         long matchCursor = matches.cursor();
         long transportWords = 2 + size + consumed.words(); // world size, consumed sets, per destination, match position
@@ -95,7 +97,15 @@ final class LogCheckpoint {
         device.persist(layout.releaseCursorAddress(rank, 0), (long) size * Long.BYTES);
         statistics.checkpoints++;
         statistics.checkpointBytes += bodyLength;
-        return CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
+        long written = CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
+        event.end();
+        if (event.shouldCommit()) {
+            event.rank = rank;
+            event.epoch = epoch;
+            event.bytes = written;
+            event.commit();
+        }
+        return written;
     }
 
     /**

@@ -39,7 +39,7 @@ final class MailboxCheckpoints implements Checkpoints {
         this.endpoint = endpoint;
         this.restoredState = recovery == null ? null : recovery.state;
         this.restoredEpoch = recovery == null ? 0 : recovery.epoch;
-        this.restart = incarnation > 1 || restoredEpoch > 0 ? Optional.of(new Restart(incarnation, restoredEpoch)) : Optional.empty();
+        this.restart = Recovery.isRestart(incarnation, restoredEpoch) ? Optional.of(new Restart(incarnation, restoredEpoch)) : Optional.empty();
     }
 
     @Override

@@ -54,6 +54,7 @@ class MessageLog implements ChannelLog {
     private final ConsumedSets consumed;
     private final MatchLog matches;
     private final LogCheckpoint checkpoint;
+    private final long incarnation;
 
     /** Receivers that have ended for good: what was logged for them is reclaimed at once. */
     private final IntPredicate gone;
@@ -76,6 +77,7 @@ class MessageLog implements ChannelLog {
         this.device = device;
         this.layout = layout;
         this.rank = rank;
+        this.incarnation = incarnation;
         this.size = layout.config().worldSize();
         this.statistics = statistics;
         reader = new LogReader(device, layout, rank);
@@ -278,6 +280,8 @@ class MessageLog implements ChannelLog {
      * Reads only (apart from the heap allocator in memory): a crash during recovery recovers again.
      */
     Recovery recover() {
+        RestartEvent event = new RestartEvent();
+        event.begin();
         Recovery recovery = new Recovery();
         recovery.sentAtCheckpoint = new long[size];
         long matchCursor = checkpoint.read(recovery);
@@ -285,6 +289,14 @@ class MessageLog implements ChannelLog {
         matches.recover(matchCursor);
         new LogRecovery(device, layout, rank, reader, consumed, sent, statistics).collect(recovery);
         preamble = recovery.epoch > 0;
+        event.end();
+        if (event.shouldCommit() && Recovery.isRestart(incarnation, recovery.epoch)) {
+            event.rank = rank;
+            event.incarnation = incarnation;
+            event.epoch = recovery.epoch;
+            event.messagesReplayed = recovery.messagesToReplay();
+            event.commit();
+        }
         return recovery;
     }
 
