@@ -32,7 +32,7 @@ public enum FrameKind {
     RESULT,
     /**
      * Point-to-point, a message sent eagerly: its bytes (group = the communicator's context, call =
-     * the message's length, a = sending VP << 32 | receiving VP, b = tag, c = offset; payload).
+     * the message's length, a = sending VP &lt;&lt; 32 | receiving VP, b = tag, c = offset; payload).
      */
     P2P_EAGER,
     /** Point-to-point, a message the receiver pulls (group, call, a, b as for {@link #P2P_EAGER}; c = the send's id). */

@@ -140,7 +140,7 @@ public class DeviceCollectives extends PointToPointCollectives {
     public static final long BCAST_DIRECT_MIN_BYTES = 4 << 10;
     /**
      * Broadcasts of at least this many bytes from a device buffer share the copying among all
-     * ranks when each has a core ({@link #bcastShared}); with ranks sharing cores only those above
+     * ranks when each has a core ({@code DeviceBroadcasts.shared}); with ranks sharing cores only those above
      * {@link #BCAST_NATIVE_MAX_BYTES} do, since the others would wait for every rank's turn on a core.
      */
     public static final long BCAST_SHARED_MIN_BYTES = 64 << 10;

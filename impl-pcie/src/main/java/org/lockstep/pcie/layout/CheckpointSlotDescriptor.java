@@ -16,9 +16,9 @@ package org.lockstep.pcie.layout;
  *  +===============================================================+
  *  | body (all words little-endian longs):                         | 64
  *  |   transport:  n = world size                                  |
- *  |     per source s < n: consumed prefix, k, then k sequence     |
+ *  |     per source s &lt; n: consumed prefix, k, then k sequence  |
  *  |                       numbers consumed above the prefix       |
- *  |     per destination d < n: last sequence number sent          |
+ *  |     per destination d &lt; n: last sequence number sent       |
  *  |     next match-log position                                   |
  *  |   state:      m = registered segments                         |
  *  |     per segment: name length, name bytes (padded to 8),       |
