@@ -182,7 +182,7 @@ public final class DataMover {
     private void readModifyWrite(IoActor actor, int vp, long offset, MemorySegment piece) {
         long block = floor(offset);
         MemorySegment slot = actor.partition().slot(0).asSlice(0, blockSize);
-        synchronized (blockLocks[(int) Math.floorMod(vp * 0x9E3779B97F4A7C15L + block / blockSize, BLOCK_LOCKS)]) {
+        synchronized (blockLocks[Math.floorMod(vp * 0x9E3779B97F4A7C15L + block / blockSize, BLOCK_LOCKS)]) {
             store.transfer(IoDriver.Direction.READ, vp, block, slot, IoCategory.DELIVERY_READ, actor.meters());
             MemorySegment.copy(piece, 0, slot, offset - block, piece.byteSize());
             store.transfer(IoDriver.Direction.WRITE, vp, block, slot, IoCategory.DELIVERY_WRITE, actor.meters());

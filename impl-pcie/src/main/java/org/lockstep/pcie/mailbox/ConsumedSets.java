@@ -18,7 +18,7 @@ final class ConsumedSets {
     @SuppressWarnings("unchecked")
     ConsumedSets(int size) {
         prefix = new long[size];
-        above = new TreeSet[size];
+        above = (TreeSet<Long>[]) new TreeSet<?>[size];
         for (int i = 0; i < size; i++) {
             above[i] = new TreeSet<>();
         }

@@ -61,7 +61,7 @@ final class Receiver {
         this.slots = new SlotReader(device, layout, rank);
         this.delivery = new Delivery(device, log, statistics, size, layout.heapPartitionLength());
         this.channels = new ReceiveChannel[size];
-        this.pairReaders = new SlotRing.Reader[size];
+        this.pairReaders = (SlotRing.Reader<IncomingMessage>[]) new SlotRing.Reader<?>[size];
         for (int source = 0; source < size; source++) {
             channels[source] = new ReceiveChannel(source, SlotRing.pair(device, layout, source, rank));
             pairReaders[source] = reader(source);

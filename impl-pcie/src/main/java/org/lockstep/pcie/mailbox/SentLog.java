@@ -55,7 +55,7 @@ final class SentLog {
         if (directoryEntries > Integer.MAX_VALUE) {
             throw new LockstepException(ErrorClass.ARG, "a log directory of " + directoryEntries + " entries is too large");
         }
-        heapBlocks = new ArrayDeque[size];
+        heapBlocks = (ArrayDeque<LoggedMessage>[]) new ArrayDeque<?>[size];
         rings = new LogRing[size];
         for (int d = 0; d < size; d++) {
             heapBlocks[d] = new ArrayDeque<>();
