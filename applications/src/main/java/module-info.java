@@ -5,7 +5,7 @@
  * run them by name.
  */
 module org.lockstep.applications {
-    requires org.lockstep.api;
+    requires transitive org.lockstep.api;
     requires info.picocli;
 
     exports org.lockstep.applications;

@@ -5,7 +5,7 @@
  */
 module org.lockstep.spi {
     requires transitive org.lockstep.api;
-    requires jdk.jfr;
+    requires transitive jdk.jfr;
 
     exports org.lockstep.spi.device;
     exports org.lockstep.spi.messaging;

@@ -150,7 +150,6 @@ final class PingPongCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Runs this same command as two launched processes over a mapped device file. */
     /**
      * A heap partition that holds the largest size's buffer (allocated from the device, for
      * single copy) beside the sending space, unless the user chose one.
@@ -167,6 +166,7 @@ final class PingPongCommand implements Callable<Integer> {
     /** The mailbox transport's default heap partition (MailboxOptions.DEFAULT_HEAP_PER_RANK, which this module cannot see). */
     private static final long DEFAULT_HEAP_BYTES = 16L << 20;
 
+    /** Runs this same command as two launched processes over a mapped device file. */
     private int launchProcesses() {
         return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), 2,
                 List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), bindToCore);
