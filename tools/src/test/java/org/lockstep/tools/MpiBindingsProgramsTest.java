@@ -69,16 +69,40 @@ class MpiBindingsProgramsTest {
             "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
             "Intercomms, 2", "Intercomms, 4"})
     void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
-        new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
-                .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE));
+        String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
+                .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE)));
+        assertTrue(printed.contains(" passed on " + ranks + " ranks"), printed);
     }
 
     @ParameterizedTest(name = "{0} on 4 EM-BSP virtual processors")
     @ValueSource(strings = {"PointToPoint", "Requests", "Collectives", "Ops", "Communicators", "Environment", "Datatypes",
         "MatchedProbe", "NonBlockingCollectives", "Intercomms"})
     void runsUnchangedOnEmBsp(String program) {
-        new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of()).run(JobOptions.ofRanks(4)
-                .with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE).with(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER));
+        String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of()).run(JobOptions.ofRanks(4)
+                .with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE).with(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER)));
+        assertTrue(printed.contains(" passed on 4 ranks"), printed);
+    }
+
+    /**
+     * What the ranks of a thread job print: they share this JVM's standard output, so the test holds
+     * it for the job (and asserts on it) instead of letting each pass reach the build log. A job that
+     * fails hands what it printed back to the real standard output, beside its failure.
+     */
+    static String printedByRanks(Runnable job) {
+        PrintStream standardOut = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        boolean finished = false;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            job.run();
+            finished = true;
+        } finally {
+            System.setOut(standardOut);
+            if (!finished) {
+                standardOut.print(printed.toString(StandardCharsets.UTF_8));
+            }
+        }
+        return printed.toString(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -95,9 +119,11 @@ class MpiBindingsProgramsTest {
     void lockstepRunThreadsRunsAMainClassAndLockstepClasspathNamesTheBindings() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = LockstepCommand.execute(new PrintWriter(out), new PrintWriter(err),
-                "run", "--threads", "-n", "3", "-cp", PROGRAMS.toString(), PACKAGE + "Collectives");
-        assertEquals(0, code, err.toString());
+        int[] code = new int[1];
+        String printed = printedByRanks(() -> code[0] = LockstepCommand.execute(new PrintWriter(out), new PrintWriter(err),
+                "run", "--threads", "-n", "3", "-cp", PROGRAMS.toString(), PACKAGE + "Collectives"));
+        assertEquals(0, code[0], err.toString());
+        assertTrue(printed.contains("collectives passed on 3 ranks"), printed);
         StringWriter path = new StringWriter();
         assertEquals(0, LockstepCommand.execute(new PrintWriter(path), new PrintWriter(err), "classpath", "--compile"));
         assertTrue(Path.of(path.toString().trim()).equals(ThreadRanks.mpiBindings()), path.toString());
