@@ -1,6 +1,7 @@
 package org.lockstep.tools;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
@@ -38,9 +39,15 @@ final class SecondUser implements AutoCloseable {
         exec("runuser", "-u", name, "--", "sh", "-c", script);
     }
 
+    /** Removes the user; an interrupt is kept on the thread and reported as an I/O failure naming the user left behind. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        exec("userdel", name);
+    public void close() throws IOException {
+        try {
+            exec("userdel", name);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while removing user " + name + "; it may still exist");
+        }
     }
 
     private static String exec(String... command) throws IOException, InterruptedException {
