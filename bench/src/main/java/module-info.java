@@ -1,0 +1,15 @@
+/**
+ * JMH benchmarks of the mailbox transport's latency path. White-box: they drive impl-pcie's slot
+ * ring and layout directly, which that provider module exports to this module only.
+ * Run on the class path by tools/bench/jmh.sh (JMH finds its generated classes there).
+ */
+// JMH has no module name of its own; its Blackhole is in the benchmarks' public signatures
+@SuppressWarnings("requires-transitive-automatic")
+module org.lockstep.bench {
+    requires org.lockstep.api;
+    requires org.lockstep.spi;
+    requires org.lockstep.pcie;
+    requires transitive jmh.core;
+
+    exports org.lockstep.bench;
+}
