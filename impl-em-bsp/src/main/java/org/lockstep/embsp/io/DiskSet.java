@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -28,6 +29,11 @@ import org.lockstep.spi.device.DeviceException;
  */
 public final class DiskSet implements AutoCloseable {
     private static final String FILE_PREFIX = "lockstep-embsp-";
+    /**
+     * Distinguishes the disk sets of one JVM: real processors started at once in one process (the
+     * kit's P = 2) could draw the same System.nanoTime() and collide on one file name.
+     */
+    private static final AtomicLong FILE_NUMBERS = new AtomicLong();
     private static final String FILE_SUFFIX = ".ctx";
 
     private final List<Path> files;
@@ -147,7 +153,7 @@ public final class DiskSet implements AutoCloseable {
 
     private static Path fileFor(Path path, int index) {
         if (Files.isDirectory(path)) {
-            return path.resolve(FILE_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime() + "-" + index + FILE_SUFFIX);
+            return path.resolve(FILE_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime() + "-" + FILE_NUMBERS.incrementAndGet() + "-" + index + FILE_SUFFIX);
         }
         return path;
     }
