@@ -60,7 +60,7 @@ final class PowerLossSoak {
     /**
      * Job property that makes the mailbox transport's world of threads resume the job its device
      * holds (every rank its next incarnation, from its own checkpoint): org.lockstep.pcie's
-     * {@code MailboxThreadWorld.RECOVER_PROPERTY}, named here because the command does not depend on providers.
+     * {@code MailboxOptions.RECOVER}, named here because the command does not depend on providers.
      */
     static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
 

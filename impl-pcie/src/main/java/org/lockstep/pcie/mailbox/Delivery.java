@@ -84,7 +84,7 @@ final class Delivery {
                 finish(receive);
             }
         } else {
-            device.read(fragment.payloadAddress, r.staging(), offset - r.first.length, fragment.length);
+            device.read(fragment.payloadAddress, r.staging(), offset - r.firstLength, fragment.length);
             statistics.bytesCopied += fragment.length;
             unlockMailbox(fragment);
             statistics.fragmentsStaged++;

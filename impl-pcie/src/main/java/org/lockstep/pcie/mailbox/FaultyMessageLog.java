@@ -14,6 +14,7 @@ import org.lockstep.spi.device.ExternalMemory;
  * Never for production; the transport itself knows nothing of them.
  */
 final class FaultyMessageLog extends MessageLog {
+
     private final ExternalMemory device;
     private final MailboxLayout layout;
     private final int rank;

@@ -1,6 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
@@ -70,7 +71,7 @@ final class MailboxEndpoint {
                 config.checkpoints() ? 0 : MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD, config.checkpoints());
         PeerWatch peers = new PeerWatch(device, layout, rank, restartPolicy);
         // Receivers that have ended for good: finished, or failed with no restart to wait for.
-        MessageLog messageLog = config.checkpoints() ? MessageLog.open(device, layout, rank, incarnation, heap, statistics,
+        MessageLog messageLog = config.checkpoints() ? openMessageLog(device, layout, rank, incarnation, heap, statistics,
                 dest -> peers.hasFinished(dest) || peers.isGone(dest) && !restartPolicy.restartOnFailure(), restartPolicy) : null;
         ChannelLog log = messageLog == null ? ChannelLog.NONE : messageLog;
         Sender sender = new Sender(device, layout, rank, maxFragment, heap, log, peers, singleCopy, statistics);
@@ -171,5 +172,13 @@ final class MailboxEndpoint {
     @Override
     public String toString() {
         return "MailboxEndpoint[rank " + rank + " of " + size + " on " + device.name() + "]";
+    }
+
+    /** The message log of a job that checkpoints: the kit's faulty one when its self-test asks for it ({@link TransportFaults}). */
+    private static MessageLog openMessageLog(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap,
+                                             TransportStatistics statistics, IntPredicate gone, RestartPolicy policy) {
+        return policy.faults().breaksTheLog()
+                ? new FaultyMessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait(), policy.faults())
+                : new MessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait());
     }
 }

@@ -49,13 +49,15 @@ public final class MailboxOptions {
     public static final String SINGLE_COPY_THRESHOLD = "lockstep.mailbox.singleCopyThreshold";
     /** {@code true}: a process rank prints its transport counters (copies, single-copy messages) to stderr when it leaves. */
     public static final String PRINT_STATISTICS = "lockstep.mailbox.printStatistics";
+    /** The compatibility kit's fault-injection hook ({@link TransportFaults#PROPERTY}); never for production. */
+    public static final String FAULTS = TransportFaults.PROPERTY;
     /**
-     * Fault-injection hook for the compatibility kit's self-test, never for production: a
-     * comma-separated list of deliberate breakages of the message log ({@code FREES_ON_RECEIPT},
-     * {@code REPLAYS_OUT_OF_ORDER}, {@code FORGETS_WILDCARD_ORDER}), so that the kit can check its
-     * checkpoint rules catch a transport that really has those bugs. Unset or blank: none.
+     * Job property: {@code true} makes a world of threads resume a job on a device that already
+     * holds it, after a power loss of the whole machine ({@code MailboxThreadWorld.afterPowerLoss}): every rank is its
+     * next incarnation and restarts from its own checkpoint. Used by the power-loss soak and the
+     * conformance kit, which keep the device across the two runs.
      */
-    public static final String FAULTS = "lockstep.mailbox.faults";
+    public static final String RECOVER = "lockstep.checkpoint.recover";
     /**
      * Milliseconds a rank process on the same host may go without a heartbeat before its peers
      * take it for failed although its process exists (stopped with SIGSTOP, or wedged); 0 turns the
@@ -90,7 +92,7 @@ public final class MailboxOptions {
     /** Every job property the transport reads ({@code .*}: every key under it). */
     public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
             INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
-            NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, MailboxThreadWorld.RECOVER_PROPERTY,
+            NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, RECOVER,
             JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY, LIVENESS_LEASE);
 
     private MailboxOptions() {
@@ -108,11 +110,11 @@ public final class MailboxOptions {
         }
         singleCopyThreshold(options);
         livenessLeaseNanos(options);
-        faults(options);
+        TransportFaults.from(options);
         barrier(options);
         RestartPolicy.from(options);
         for (String flag : List.of(NATIVE_COLLECTIVES, PRINT_STATISTICS, JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY,
-                MailboxThreadWorld.RECOVER_PROPERTY,
+                RECOVER,
                 org.lockstep.api.Checkpoints.ENABLED_PROPERTY, org.lockstep.api.Checkpoints.RESTART_ON_FAILURE_PROPERTY)) {
             options.property(flag).ifPresent(value -> {
                 if (!value.trim().equalsIgnoreCase("true") && !value.trim().equalsIgnoreCase("false")) {
@@ -176,11 +178,6 @@ public final class MailboxOptions {
             throw new LockstepException(ErrorClass.ARG, LIVENESS_LEASE + "=" + millis + " is outside [0, 86400000] ms (0 turns it off)");
         }
         return millis * 1_000_000;
-    }
-
-    /** The deliberate breakages {@link #FAULTS} asks for (none by default). */
-    static TransportFaults faults(JobOptions options) {
-        return options.property(FAULTS).map(TransportFaults::parse).orElse(TransportFaults.NONE);
     }
 
     /** Whether the job asks for the device-native collectives (the default) or only point-to-point ones. */

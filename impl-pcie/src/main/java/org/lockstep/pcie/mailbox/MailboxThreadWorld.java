@@ -40,22 +40,14 @@ public final class MailboxThreadWorld implements ThreadWorld {
     }
 
     /**
-     * Job property: {@code true} makes a world of threads resume a job on a device that already
-     * holds it, after a power loss of the whole machine ({@link #afterPowerLoss}): every rank is its
-     * next incarnation and restarts from its own checkpoint. Used by the power-loss soak and the
-     * conformance kit, which keep the device across the two runs.
-     */
-    public static final String RECOVER_PROPERTY = "lockstep.checkpoint.recover";
-
-    /**
      * Opens a device as {@code options} ask and formats it for {@code options.ranks()} ranks, or,
-     * with {@value #RECOVER_PROPERTY}, recovers the job the device holds.
+     * with {@value MailboxOptions#RECOVER}, recovers the job the device holds.
      */
     public static MailboxThreadWorld open(JobOptions options) {
         MailboxConfig wanted = MailboxOptions.config(options, options.ranks(), new SecureRandom().nextLong());
         DeviceSpec spec = MailboxOptions.deviceSpec(options, wanted, MailboxOptions.DEFAULT_DEVICE, Optional.empty());
         ExternalMemory device = DeviceProviders.open(spec);
-        if (Boolean.parseBoolean(options.property(RECOVER_PROPERTY).orElse("false"))) {
+        if (Boolean.parseBoolean(options.property(MailboxOptions.RECOVER).orElse("false"))) {
             try {
                 MailboxThreadWorld world = afterPowerLoss(device, options);
                 // Every rank's next incarnation is attached before any rank runs: a rank must not see a
@@ -141,7 +133,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     }
 
     private boolean nextIncarnation;
-    /** With {@link #RECOVER_PROPERTY}: each rank's next incarnation, attached when the world opened. */
+    /** With {@link MailboxOptions#RECOVER}: each rank's next incarnation, attached when the world opened. */
     private Communicator[] recoveredWorld;
 
     /** The communicator of {@code rank}'s next incarnation in a world made by {@link #afterPowerLoss}. */

@@ -87,14 +87,6 @@ class MessageLog implements ChannelLog {
         checkpoint = new LogCheckpoint(device, layout, rank, incarnation, consumed, matches, reader, statistics);
     }
 
-    /** The message log of a job that checkpoints; the kit's faulty one when its self-test asks for it ({@link TransportFaults}). */
-    static MessageLog open(ExternalMemory device, MailboxLayout layout, int rank, long incarnation, HeapAllocator heap,
-                           TransportStatistics statistics, IntPredicate gone, RestartPolicy policy) {
-        return policy.faults().breaksTheLog()
-                ? new FaultyMessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait(), policy.faults())
-                : new MessageLog(device, layout, rank, incarnation, heap, statistics, gone, policy.logFullWait());
-    }
-
     // ------------------------------------------------------------------ the channel log
 
     @Override

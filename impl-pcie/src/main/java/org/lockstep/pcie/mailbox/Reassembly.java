@@ -13,7 +13,11 @@ import org.lockstep.api.LockstepException;
  * matched, fragments are copied straight into the receive buffer.
  */
 final class Reassembly {
-    final IncomingMessage first;
+    /** The whole message's bytes, tag and source, and the first fragment's bytes, as the first fragment gave them. */
+    final long messageLength;
+    final int tag;
+    final int source;
+    final long firstLength;
     /** Bytes of the message seen so far (first fragment included). */
     long arrived;
     /** Bytes of the message already copied into {@link #staging} (after the first fragment). */
@@ -27,27 +31,30 @@ final class Reassembly {
     /** Where the sender writes the rest of the message after a single-copy ACCEPT, or -1. */
     long directTarget = -1;
 
-    Reassembly(IncomingMessage first) {
-        this.first = first;
-        this.arrived = first.length;
-        this.lastSequence = first.sequence;
+    Reassembly(long messageLength, int tag, int source, long firstLength, long firstSequence) {
+        this.messageLength = messageLength;
+        this.tag = tag;
+        this.source = source;
+        this.firstLength = firstLength;
+        this.arrived = firstLength;
+        this.lastSequence = firstSequence;
     }
 
     boolean isComplete() {
-        return arrived == first.messageLength;
+        return arrived == messageLength;
     }
 
     /** Local memory for the bytes after the first fragment, allocated when first needed. */
     MemorySegment staging() {
         if (staging == null) {
-            long bytes = first.messageLength - first.length;
+            long bytes = messageLength - firstLength;
             Arena arena = Arena.ofShared();
             try {
                 staging = arena.allocate(bytes, 64);
             } catch (OutOfMemoryError | IllegalArgumentException e) {
                 arena.close();
-                throw new LockstepException(ErrorClass.NO_MEM, "cannot hold an unexpected message of " + first.messageLength
-                        + " bytes from rank " + first.source + " in memory: " + e.getMessage()
+                throw new LockstepException(ErrorClass.NO_MEM, "cannot hold an unexpected message of " + messageLength
+                        + " bytes from rank " + source + " in memory: " + e.getMessage()
                         + "; post the receive earlier or raise -XX:MaxDirectMemorySize");
             }
             stagingArena = arena;

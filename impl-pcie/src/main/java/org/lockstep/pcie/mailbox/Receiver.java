@@ -205,7 +205,7 @@ final class Receiver {
                     + " before the last fragment of the previous one");
         }
         if ((message.flags & FLAG_FRAGMENT_FIRST) != 0) {
-            message.reassembly = new Reassembly(message);
+            message.reassembly = new Reassembly(message.messageLength, message.tag, message.source, message.length, message.sequence);
             channel.reassembly = message.reassembly;
         }
         statistics.messagesReceived++;
@@ -225,13 +225,13 @@ final class Receiver {
     /** A later fragment: into the matched receive's buffer, or into staging memory until a receive matches. */
     private void appendFragment(ReceiveChannel channel, IncomingMessage fragment) {
         Reassembly r = channel.reassembly;
-        if (r == null || fragment.messageLength != r.first.messageLength || fragment.tag != r.first.tag
-                || fragment.length > r.first.messageLength - r.arrived) {
+        if (r == null || fragment.messageLength != r.messageLength || fragment.tag != r.tag
+                || fragment.length > r.messageLength - r.arrived) {
             throw slots.corrupt(fragment.slotAddress, "a fragment that continues no message in progress from rank " + channel.source);
         }
         long offset = r.arrived;
         if (fragment.isDirect() != r.directTarget >= 0
-                || fragment.isDirect() && fragment.payloadAddress != r.directTarget + offset - r.first.length) {
+                || fragment.isDirect() && fragment.payloadAddress != r.directTarget + offset - r.firstLength) {
             throw slots.corrupt(fragment.slotAddress, "a fragment at device offset " + fragment.payloadAddress
                     + " that does not continue the single-copy delivery into " + r.directTarget);
         }

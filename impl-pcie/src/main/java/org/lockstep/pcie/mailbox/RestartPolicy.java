@@ -15,7 +15,7 @@ import org.lockstep.api.JobOptions;
  * @param logFullWait      how long a send waits for receivers to checkpoint (and so release log
  *                         space) before it fails with {@code NO_MEM}
  * @param faults           deliberate breakages of the message log, for the kit's self-test only
- *                         ({@link MailboxOptions#FAULTS}; none by default)
+ *                         ({@link TransportFaults#PROPERTY}; none by default)
  */
 record RestartPolicy(boolean restartOnFailure, Duration restartTimeout, Duration logFullWait, TransportFaults faults) {
     /** Job property: how long a send waits on a full log, in milliseconds (default 10000). */
@@ -26,6 +26,6 @@ record RestartPolicy(boolean restartOnFailure, Duration restartTimeout, Duration
         return new RestartPolicy(Boolean.parseBoolean(options.property(Checkpoints.RESTART_ON_FAILURE_PROPERTY).orElse("false")),
                 Duration.ofMillis(options.longProperty(Checkpoints.RESTART_TIMEOUT_PROPERTY, DEFAULT.restartTimeout.toMillis())),
                 Duration.ofMillis(options.longProperty(LOG_FULL_WAIT_PROPERTY, DEFAULT.logFullWait.toMillis())),
-                MailboxOptions.faults(options));
+                TransportFaults.from(options));
     }
 }

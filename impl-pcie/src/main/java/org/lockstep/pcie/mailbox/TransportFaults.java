@@ -10,7 +10,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.collective.CollectiveSite;
 
 /**
- * Deliberate breakages of the message log, switched on by {@link MailboxOptions#FAULTS}, so that
+ * Deliberate breakages of the message log, switched on by {@link #PROPERTY}, so that
  * the compatibility kit's self-test can check that its checkpoint rules catch a transport that
  * really has these bugs. Never for production. The message log's faults live in a
  * {@link FaultyMessageLog} installed in place of the log; the transport makes no call for them.
@@ -30,12 +30,24 @@ final class TransportFaults {
         SHARED_BCAST_SKIPS_LAST_PIECE
     }
 
+    /**
+     * The job property naming the faults: a comma-separated list of {@link Fault} names, for the
+     * kit's self-test only, so that it can check its rules catch a transport that really has those
+     * bugs. Unset or blank: none.
+     */
+    static final String PROPERTY = "lockstep.mailbox.faults";
+
     static final TransportFaults NONE = new TransportFaults(EnumSet.noneOf(Fault.class));
 
     private final Set<Fault> faults;
 
     private TransportFaults(Set<Fault> faults) {
         this.faults = Set.copyOf(faults);
+    }
+
+    /** The faults {@link #PROPERTY} asks for (none by default). */
+    static TransportFaults from(org.lockstep.api.JobOptions options) {
+        return options.property(PROPERTY).map(TransportFaults::parse).orElse(NONE);
     }
 
     /** The faults a comma-separated list of {@link Fault} names asks for (blank: none). */
@@ -49,7 +61,7 @@ final class TransportFaults {
             try {
                 chosen.add(Fault.valueOf(n.toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new LockstepException(ErrorClass.ARG, MailboxOptions.FAULTS + "=" + names + " names the unknown fault '" + n
+                throw new LockstepException(ErrorClass.ARG, PROPERTY + "=" + names + " names the unknown fault '" + n
                         + "' (known: " + Arrays.toString(Fault.values()) + ")");
             }
         }

@@ -23,7 +23,7 @@ class TransportFaultsTest {
         assertTrue(two.has(TransportFaults.Fault.FORGETS_WILDCARD_ORDER) && two.breaksTheLog());
         assertFalse(two.has(TransportFaults.Fault.REPLAYS_OUT_OF_ORDER));
         assertEquals(TransportFaults.NONE, TransportFaults.parse(" "));
-        assertEquals(TransportFaults.NONE, MailboxOptions.faults(options(2)), "no faults unless asked for");
+        assertEquals(TransportFaults.NONE, TransportFaults.from(options(2)), "no faults unless asked for");
         LockstepException e = assertThrows(LockstepException.class, () -> TransportFaults.parse("FREES_ON_RECEIPT,LOSES_ALL"));
         assertEquals(ErrorClass.ARG, e.errorClass());
         assertTrue(e.getMessage().contains("LOSES_ALL") && e.getMessage().contains(MailboxOptions.FAULTS), e.getMessage());
