@@ -11,6 +11,7 @@ module org.lockstep.spi {
     exports org.lockstep.spi.messaging;
     exports org.lockstep.spi.collective;
     exports org.lockstep.spi.events;
+    exports org.lockstep.spi.window;
 
     uses org.lockstep.spi.device.DeviceProvider;
 }

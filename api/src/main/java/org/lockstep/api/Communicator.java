@@ -144,6 +144,34 @@ public interface Communicator extends PointToPoint, AutoCloseable {
     /** Releases memory from {@link #allocate(long)} ({@code MPI_Free_mem}). */
     void free(MemorySegment segment);
 
+    // ---- one-sided communication (MPI 4.1 chapter 12) ----
+
+    /**
+     * A window of {@code byteSize} bytes of new memory at this rank ({@code MPI_Win_allocate});
+     * collective. Providers without one-sided communication fail with
+     * {@link ErrorClass#UNSUPPORTED_OPERATION}.
+     *
+     * @throws LockstepException {@link ErrorClass#ARG} for a negative size or a displacement unit below 1
+     */
+    default Window allocateWindow(long byteSize, int dispUnit, Info hints) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getName() + " has no one-sided communication");
+    }
+
+    /**
+     * A window whose parts every rank can load and store directly through
+     * {@link Window#sharedQuery} ({@code MPI_Win_allocate_shared}); collective.
+     *
+     * @throws LockstepException {@link ErrorClass#UNSUPPORTED_OPERATION} if the ranks do not share memory
+     */
+    default Window allocateSharedWindow(long byteSize, int dispUnit, Info hints) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getName() + " has no shared windows");
+    }
+
+    /** A window over memory the caller owns ({@code MPI_Win_create}); collective. */
+    default Window createWindow(MemorySegment base, int dispUnit, Info hints) {
+        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, getClass().getName() + " has no one-sided communication");
+    }
+
     /**
      * Checkpoint and restart of this rank ({@link Checkpoints}). Providers without persistence
      * (and this default) return {@link Checkpoints#unsupported()}, whose checkpoint is a declared

@@ -54,6 +54,12 @@ public enum ErrorClass {
     INFO_VALUE("MPI_ERR_INFO_VALUE"),
     /** An {@link Info} key that is not set, where one must be. */
     INFO_NOKEY("MPI_ERR_INFO_NOKEY"),
+    /** Invalid window: null, freed, or not the kind the call needs (a {@link Window#sharedQuery} of a window that is not shared). */
+    WIN("MPI_ERR_WIN"),
+    /** A one-sided call outside the synchronisation it needs: an access outside an epoch, an unmatched fence, post, start, complete, wait or unlock. */
+    RMA_SYNC("MPI_ERR_RMA_SYNC"),
+    /** A one-sided access that reaches outside the target's window. */
+    RMA_RANGE("MPI_ERR_RMA_RANGE"),
     /** An internal invariant failed: a bug in Lockstep or the provider. */
     INTERN("MPI_ERR_INTERN"),
     /** Anything else. */

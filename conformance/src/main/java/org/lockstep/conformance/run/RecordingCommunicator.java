@@ -126,6 +126,22 @@ final class RecordingCommunicator implements Communicator {
         }
     }
 
+    /** Windows are the provider's own: their calls block on the raw communicator's ranks. */
+    @Override
+    public org.lockstep.api.Window allocateWindow(long byteSize, int dispUnit, Info hints) {
+        return raw.allocateWindow(byteSize, dispUnit, hints);
+    }
+
+    @Override
+    public org.lockstep.api.Window allocateSharedWindow(long byteSize, int dispUnit, Info hints) {
+        return raw.allocateSharedWindow(byteSize, dispUnit, hints);
+    }
+
+    @Override
+    public org.lockstep.api.Window createWindow(MemorySegment base, int dispUnit, Info hints) {
+        return raw.createWindow(base, dispUnit, hints);
+    }
+
     @Override
     public MemorySegment allocate(long byteSize) {
         return raw.allocate(byteSize);

@@ -12,8 +12,10 @@ import org.lockstep.api.Info;
 import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.Keyval;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.Window;
 import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.ConstructingRequest;
+import org.lockstep.spi.window.WindowFactory;
 
 /**
  * Base class of a provider's communicators, after {@code java.nio.channels.spi}: every public
@@ -319,6 +321,41 @@ public abstract class AbstractCommunicator extends PersistentCollectiveTemplates
             }
             implFree(segment);
         });
+    }
+
+    @Override
+    public final Window allocateWindow(long byteSize, int dispUnit, Info hints) {
+        return withHandler(() -> {
+            checkOpen();
+            WindowFactory.checkArguments(byteSize, dispUnit, hints);
+            return implWindows().allocate(this, byteSize, dispUnit, hints);
+        });
+    }
+
+    @Override
+    public final Window allocateSharedWindow(long byteSize, int dispUnit, Info hints) {
+        return withHandler(() -> {
+            checkOpen();
+            WindowFactory.checkArguments(byteSize, dispUnit, hints);
+            return implWindows().allocateShared(this, byteSize, dispUnit, hints);
+        });
+    }
+
+    @Override
+    public final Window createWindow(MemorySegment base, int dispUnit, Info hints) {
+        return withHandler(() -> {
+            checkOpen();
+            if (base == null) {
+                throw new LockstepException(ErrorClass.BUFFER, "window memory is null");
+            }
+            WindowFactory.checkArguments(base.byteSize(), dispUnit, hints);
+            return implWindows().create(this, base, dispUnit, hints);
+        });
+    }
+
+    /** How this provider makes windows; by default over point-to-point ({@link WindowFactory#POINT_TO_POINT}). */
+    protected WindowFactory implWindows() {
+        return WindowFactory.POINT_TO_POINT;
     }
 
     /**

@@ -9,6 +9,7 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * A collective algorithm as a list of rounds (libNBC's schedule): each round is an ordered list of
@@ -149,12 +150,14 @@ public final class Schedule {
     /**
      * Advances every schedule the calling thread has started and not completed, once. A provider
      * may call it while a rank blocks in a point-to-point wait, so that the rank's non-blocking
-     * collectives keep moving then too (MPI's progress rule); a nested call returns at once.
+     * collectives keep moving then too (MPI's progress rule); a nested call returns at once. The
+     * thread's {@link ProgressAgents} (the targets of its windows) run too.
      *
      * @return whether any schedule moved
      */
     public static boolean progressPending() {
-        return ProgressGroup.current().advanceOthers(null);
+        boolean moved = ProgressGroup.current().advanceOthers(null);
+        return ProgressAgents.advance() | moved;
     }
 
     /** Runs the schedule to completion (the blocking collective). */

@@ -61,6 +61,7 @@ public abstract class AbstractRequest implements Request {
     public final Optional<Status> test() {
         if (!isComplete()) {
             engine.progress();
+            ProgressAgents.advance();
         }
         return isComplete() ? Optional.of(result()) : Optional.empty();
     }

@@ -1,0 +1,126 @@
+package org.lockstep.api;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A window of memory that the ranks of a communicator read and write one-sidedly ({@code MPI_Win},
+ * MPI 4.1 chapter 12). Made collectively by {@link Communicator#allocateWindow},
+ * {@link Communicator#allocateSharedWindow} or {@link Communicator#createWindow}; freed collectively
+ * by {@link #free}.
+ *
+ * <p>A target displacement counts the target's displacement units (its {@code dispUnit}); an access
+ * must lie inside the target's window ({@link ErrorClass#RMA_RANGE}) and inside an access epoch
+ * to that target ({@link ErrorClass#RMA_SYNC}): after a {@link #fence}, between {@link #start} and
+ * {@link #complete}, or while holding a lock ({@link #lock}, {@link #lockAll}). Origin and target
+ * layouts are both given by {@code count} elements of {@code type}, which must be contiguous.
+ * Accumulating calls ({@link #accumulate}, {@link #getAccumulate}, {@link #fetchAndOp},
+ * {@link #compareAndSwap}) are atomic per element against each other and take predefined
+ * operations only.
+ *
+ * <p>A put or accumulate returns once the origin buffer may be reused; its result is visible at the
+ * target after the epoch's closing call ({@link #fence}, {@link #complete} then the target's
+ * {@link #waitExposure}, {@link #unlock}, {@link #flush}). A get's buffer is filled by then.
+ *
+ * <p>Like its communicator, a window is used by one thread of its rank at a time.
+ */
+public interface Window extends AutoCloseable {
+    /** The kinds of passive-target lock ({@code MPI_LOCK_EXCLUSIVE}, {@code MPI_LOCK_SHARED}). */
+    enum LockType { EXCLUSIVE, SHARED }
+
+    /** The ranks of the window: those of the communicator it was made on ({@code MPI_Win_get_group}). */
+    Group group();
+
+    /** This rank's part of the window ({@code MPI_WIN_BASE}, {@code MPI_WIN_SIZE}). */
+    MemorySegment segment();
+
+    /** Bytes per displacement unit of this rank's part ({@code MPI_WIN_DISP_UNIT}). */
+    int dispUnit();
+
+    /**
+     * Rank {@code rank}'s part of a window made by {@link Communicator#allocateSharedWindow}, for
+     * direct loads and stores ({@code MPI_Win_shared_query}); accesses to it follow the window's
+     * synchronisation like any other (a {@link #sync} makes them visible).
+     *
+     * @throws LockstepException {@link ErrorClass#WIN} if the window is not shared,
+     *         {@link ErrorClass#RANK} if {@code rank} is not a rank of the window
+     */
+    MemorySegment sharedQuery(int rank);
+
+    /** Writes {@code count} elements of {@code type} from {@code origin} to {@code target}'s window at {@code targetDisp} ({@code MPI_Put}). */
+    void put(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
+
+    /** Reads {@code count} elements of {@code type} from {@code target}'s window at {@code targetDisp} into {@code origin} ({@code MPI_Get}). */
+    void get(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
+
+    /** Combines {@code origin} into the target's elements with {@code op}, atomically per element ({@code MPI_Accumulate}). */
+    void accumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op);
+
+    /** As {@link #accumulate}, first fetching the target's elements into {@code result} ({@code MPI_Get_accumulate}); {@link Op#NO_OP} only fetches. */
+    void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op);
+
+    /** {@link #getAccumulate} of one element ({@code MPI_Fetch_and_op}). */
+    void fetchAndOp(MemorySegment origin, MemorySegment result, Datatype type, int target, long targetDisp, Op op);
+
+    /**
+     * Replaces the target's element by {@code origin}'s if it equals {@code compare}'s, returning the
+     * element it held in {@code result}, atomically ({@code MPI_Compare_and_swap}).
+     */
+    void compareAndSwap(MemorySegment origin, MemorySegment compare, MemorySegment result, Datatype type, int target, long targetDisp);
+
+    /**
+     * Collective over the window: completes every access of the closing epoch at origin and target
+     * and opens the next ({@code MPI_Win_fence}).
+     *
+     * @throws LockstepException {@link ErrorClass#RMA_SYNC} if a rank meets it with post or start
+     *         calls instead, or this rank is inside a lock or post-start epoch
+     */
+    void fence();
+
+    /** Opens an exposure epoch for the ranks of {@code origins} ({@code MPI_Win_post}). */
+    void post(Group origins);
+
+    /** Opens an access epoch to the ranks of {@code targets}, once they have posted ({@code MPI_Win_start}). */
+    void start(Group targets);
+
+    /** Closes the access epoch of {@link #start}: every access of it is complete at this origin ({@code MPI_Win_complete}). */
+    void complete();
+
+    /** Closes the exposure epoch of {@link #post} once every origin has completed ({@code MPI_Win_wait}). */
+    void waitExposure();
+
+    /** Opens a passive-target access epoch to {@code rank} ({@code MPI_Win_lock}); an exclusive lock excludes every other lock on it. */
+    void lock(LockType type, int rank);
+
+    /** Closes the epoch of {@link #lock}: its accesses are complete at origin and target ({@code MPI_Win_unlock}). */
+    void unlock(int rank);
+
+    /** A shared lock on every rank of the window ({@code MPI_Win_lock_all}). */
+    void lockAll();
+
+    /** Closes the epoch of {@link #lockAll} ({@code MPI_Win_unlock_all}). */
+    void unlockAll();
+
+    /** Completes this rank's accesses to {@code rank} at origin and target, inside a lock epoch ({@code MPI_Win_flush}). */
+    void flush(int rank);
+
+    /** {@link #flush} of every rank ({@code MPI_Win_flush_all}). */
+    void flushAll();
+
+    /** Makes this rank's stores to its window memory and the window's copy agree ({@code MPI_Win_sync}): a full memory fence. */
+    void sync();
+
+    /**
+     * Collective: waits until no rank accesses the window, then releases it ({@code MPI_Win_free});
+     * later calls fail with {@link ErrorClass#WIN}. Memory given to {@link Communicator#createWindow}
+     * stays the caller's.
+     *
+     * @throws LockstepException {@link ErrorClass#RMA_SYNC} if this rank is still inside an epoch
+     */
+    void free();
+
+    /** {@link #free}. */
+    @Override
+    default void close() {
+        free();
+    }
+}

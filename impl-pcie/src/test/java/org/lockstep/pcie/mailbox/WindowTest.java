@@ -1,0 +1,158 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Info;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
+import org.lockstep.api.Window;
+
+/** One-sided windows on the mailbox transport (threads): every synchronisation mode and the typed errors. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WindowTest {
+
+    @Test
+    void fencePutsAndGetsReachEveryRank() {
+        TestWorlds.run(3, world -> {
+            int n = world.size();
+            Window win = world.allocateWindow(8L * n, 8, Info.EMPTY);
+            win.fence();
+            for (int t = 0; t < n; t++) {
+                win.put(MemorySegment.ofArray(new long[] {100L * world.rank() + t}), 1, Datatype.LONG, t, world.rank());
+            }
+            win.fence();
+            for (int s = 0; s < n; s++) {
+                assertEquals(100L * s + world.rank(), win.segment().getAtIndex(ValueLayout.JAVA_LONG, s));
+            }
+            long[] got = new long[n];
+            win.get(MemorySegment.ofArray(got), n, Datatype.LONG, (world.rank() + 1) % n, 0);
+            win.fence();
+            for (int s = 0; s < n; s++) {
+                assertEquals(100L * s + (world.rank() + 1) % n, got[s]);
+            }
+            win.free();
+        });
+    }
+
+    @Test
+    void accumulatesFromEveryRankAddUpAndFetchAndOpHandsOutDistinctTickets() {
+        TestWorlds.run(4, world -> {
+            Window win = world.allocateWindow(16, 8, Info.EMPTY);
+            win.fence();
+            for (int i = 0; i < 10; i++) {
+                win.accumulate(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, 0, 0, Op.SUM);
+            }
+            win.fence();
+            if (world.rank() == 0) {
+                assertEquals(40, win.segment().get(ValueLayout.JAVA_LONG, 0));
+            }
+            long[] ticket = new long[1];
+            win.lock(Window.LockType.SHARED, 0);
+            win.fetchAndOp(MemorySegment.ofArray(new long[] {1}), MemorySegment.ofArray(ticket), Datatype.LONG, 0, 1, Op.SUM);
+            win.unlock(0);
+            long[] all = new long[world.size()];
+            world.allgather(MemorySegment.ofArray(ticket), 1, Datatype.LONG, MemorySegment.ofArray(all));
+            java.util.Arrays.sort(all);
+            assertArrayEquals(new long[] {0, 1, 2, 3}, all);
+            win.free();
+        });
+    }
+
+    @Test
+    void anExclusiveLockKeepsAReadModifyWriteWhole() {
+        TestWorlds.run(3, world -> {
+            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            world.barrier();
+            for (int i = 0; i < 20; i++) {
+                long[] v = new long[1];
+                win.lock(Window.LockType.EXCLUSIVE, 0);
+                win.get(MemorySegment.ofArray(v), 1, Datatype.LONG, 0, 0);
+                win.flush(0);
+                v[0]++;
+                win.put(MemorySegment.ofArray(v), 1, Datatype.LONG, 0, 0);
+                win.unlock(0);
+            }
+            world.barrier();
+            if (world.rank() == 0) {
+                assertEquals(60, win.segment().get(ValueLayout.JAVA_LONG, 0));
+            }
+            win.free();
+        });
+    }
+
+    @Test
+    void postStartCompleteWaitBetweenNeighbours() {
+        TestWorlds.run(3, world -> {
+            int n = world.size();
+            int right = (world.rank() + 1) % n;
+            int left = (world.rank() + n - 1) % n;
+            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            win.post(world.group().incl(left));
+            win.start(world.group().incl(right));
+            win.put(MemorySegment.ofArray(new long[] {world.rank() + 7}), 1, Datatype.LONG, right, 0);
+            win.complete();
+            win.waitExposure();
+            assertEquals(left + 7, win.segment().get(ValueLayout.JAVA_LONG, 0));
+            win.free();
+        });
+    }
+
+    @Test
+    void compareAndSwapElectsOneRank() {
+        TestWorlds.run(3, world -> {
+            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, -1);
+            win.fence();
+            long[] old = new long[1];
+            win.compareAndSwap(MemorySegment.ofArray(new long[] {world.rank()}), MemorySegment.ofArray(new long[] {-1}),
+                    MemorySegment.ofArray(old), Datatype.LONG, 0, 0);
+            win.fence();
+            long[] winners = new long[1];
+            world.allreduce(MemorySegment.ofArray(new long[] {old[0] == -1 ? 1 : 0}), MemorySegment.ofArray(winners), 1, Datatype.LONG, Op.SUM);
+            assertEquals(1, winners[0]);
+            win.free();
+        });
+    }
+
+    @Test
+    void badAccessesAreTypedErrors() {
+        TestWorlds.run(2, world -> {
+            Window win = world.allocateWindow(16, 8, Info.EMPTY);
+            MemorySegment one = MemorySegment.ofArray(new long[1]);
+            assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, () -> win.put(one, 1, Datatype.LONG, 1, 0)).errorClass());
+            win.fence();
+            assertEquals(ErrorClass.RMA_RANGE, assertThrows(LockstepException.class, () -> win.put(one, 1, Datatype.LONG, 1, 2)).errorClass());
+            assertEquals(ErrorClass.RMA_RANGE, assertThrows(LockstepException.class, () -> win.get(one, 1, Datatype.LONG, 1, -1)).errorClass());
+            assertEquals(ErrorClass.RANK, assertThrows(LockstepException.class, () -> win.lock(Window.LockType.SHARED, 2)).errorClass());
+            assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, win::complete).errorClass());
+            assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, () -> win.unlock(1)).errorClass());
+            assertEquals(ErrorClass.WIN, assertThrows(LockstepException.class, () -> win.sharedQuery(0)).errorClass());
+            win.fence();
+            win.free();
+            assertEquals(ErrorClass.WIN, assertThrows(LockstepException.class, win::fence).errorClass());
+        });
+    }
+
+    @Test
+    void aFenceMetByAPostFailsInsteadOfHanging() {
+        TestWorlds.run(2, world -> {
+            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            if (world.rank() == 0) {
+                assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, win::fence).errorClass());
+            } else {
+                win.post(world.group().incl(0));
+                assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, win::waitExposure).errorClass());
+            }
+        });
+    }
+}

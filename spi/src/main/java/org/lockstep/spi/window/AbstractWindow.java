@@ -1,0 +1,338 @@
+package org.lockstep.spi.window;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Group;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
+import org.lockstep.api.Window;
+import org.lockstep.spi.messaging.ArgumentChecks;
+
+/**
+ * Base class of a provider's windows: every public method is a {@code final} template that checks
+ * its arguments and epoch once for every provider ({@link Epochs}) and then calls a protected
+ * {@code impl…} hook that sees a valid target, a byte offset inside the target's part, contiguous
+ * bytes and, for the accumulating calls, a predefined element type and operation.
+ */
+public abstract class AbstractWindow implements Window {
+    private final Group group;
+    private final int rank;
+    private final MemorySegment segment;
+    private final int dispUnit;
+    private final WindowExtents extents;
+    private final Epochs epochs;
+    private boolean freed;
+    /** The ranks of the open start and post epochs. */
+    private int[] startedGroup;
+    private int[] postedGroup;
+
+    protected AbstractWindow(Communicator comm, MemorySegment segment, int dispUnit, WindowExtents extents) {
+        this.group = comm.group();
+        this.rank = comm.rank();
+        this.segment = segment;
+        this.dispUnit = dispUnit;
+        this.extents = extents;
+        this.epochs = new Epochs(comm.size());
+    }
+
+    @Override
+    public final Group group() {
+        checkOpen();
+        return group;
+    }
+
+    @Override
+    public final MemorySegment segment() {
+        checkOpen();
+        return segment;
+    }
+
+    @Override
+    public final int dispUnit() {
+        return dispUnit;
+    }
+
+    /** This rank's number in the window's group. */
+    protected final int rank() {
+        return rank;
+    }
+
+    @Override
+    public final MemorySegment sharedQuery(int target) {
+        checkOpen();
+        checkRank(target);
+        return implSharedQuery(target);
+    }
+
+    @Override
+    public final void put(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
+        long bytes = checkTransfer(origin, count, type, false);
+        if (target != Communicator.PROC_NULL) {
+            implPut(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes));
+        }
+    }
+
+    @Override
+    public final void get(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
+        long bytes = checkTransfer(origin, count, type, true);
+        if (target != Communicator.PROC_NULL) {
+            implGet(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes));
+        }
+    }
+
+    @Override
+    public final void accumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op) {
+        long bytes = checkTransfer(origin, count, type, false);
+        Datatype element = checkOp(type, op);
+        if (target != Communicator.PROC_NULL) {
+            implAccumulate(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes), element, op, null);
+        }
+    }
+
+    @Override
+    public final void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op) {
+        long bytes = checkTransfer(result, count, type, true);
+        Datatype element = checkOp(type, op);
+        MemorySegment in = op == Op.NO_OP ? MemorySegment.ofArray(new byte[(int) Math.min(bytes, Integer.MAX_VALUE)])
+                : origin.asSlice(0, ArgumentChecks.checkBuffer(origin, count, type, false));
+        if (target != Communicator.PROC_NULL) {
+            implAccumulate(target, checkAccess(target, targetDisp, bytes), in, element, op, result.asSlice(0, bytes));
+        }
+    }
+
+    @Override
+    public final void fetchAndOp(MemorySegment origin, MemorySegment result, Datatype type, int target, long targetDisp, Op op) {
+        getAccumulate(origin, result, 1, type, target, targetDisp, op);
+    }
+
+    @Override
+    public final void compareAndSwap(MemorySegment origin, MemorySegment compare, MemorySegment result, Datatype type, int target, long targetDisp) {
+        long bytes = checkTransfer(result, 1, type, true);
+        ArgumentChecks.checkBuffer(origin, 1, type, false);
+        ArgumentChecks.checkBuffer(compare, 1, type, false);
+        if (!type.isPredefined() || type.kind() == Datatype.Kind.FLOAT || type.kind() == Datatype.Kind.DOUBLE || type.kind() == Datatype.Kind.PAIR) {
+            throw new LockstepException(ErrorClass.TYPE, "compareAndSwap takes an integer, character, byte or boolean type, not " + type);
+        }
+        if (target != Communicator.PROC_NULL) {
+            implCompareAndSwap(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes), compare.asSlice(0, bytes),
+                    result.asSlice(0, bytes));
+        }
+    }
+
+    @Override
+    public final void fence() {
+        checkOpen();
+        epochs.fence();
+        implFence();
+    }
+
+    @Override
+    public final void post(Group origins) {
+        checkOpen();
+        int[] ranks = ranksOf(origins);
+        epochs.post(ranks);
+        postedGroup = ranks;
+        implPost(ranks);
+    }
+
+    @Override
+    public final void start(Group targets) {
+        checkOpen();
+        int[] ranks = ranksOf(targets);
+        epochs.start(ranks);
+        startedGroup = ranks;
+        implStart(ranks);
+    }
+
+    @Override
+    public final void complete() {
+        checkOpen();
+        epochs.complete();
+        int[] ranks = startedGroup;
+        startedGroup = null;
+        implComplete(ranks);
+    }
+
+    @Override
+    public final void waitExposure() {
+        checkOpen();
+        epochs.waitExposure();
+        int[] ranks = postedGroup;
+        postedGroup = null;
+        implWaitExposure(ranks);
+    }
+
+    @Override
+    public final void lock(LockType type, int target) {
+        checkOpen();
+        if (type == null) {
+            throw new LockstepException(ErrorClass.ARG, "lock type is null");
+        }
+        checkRank(target);
+        epochs.lock(type, target);
+        implLock(type, target);
+    }
+
+    @Override
+    public final void unlock(int target) {
+        checkOpen();
+        checkRank(target);
+        epochs.unlock(target);
+        implUnlock(target);
+    }
+
+    @Override
+    public final void lockAll() {
+        checkOpen();
+        epochs.lockAll();
+        for (int r = 0; r < group.size(); r++) {
+            implLock(LockType.SHARED, r);
+        }
+    }
+
+    @Override
+    public final void unlockAll() {
+        checkOpen();
+        epochs.unlockAll();
+        for (int r = 0; r < group.size(); r++) {
+            implUnlock(r);
+        }
+    }
+
+    @Override
+    public final void flush(int target) {
+        checkOpen();
+        checkRank(target);
+        epochs.checkLocked(target);
+        implFlush(target);
+    }
+
+    @Override
+    public final void flushAll() {
+        checkOpen();
+        for (int r = 0; r < group.size(); r++) {
+            epochs.checkLocked(r);
+        }
+        for (int r = 0; r < group.size(); r++) {
+            implFlush(r);
+        }
+    }
+
+    @Override
+    public final void sync() {
+        checkOpen();
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public final void free() {
+        if (freed) {
+            return;
+        }
+        epochs.checkClosed();
+        freed = true;
+        implFree();
+    }
+
+    // ---- hooks ----
+
+    /** The shared part of {@code target} (a rank); the default: only a window of one rank shares its part. */
+    protected MemorySegment implSharedQuery(int target) {
+        if (group.size() == 1) {
+            return segment;
+        }
+        throw new LockstepException(ErrorClass.WIN, "the window is not shared (allocateSharedWindow makes one)");
+    }
+
+    protected abstract void implPut(int target, long byteOffset, MemorySegment data);
+
+    /** Reads into {@code destination} by the end of the epoch. */
+    protected abstract void implGet(int target, long byteOffset, MemorySegment destination);
+
+    /** {@code target[i] = data[i] op target[i]} atomically per element; with a {@code result}, the old elements go there. */
+    protected abstract void implAccumulate(int target, long byteOffset, MemorySegment data, Datatype element, Op op, MemorySegment result);
+
+    protected abstract void implCompareAndSwap(int target, long byteOffset, MemorySegment origin, MemorySegment compare, MemorySegment result);
+
+    protected abstract void implFence();
+
+    protected abstract void implPost(int[] origins);
+
+    protected abstract void implStart(int[] targets);
+
+    protected abstract void implComplete(int[] targets);
+
+    protected abstract void implWaitExposure(int[] origins);
+
+    protected abstract void implLock(LockType type, int target);
+
+    protected abstract void implUnlock(int target);
+
+    protected abstract void implFlush(int target);
+
+    /** Collective: waits until no rank accesses the window, then releases what it holds. */
+    protected abstract void implFree();
+
+    // ---- checks ----
+
+    private void checkOpen() {
+        if (freed) {
+            throw new LockstepException(ErrorClass.WIN, "the window has been freed");
+        }
+    }
+
+    private void checkRank(int target) {
+        if (target < 0 || target >= group.size()) {
+            throw new LockstepException(ErrorClass.RANK, "rank " + target + " is outside the window's group [0, " + group.size() + ")");
+        }
+    }
+
+    /** The byte length of a transfer of contiguous elements, the target checked for a rank or PROC_NULL. */
+    private long checkTransfer(MemorySegment buffer, long count, Datatype type, boolean writable) {
+        checkOpen();
+        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, writable);
+        if (!type.isContiguous()) {
+            throw new LockstepException(ErrorClass.TYPE, "windows move contiguous datatypes only, not " + type);
+        }
+        return bytes;
+    }
+
+    /** The byte offset of an access of {@code bytes} at {@code disp} in {@code target}'s part, checked for range and epoch. */
+    private long checkAccess(int target, long disp, long bytes) {
+        checkRank(target);
+        long offset = extents.byteOffset(target, disp, bytes);
+        epochs.checkAccess(target);
+        return offset;
+    }
+
+    /** The predefined element type of an accumulate of {@code type} with {@code op}. */
+    private static Datatype checkOp(Datatype type, Op op) {
+        if (op == null || !op.isPredefined()) {
+            throw new LockstepException(ErrorClass.OP, "one-sided accumulates take predefined operations only, not " + op);
+        }
+        Datatype element = type.isPredefined() ? type : type.basicType();
+        if (element == null || !op.supports(element)) {
+            throw new LockstepException(ErrorClass.OP, op + " is not defined on " + type);
+        }
+        return element;
+    }
+
+    /** This window's ranks of {@code g}'s members; GROUP if one is not a rank of the window. */
+    private int[] ranksOf(Group g) {
+        if (g == null) {
+            throw new LockstepException(ErrorClass.GROUP, "group is null");
+        }
+        int[] ranks = new int[g.size()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = group.rankOfWorld(g.worldRank(i));
+            if (ranks[i] == Communicator.UNDEFINED) {
+                throw new LockstepException(ErrorClass.GROUP, "process " + g.worldRank(i) + " of the group is not a rank of the window");
+            }
+        }
+        return ranks;
+    }
+}

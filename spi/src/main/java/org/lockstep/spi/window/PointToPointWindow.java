@@ -1,0 +1,189 @@
+package org.lockstep.spi.window;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.IntPredicate;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Op;
+
+/**
+ * The default window of every provider: one-sided calls as messages of {@link RmaAgent}'s protocol
+ * on a private duplicate of the communicator. Accesses are sent at once; the closing calls wait for
+ * what closes the epoch at each side:
+ * <ul>
+ * <li>fence: every rank sends every rank a fence frame after its accesses and waits for one from
+ *     each, serving meanwhile; then its part has every access of the epoch, and its gets are filled;
+ * <li>post / start / complete / wait: post sends a post frame to each origin, start waits for
+ *     them; complete sends a complete frame to each target (after the accesses) and waits for its
+ *     own gets, wait waits for the complete frames;
+ * <li>lock / unlock / flush: a request the target's agent grants (in arrival order, exclusive or
+ *     shared) and acknowledges.
+ * </ul>
+ * A rank that meets a fence with post or complete frames (or a start or wait with a fence) fails
+ * with {@code RMA_SYNC} instead of waiting for ever: frames of one pair arrive in order, so a
+ * frame of the other kind where this one is due shows the peer called something else.
+ */
+final class PointToPointWindow extends AbstractWindow {
+    private final Communicator owner;
+    private final Communicator comm;
+    private final RmaAgent agent;
+    private final MemorySegment memory;
+    /** Whether the memory is the window's, given back by {@link #implFree}. */
+    private final boolean ownsMemory;
+    private long fencesDone;
+    private final long[] postsTaken;
+    private final long[] completesTaken;
+
+    private PointToPointWindow(Communicator owner, Communicator comm, MemorySegment memory, int dispUnit, boolean ownsMemory) {
+        super(comm, memory, dispUnit, WindowExtents.exchange(comm, memory.byteSize(), dispUnit));
+        this.owner = owner;
+        this.comm = comm;
+        this.ownsMemory = ownsMemory;
+        this.memory = memory;
+        this.agent = new RmaAgent(comm, memory);
+        this.postsTaken = new long[comm.size()];
+        this.completesTaken = new long[comm.size()];
+    }
+
+    /** Collective over {@code owner}: a window over {@code memory}; its memory is freed with it if {@code ownsMemory}. */
+    static PointToPointWindow over(Communicator owner, MemorySegment memory, int dispUnit, boolean ownsMemory) {
+        return new PointToPointWindow(owner, owner.dup(), memory, dispUnit, ownsMemory);
+    }
+
+    @Override
+    protected void implPut(int target, long byteOffset, MemorySegment data) {
+        RmaFrame f = RmaFrame.of(RmaFrame.Kind.PUT, -1, byteOffset, data.byteSize(), data.byteSize());
+        MemorySegment.copy(data, 0, f.payload(), 0, data.byteSize());
+        agent.send(target, f);
+    }
+
+    @Override
+    protected void implGet(int target, long byteOffset, MemorySegment destination) {
+        agent.send(target, RmaFrame.of(RmaFrame.Kind.GET, agent.expect(destination), byteOffset, destination.byteSize(), 0));
+    }
+
+    @Override
+    protected void implAccumulate(int target, long byteOffset, MemorySegment data, Datatype element, Op op, MemorySegment result) {
+        int ticket = result == null ? -1 : agent.expect(result);
+        RmaFrame f = RmaFrame.of(RmaFrame.Kind.ACCUMULATE, ticket, byteOffset, data.byteSize(), data.byteSize()).withElement(element, op);
+        MemorySegment.copy(data, 0, f.payload(), 0, data.byteSize());
+        agent.send(target, f);
+    }
+
+    @Override
+    protected void implCompareAndSwap(int target, long byteOffset, MemorySegment origin, MemorySegment compare, MemorySegment result) {
+        long n = origin.byteSize();
+        RmaFrame f = RmaFrame.of(RmaFrame.Kind.COMPARE_AND_SWAP, agent.expect(result), byteOffset, n, 2 * n);
+        MemorySegment.copy(origin, 0, f.payload(), 0, n);
+        MemorySegment.copy(compare, 0, f.payload(), n, n);
+        agent.send(target, f);
+    }
+
+    @Override
+    protected void implFence() {
+        long epoch = ++fencesDone;
+        for (int r = 0; r < comm.size(); r++) {
+            agent.send(r, RmaFrame.of(RmaFrame.Kind.FENCE, -1, 0, 0, 0));
+        }
+        agent.awaitUntil(() -> all(r -> agent.fences[r] >= epoch) && agent.noneAwaited(), () -> {
+            for (int r = 0; r < comm.size(); r++) {
+                if (agent.fences[r] < epoch && (agent.posts[r] > postsTaken[r] || agent.completes[r] > completesTaken[r])) {
+                    throw Epochs.sync("rank " + r + " called post or complete where rank " + rank() + " called fence");
+                }
+            }
+        });
+    }
+
+    @Override
+    protected void implPost(int[] origins) {
+        for (int r : origins) {
+            agent.send(r, RmaFrame.of(RmaFrame.Kind.POST, -1, 0, 0, 0));
+        }
+    }
+
+    @Override
+    protected void implStart(int[] targets) {
+        agent.awaitUntil(() -> allOf(targets, r -> agent.posts[r] > postsTaken[r]), () -> checkNoFence(targets, "start"));
+        for (int r : targets) {
+            postsTaken[r]++;
+        }
+    }
+
+    @Override
+    protected void implComplete(int[] targets) {
+        for (int r : targets) {
+            agent.send(r, RmaFrame.of(RmaFrame.Kind.COMPLETE, -1, 0, 0, 0));
+        }
+        agent.awaitUntil(agent::noneAwaited, () -> { });
+    }
+
+    @Override
+    protected void implWaitExposure(int[] origins) {
+        agent.awaitUntil(() -> allOf(origins, r -> agent.completes[r] > completesTaken[r]), () -> checkNoFence(origins, "wait"));
+        for (int r : origins) {
+            completesTaken[r]++;
+        }
+    }
+
+    @Override
+    protected void implLock(LockType type, int target) {
+        request(RmaFrame.Kind.LOCK, target, type.ordinal());
+    }
+
+    @Override
+    protected void implUnlock(int target) {
+        request(RmaFrame.Kind.UNLOCK, target, 0);
+    }
+
+    @Override
+    protected void implFlush(int target) {
+        request(RmaFrame.Kind.FLUSH, target, 0);
+    }
+
+    @Override
+    protected void implFree() {
+        for (int r = 0; r < comm.size(); r++) {
+            agent.send(r, RmaFrame.of(RmaFrame.Kind.FREE, -1, 0, 0, 0));
+        }
+        agent.awaitUntil(() -> all(r -> agent.frees[r] > 0), () -> { });
+        agent.close();
+        comm.close();
+        if (ownsMemory) {
+            owner.free(memory);
+        }
+    }
+
+    /** Sends a request to {@code target} and serves until its answer comes. */
+    private void request(RmaFrame.Kind kind, int target, int argument) {
+        int ticket = agent.expect(null);
+        agent.send(target, RmaFrame.of(kind, ticket, 0, 0, 0).withArgument(argument));
+        agent.awaitUntil(() -> agent.answered(ticket), () -> { });
+    }
+
+    private void checkNoFence(int[] peers, String call) {
+        for (int r : peers) {
+            if (agent.fences[r] > fencesDone) {
+                throw Epochs.sync("rank " + r + " called fence where rank " + rank() + " called " + call);
+            }
+        }
+    }
+
+    private boolean all(IntPredicate p) {
+        for (int r = 0; r < comm.size(); r++) {
+            if (!p.test(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allOf(int[] ranks, IntPredicate p) {
+        for (int r : ranks) {
+            if (!p.test(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,212 @@
+package org.lockstep.spi.window;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Message;
+import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.api.Window.LockType;
+import org.lockstep.spi.messaging.ProgressAgents;
+
+/**
+ * The point-to-point window protocol at one rank: it sends this rank's {@link RmaFrame}s and
+ * serves those that arrive, as target (applies puts and accumulates in arrival order, so each is
+ * atomic against the others; answers gets, compare-and-swaps, locks, flushes and unlocks) and as
+ * origin (fills a get's buffer from its reply, counts the grants and acknowledgements it waits
+ * for); synchronisation frames (fence, post, complete, free) are counted per source for
+ * {@link PointToPointWindow} to wait on.
+ *
+ * <p>Frames between two ranks are one message stream (one communicator, one tag), so they are
+ * served in the order sent: a fence, complete, flush or unlock that follows an origin's accesses
+ * reaches the target after them, and needs no count of them.
+ *
+ * <p>Progress: a target serves only while it is inside the library — in a call of this window, or
+ * in any wait that runs the thread's {@link ProgressAgents} (those of {@code AbstractRequest} and
+ * the SPI's schedules). A passive-target origin therefore waits for a target that is busy outside
+ * the library, or blocked in a provider's own wait that does not run the agents, until the target
+ * next calls in.
+ */
+final class RmaAgent {
+    private static final int TAG = 0;
+    private static final MemorySegment NO_DATA = MemorySegment.ofArray(new byte[0]);
+
+    private final Communicator comm;
+    private final MemorySegment memory;
+    private final TargetLocks locks = new TargetLocks();
+    /** Synchronisation frames received, per source and kind. */
+    final long[] fences;
+    final long[] posts;
+    final long[] completes;
+    final long[] frees;
+    /** Where each awaited reply goes, by ticket. */
+    private final Map<Integer, MemorySegment> awaited = new HashMap<>();
+    private int nextTicket;
+    private final List<Request> sends = new ArrayList<>();
+    /** Set while serving, so that a wait inside it (a receive) does not serve again re-entrantly. */
+    private boolean serving;
+    private final BooleanSupplier asAgent = this::serveAvailable;
+
+    RmaAgent(Communicator comm, MemorySegment memory) {
+        this.comm = comm;
+        this.memory = memory;
+        int n = comm.size();
+        this.fences = new long[n];
+        this.posts = new long[n];
+        this.completes = new long[n];
+        this.frees = new long[n];
+        ProgressAgents.register(asAgent);
+    }
+
+    /** A ticket whose reply's data (if any) goes to {@code destination}. */
+    int expect(MemorySegment destination) {
+        int ticket = nextTicket++;
+        awaited.put(ticket, destination == null ? NO_DATA : destination);
+        return ticket;
+    }
+
+    boolean answered(int ticket) {
+        return !awaited.containsKey(ticket);
+    }
+
+    /** Whether every reply this rank waits for has come. */
+    boolean noneAwaited() {
+        return awaited.isEmpty();
+    }
+
+    void send(int dest, RmaFrame frame) {
+        MemorySegment bytes = frame.bytes();
+        sends.add(comm.isend(bytes, bytes.byteSize(), Datatype.BYTE, dest, TAG));
+        reapSends();
+    }
+
+    /** Serves every frame that has arrived; returns whether there was one. */
+    boolean serveAvailable() {
+        if (serving) {
+            return false;
+        }
+        serving = true;
+        try {
+            boolean served = false;
+            Optional<Message> m;
+            while ((m = comm.improbe(Communicator.ANY_SOURCE, TAG)).isPresent()) {
+                receive(m.get());
+                served = true;
+            }
+            reapSends();
+            return served;
+        } finally {
+            serving = false;
+        }
+    }
+
+    /**
+     * Serves frames until {@code done} holds, blocking while none arrives (every condition a window
+     * waits for is a frame's arrival); {@code check} runs before each wait and throws on a mismatch.
+     */
+    void awaitUntil(BooleanSupplier done, Runnable check) {
+        boolean outer = !serving;
+        serving = true;
+        try {
+            while (true) {
+                check.run();
+                if (done.getAsBoolean()) {
+                    return;
+                }
+                receive(comm.mprobe(Communicator.ANY_SOURCE, TAG));
+            }
+        } finally {
+            serving = !outer;
+        }
+    }
+
+    /** Completes this rank's sends and stops serving from other waits. */
+    void close() {
+        for (Request r : sends) {
+            r.await();
+        }
+        sends.clear();
+        ProgressAgents.unregister(asAgent);
+    }
+
+    private void reapSends() {
+        for (Iterator<Request> i = sends.iterator(); i.hasNext();) {
+            if (i.next().isComplete()) {
+                i.remove();
+            }
+        }
+    }
+
+    private void receive(Message message) {
+        MemorySegment bytes = MemorySegment.ofArray(new byte[(int) message.status().byteCount()]);
+        comm.mrecv(bytes, bytes.byteSize(), Datatype.BYTE, message);
+        dispatch(message.status().source(), RmaFrame.read(bytes));
+    }
+
+    private void dispatch(int source, RmaFrame f) {
+        switch (f.kind()) {
+            case PUT -> MemorySegment.copy(f.payload(), 0, memory, f.offset(), f.length());
+            case GET -> reply(source, f.ticket(), memory.asSlice(f.offset(), f.length()));
+            case ACCUMULATE -> accumulate(source, f);
+            case COMPARE_AND_SWAP -> compareAndSwap(source, f);
+            case LOCK -> {
+                TargetLocks.Request r = new TargetLocks.Request(source, LockType.values()[f.argument()], f.ticket());
+                if (locks.acquire(r)) {
+                    reply(source, f.ticket(), NO_DATA);
+                }
+            }
+            case UNLOCK -> {
+                for (TargetLocks.Request granted : locks.release(source)) {
+                    reply(granted.origin(), granted.ticket(), NO_DATA);
+                }
+                reply(source, f.ticket(), NO_DATA);
+            }
+            case FLUSH -> reply(source, f.ticket(), NO_DATA);
+            case FENCE -> fences[source]++;
+            case POST -> posts[source]++;
+            case COMPLETE -> completes[source]++;
+            case FREE -> frees[source]++;
+            case REPLY -> {
+                MemorySegment destination = awaited.remove(f.ticket());
+                if (destination != null && destination.byteSize() > 0) {
+                    MemorySegment.copy(f.payload(), 0, destination, 0, destination.byteSize());
+                }
+            }
+        }
+    }
+
+    private void accumulate(int source, RmaFrame f) {
+        MemorySegment target = memory.asSlice(f.offset(), f.length());
+        if (f.ticket() >= 0) {
+            reply(source, f.ticket(), target);
+        }
+        Datatype element = f.element();
+        Op op = f.op();
+        op.apply(f.payload(), target, f.length() / element.size(), element);
+    }
+
+    private void compareAndSwap(int source, RmaFrame f) {
+        long n = f.length();
+        MemorySegment target = memory.asSlice(f.offset(), n);
+        reply(source, f.ticket(), target);
+        MemorySegment payload = f.payload();
+        if (payload.asSlice(n, n).mismatch(target) == -1) {
+            MemorySegment.copy(payload, 0, target, 0, n);
+        }
+    }
+
+    /** Sends {@code data} (copied now) to {@code origin}'s wait {@code ticket}. */
+    private void reply(int origin, int ticket, MemorySegment data) {
+        RmaFrame r = RmaFrame.of(RmaFrame.Kind.REPLY, ticket, 0, data.byteSize(), data.byteSize());
+        MemorySegment.copy(data, 0, r.payload(), 0, data.byteSize());
+        send(origin, r);
+    }
+}
