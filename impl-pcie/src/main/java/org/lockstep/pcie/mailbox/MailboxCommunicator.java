@@ -11,8 +11,10 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.pcie.collective.DeviceCollectives;
+import org.lockstep.pcie.window.DeviceWindows;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.window.WindowFactory;
 import org.lockstep.spi.messaging.ConstructingRequest;
 
 /**
@@ -273,6 +275,12 @@ final class MailboxCommunicator extends AbstractCommunicator {
     @Override
     protected void implFree(MemorySegment segment) {
         operations.free(segment);
+    }
+
+    /** Windows in device memory: one-sided accesses are copies on the device ({@link DeviceWindows}). */
+    @Override
+    protected WindowFactory implWindows() {
+        return new DeviceWindows(endpoint.device());
     }
 
     /** Closing the world communicator ends this rank's use of the transport; closing another frees only it. */

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
+import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Info;
@@ -17,15 +21,43 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.Window;
 
-/** One-sided windows on the mailbox transport (threads): every synchronisation mode and the typed errors. */
+/**
+ * One-sided windows on the mailbox transport (threads): every synchronisation mode and the typed
+ * errors, on device windows (allocateWindow) and on the point-to-point default (createWindow over
+ * process memory).
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WindowTest {
+    /** A window of {@code bytes} zeroed bytes: in device memory, or over process memory (the point-to-point default). */
+    private static Window window(Communicator world, long bytes, boolean device) {
+        return device ? world.allocateWindow(bytes, 8, Info.EMPTY) : world.createWindow(Arena.ofAuto().allocate(bytes, 8), 8, Info.EMPTY);
+    }
 
     @Test
-    void fencePutsAndGetsReachEveryRank() {
+    void sharedPartsAreLoadedAndStoredDirectly() {
+        TestWorlds.run(3, world -> {
+            Window win = world.allocateSharedWindow(8, 8, Info.EMPTY);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, 10L + world.rank());
+            win.fence();
+            int right = (world.rank() + 1) % world.size();
+            assertEquals(10L + right, win.sharedQuery(right).get(ValueLayout.JAVA_LONG, 0));
+            win.fence();
+            win.sharedQuery(right).set(ValueLayout.JAVA_LONG, 0, 20L + world.rank());
+            win.fence();
+            assertEquals(20L + (world.rank() + world.size() - 1) % world.size(), win.segment().get(ValueLayout.JAVA_LONG, 0));
+            win.free();
+            Window plain = world.allocateWindow(8, 8, Info.EMPTY);
+            assertEquals(ErrorClass.WIN, assertThrows(LockstepException.class, () -> plain.sharedQuery(0)).errorClass());
+            plain.free();
+        });
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void fencePutsAndGetsReachEveryRank(boolean device) {
         TestWorlds.run(3, world -> {
             int n = world.size();
-            Window win = world.allocateWindow(8L * n, 8, Info.EMPTY);
+            Window win = window(world, 8L * n, device);
             win.fence();
             for (int t = 0; t < n; t++) {
                 win.put(MemorySegment.ofArray(new long[] {100L * world.rank() + t}), 1, Datatype.LONG, t, world.rank());
@@ -44,10 +76,11 @@ class WindowTest {
         });
     }
 
-    @Test
-    void accumulatesFromEveryRankAddUpAndFetchAndOpHandsOutDistinctTickets() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void accumulatesFromEveryRankAddUpAndFetchAndOpHandsOutDistinctTickets(boolean device) {
         TestWorlds.run(4, world -> {
-            Window win = world.allocateWindow(16, 8, Info.EMPTY);
+            Window win = window(world, 16, device);
             win.fence();
             for (int i = 0; i < 10; i++) {
                 win.accumulate(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, 0, 0, Op.SUM);
@@ -68,10 +101,11 @@ class WindowTest {
         });
     }
 
-    @Test
-    void anExclusiveLockKeepsAReadModifyWriteWhole() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void anExclusiveLockKeepsAReadModifyWriteWhole(boolean device) {
         TestWorlds.run(3, world -> {
-            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            Window win = window(world, 8, device);
             world.barrier();
             for (int i = 0; i < 20; i++) {
                 long[] v = new long[1];
@@ -90,13 +124,14 @@ class WindowTest {
         });
     }
 
-    @Test
-    void postStartCompleteWaitBetweenNeighbours() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void postStartCompleteWaitBetweenNeighbours(boolean device) {
         TestWorlds.run(3, world -> {
             int n = world.size();
             int right = (world.rank() + 1) % n;
             int left = (world.rank() + n - 1) % n;
-            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            Window win = window(world, 8, device);
             win.post(world.group().incl(left));
             win.start(world.group().incl(right));
             win.put(MemorySegment.ofArray(new long[] {world.rank() + 7}), 1, Datatype.LONG, right, 0);
@@ -107,10 +142,11 @@ class WindowTest {
         });
     }
 
-    @Test
-    void compareAndSwapElectsOneRank() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void compareAndSwapElectsOneRank(boolean device) {
         TestWorlds.run(3, world -> {
-            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            Window win = window(world, 8, device);
             win.segment().set(ValueLayout.JAVA_LONG, 0, -1);
             win.fence();
             long[] old = new long[1];
@@ -124,10 +160,11 @@ class WindowTest {
         });
     }
 
-    @Test
-    void badAccessesAreTypedErrors() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void badAccessesAreTypedErrors(boolean device) {
         TestWorlds.run(2, world -> {
-            Window win = world.allocateWindow(16, 8, Info.EMPTY);
+            Window win = window(world, 16, device);
             MemorySegment one = MemorySegment.ofArray(new long[1]);
             assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, () -> win.put(one, 1, Datatype.LONG, 1, 0)).errorClass());
             win.fence();
@@ -143,10 +180,11 @@ class WindowTest {
         });
     }
 
-    @Test
-    void aFenceMetByAPostFailsInsteadOfHanging() {
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void aFenceMetByAPostFailsInsteadOfHanging(boolean device) {
         TestWorlds.run(2, world -> {
-            Window win = world.allocateWindow(8, 8, Info.EMPTY);
+            Window win = window(world, 8, device);
             if (world.rank() == 0) {
                 assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, win::fence).errorClass());
             } else {

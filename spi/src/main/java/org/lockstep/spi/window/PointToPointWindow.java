@@ -23,8 +23,11 @@ import org.lockstep.api.Op;
  * A rank that meets a fence with post or complete frames (or a start or wait with a fence) fails
  * with {@code RMA_SYNC} instead of waiting for ever: frames of one pair arrive in order, so a
  * frame of the other kind where this one is due shows the peer called something else.
+ *
+ * <p>A provider whose ranks share memory extends it, moving data and taking locks in that memory
+ * and keeping the frames for fence, post-start-complete-wait and free.
  */
-final class PointToPointWindow extends AbstractWindow {
+public class PointToPointWindow extends AbstractWindow {
     private final Communicator owner;
     private final Communicator comm;
     private final RmaAgent agent;
@@ -35,7 +38,12 @@ final class PointToPointWindow extends AbstractWindow {
     private final long[] postsTaken;
     private final long[] completesTaken;
 
-    private PointToPointWindow(Communicator owner, Communicator comm, MemorySegment memory, int dispUnit, boolean ownsMemory) {
+    /**
+     * Collective over {@code owner}: a window over {@code memory} on a private duplicate of
+     * {@code owner}; the memory is given back to {@code owner} at free if {@code ownsMemory}.
+     */
+    protected PointToPointWindow(Communicator owner, MemorySegment memory, int dispUnit, boolean ownsMemory) {
+        Communicator comm = owner.dup();
         super(comm, memory, dispUnit, WindowExtents.exchange(comm, memory.byteSize(), dispUnit));
         this.owner = owner;
         this.comm = comm;
@@ -46,9 +54,19 @@ final class PointToPointWindow extends AbstractWindow {
         this.completesTaken = new long[comm.size()];
     }
 
-    /** Collective over {@code owner}: a window over {@code memory}; its memory is freed with it if {@code ownsMemory}. */
-    static PointToPointWindow over(Communicator owner, MemorySegment memory, int dispUnit, boolean ownsMemory) {
-        return new PointToPointWindow(owner, owner.dup(), memory, dispUnit, ownsMemory);
+    /** The communicator the window was made on. */
+    protected final Communicator owner() {
+        return owner;
+    }
+
+    /** The window's private communicator (its ranks are the window's). */
+    protected final Communicator comm() {
+        return comm;
+    }
+
+    /** Serves the synchronisation and access frames that have arrived (for a subclass's own waits). */
+    protected final void serve() {
+        agent.serveAvailable();
     }
 
     @Override
@@ -149,6 +167,11 @@ final class PointToPointWindow extends AbstractWindow {
         agent.awaitUntil(() -> all(r -> agent.frees[r] > 0), () -> { });
         agent.close();
         comm.close();
+        implRelease();
+    }
+
+    /** Gives the memory back once every rank is done with the window: to the communicator if the window owns it. */
+    protected void implRelease() {
         if (ownsMemory) {
             owner.free(memory);
         }

@@ -30,7 +30,7 @@ public interface WindowFactory {
     WindowFactory POINT_TO_POINT = new WindowFactory() {
         @Override
         public Window allocate(Communicator comm, long byteSize, int dispUnit, Info hints) {
-            return PointToPointWindow.over(comm, comm.allocate(byteSize), dispUnit, true);
+            return new PointToPointWindow(comm, comm.allocate(byteSize), dispUnit, true);
         }
 
         @Override
@@ -44,7 +44,7 @@ public interface WindowFactory {
 
         @Override
         public Window create(Communicator comm, MemorySegment base, int dispUnit, Info hints) {
-            return PointToPointWindow.over(comm, base, dispUnit, false);
+            return new PointToPointWindow(comm, base, dispUnit, false);
         }
     };
 

@@ -1,0 +1,165 @@
+package org.lockstep.pcie.window;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.Op;
+import org.lockstep.pcie.layout.DeviceWindowDescriptor;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
+import org.lockstep.spi.window.PointToPointWindow;
+
+/**
+ * A window of the mailbox transport: every rank's part is device memory
+ * ({@link DeviceWindowDescriptor}), so a put, get or accumulate is a copy or an update on the
+ * device by the origin, with no message and nothing for the target to do; passive-target locks
+ * and accumulate atomicity are device words taken by compare-and-set. Fence, post-start-complete-
+ * wait and free keep the point-to-point frames of {@link PointToPointWindow} (each frame is
+ * published with release and read with acquire, so an origin's copies before its fence or complete
+ * frame are visible at the target once the frame is), with a full memory fence around them.
+ */
+final class DeviceWindow extends PointToPointWindow {
+    private final ExternalMemory device;
+    private final MemorySegment buffer;
+    private final boolean shared;
+    /** Device offsets of every rank's part (its lock words), and the parts' bytes. */
+    private final long[] headers;
+    private final MemorySegment[] parts;
+    /** The lock this rank holds on each target, or null. */
+    private final LockType[] held;
+
+    /** Collective over {@code owner}: {@code buffer} is this rank's device buffer, its first line zeroed. */
+    DeviceWindow(Communicator owner, ExternalMemory device, MemorySegment buffer, long size, int dispUnit, boolean shared) {
+        super(owner, buffer.asSlice(DeviceWindowDescriptor.DATA_OFFSET, size), dispUnit, false);
+        this.device = device;
+        this.buffer = buffer;
+        this.shared = shared;
+        int n = comm().size();
+        this.headers = new long[2 * n];
+        long[] mine = {buffer.address() - device.asSegment().address(), size};
+        comm().allgather(MemorySegment.ofArray(mine), 2, Datatype.LONG, MemorySegment.ofArray(headers));
+        this.parts = new MemorySegment[n];
+        for (int r = 0; r < n; r++) {
+            parts[r] = device.asSegment().asSlice(headers[2 * r] + DeviceWindowDescriptor.DATA_OFFSET, headers[2 * r + 1]);
+        }
+        this.held = new LockType[n];
+    }
+
+    @Override
+    protected MemorySegment implSharedQuery(int target) {
+        return shared ? parts[target] : super.implSharedQuery(target);
+    }
+
+    @Override
+    protected void implPut(int target, long byteOffset, MemorySegment data) {
+        MemorySegment.copy(data, 0, parts[target], byteOffset, data.byteSize());
+    }
+
+    @Override
+    protected void implGet(int target, long byteOffset, MemorySegment destination) {
+        MemorySegment.copy(parts[target], byteOffset, destination, 0, destination.byteSize());
+    }
+
+    @Override
+    protected void implAccumulate(int target, long byteOffset, MemorySegment data, Datatype element, Op op, MemorySegment result) {
+        MemorySegment at = parts[target].asSlice(byteOffset, data.byteSize());
+        long word = headers[2 * target] + DeviceWindowDescriptor.ACCUMULATE_LOCK_OFFSET;
+        acquire(word);
+        try {
+            if (result != null) {
+                MemorySegment.copy(at, 0, result, 0, result.byteSize());
+            }
+            op.apply(data, at, data.byteSize() / element.size(), element);
+        } finally {
+            device.putLongRelease(word, 0);
+        }
+    }
+
+    @Override
+    protected void implCompareAndSwap(int target, long byteOffset, MemorySegment origin, MemorySegment compare, MemorySegment result) {
+        MemorySegment at = parts[target].asSlice(byteOffset, origin.byteSize());
+        long word = headers[2 * target] + DeviceWindowDescriptor.ACCUMULATE_LOCK_OFFSET;
+        acquire(word);
+        try {
+            MemorySegment.copy(at, 0, result, 0, result.byteSize());
+            if (compare.mismatch(at) == -1) {
+                MemorySegment.copy(origin, 0, at, 0, origin.byteSize());
+            }
+        } finally {
+            device.putLongRelease(word, 0);
+        }
+    }
+
+    /** Takes the accumulate lock at {@code word}, serving this rank's frames while another rank holds it. */
+    private void acquire(long word) {
+        IdleStrategy idle = null;
+        while (!device.compareAndSetLong(word, 0, rank() + 1)) {
+            idle = idle == null ? new IdleStrategy() : idle;
+            serve();
+            idle.idle();
+        }
+    }
+
+    @Override
+    protected void implLock(LockType type, int target) {
+        long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
+        IdleStrategy idle = null;
+        while (!tryLock(type, word)) {
+            idle = idle == null ? new IdleStrategy() : idle;
+            serve();
+            idle.idle();
+        }
+        held[target] = type;
+    }
+
+    private boolean tryLock(LockType type, long word) {
+        if (type == LockType.EXCLUSIVE) {
+            return device.compareAndSetLong(word, 0, DeviceWindowDescriptor.EXCLUSIVE);
+        }
+        long seen = device.getLongAcquire(word);
+        return (seen & DeviceWindowDescriptor.EXCLUSIVE) == 0 && device.compareAndSetLong(word, seen, seen + 1);
+    }
+
+    @Override
+    protected void implUnlock(int target) {
+        VarHandle.fullFence();
+        long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
+        if (held[target] == LockType.EXCLUSIVE) {
+            device.putLongRelease(word, 0);
+        } else {
+            device.getAndAddLong(word, -1);
+        }
+        held[target] = null;
+    }
+
+    @Override
+    protected void implFlush(int target) {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    protected void implFence() {
+        VarHandle.fullFence();
+        super.implFence();
+        VarHandle.fullFence();
+    }
+
+    @Override
+    protected void implComplete(int[] targets) {
+        VarHandle.fullFence();
+        super.implComplete(targets);
+    }
+
+    @Override
+    protected void implWaitExposure(int[] origins) {
+        super.implWaitExposure(origins);
+        VarHandle.fullFence();
+    }
+
+    @Override
+    protected void implRelease() {
+        owner().free(buffer);
+    }
+}

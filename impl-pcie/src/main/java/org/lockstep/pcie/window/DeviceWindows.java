@@ -1,0 +1,50 @@
+package org.lockstep.pcie.window;
+
+import java.lang.foreign.MemorySegment;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Info;
+import org.lockstep.api.Window;
+import org.lockstep.pcie.layout.DeviceWindowDescriptor;
+import org.lockstep.spi.device.DeviceCapability;
+import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.window.WindowFactory;
+
+/**
+ * The mailbox transport's windows: allocated ones (shared or not) are {@link DeviceWindow}s in the
+ * ranks' device buffers; a window over the caller's memory, or on a device without atomics (whose
+ * lock words could not be taken), is the point-to-point default. Every rank of a communicator sees
+ * the same device, so they all choose alike.
+ */
+public final class DeviceWindows implements WindowFactory {
+    private final ExternalMemory device;
+
+    public DeviceWindows(ExternalMemory device) {
+        this.device = device;
+    }
+
+    @Override
+    public Window allocate(Communicator comm, long byteSize, int dispUnit, Info hints) {
+        return onDevice(comm, byteSize, dispUnit, hints, false);
+    }
+
+    @Override
+    public Window allocateShared(Communicator comm, long byteSize, int dispUnit, Info hints) {
+        return onDevice(comm, byteSize, dispUnit, hints, true);
+    }
+
+    @Override
+    public Window create(Communicator comm, MemorySegment base, int dispUnit, Info hints) {
+        return POINT_TO_POINT.create(comm, base, dispUnit, hints);
+    }
+
+    private Window onDevice(Communicator comm, long byteSize, int dispUnit, Info hints, boolean shared) {
+        if (!device.has(DeviceCapability.ATOMIC_CAS)) {
+            return shared ? POINT_TO_POINT.allocateShared(comm, byteSize, dispUnit, hints) : POINT_TO_POINT.allocate(comm, byteSize, dispUnit, hints);
+        }
+        // a device buffer of this rank, zeroed (lock words free) before the collective creation lets any rank see it
+        MemorySegment buffer = comm.allocate(DeviceWindowDescriptor.DATA_OFFSET + byteSize);
+        buffer.fill((byte) 0);
+        return new DeviceWindow(comm, device, buffer, byteSize, dispUnit, shared);
+    }
+}
