@@ -11,12 +11,14 @@ import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.IoHandle;
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.memory.FirstFitAllocator;
+import org.lockstep.embsp.memory.WriteWatch;
 
 /**
  * One virtual processor's context: the memory its program allocates from the communicator
  * ({@code MPI_Alloc_mem}), placed by a {@link FirstFitAllocator} in the VP's partition (always
- * the same one, so segments stay valid across swaps), and its residency. Swapping moves only the
- * allocated blocks. In memory-mapped mode the context is its mapped file region and is always
+ * the same one, so segments stay valid across swaps), and its residency. A swap-in reads the
+ * allocated blocks; a swap-out writes back only the allocated blocks on pages written since the
+ * swap-in, as the {@link WriteWatch} saw them (all of them where it cannot tell). In memory-mapped mode the context is its mapped file region and is always
  * resident: the kernel pages it as the program touches it.
  *
  * <p>Residency changes under the write lock; a VP that reads or delivers into another's context
@@ -30,6 +32,7 @@ public final class Context {
     private final MemorySegment memory;
     private final FirstFitAllocator allocator;
     private final ContextStore store;
+    private final WriteWatch writes;
     private final boolean mapped;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile Residency residency;
@@ -38,11 +41,12 @@ public final class Context {
     private final boolean swapsTwice;
 
     Context(int vp, MemorySegment memory, ContextStore store) {
-        this(vp, memory, store, false);
+        this(vp, memory, store, WriteWatch.none(), false);
     }
 
-    Context(int vp, MemorySegment memory, ContextStore store, boolean swapsTwice) {
+    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, boolean swapsTwice) {
         this.vp = vp;
+        this.writes = writes;
         this.swapsTwice = swapsTwice;
         this.memory = memory;
         this.store = store;
@@ -110,7 +114,7 @@ public final class Context {
         return true;
     }
 
-    /** Writes the allocated blocks to disk: the context leaves its partition. */
+    /** Writes the allocated blocks written since the swap-in to disk: the context leaves its partition. */
     public void swapOut(IoMeter... meters) {
         if (mapped) {
             return;
@@ -118,9 +122,10 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency == Residency.RESIDENT) {
-                moveAllocated(IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                List<long[]> changed = changedBlockRanges();
+                move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
                 if (swapsTwice) { // kit self-test fault hook, off by default
-                    moveAllocated(IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                    move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
                 }
             }
             residency = Residency.ON_DISK;
@@ -138,7 +143,9 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency != Residency.RESIDENT) {
-                moveAllocated(IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+                move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+                // memory and disk agree now: only later stores need writing back
+                writes.forget(memory);
                 residency = Residency.RESIDENT;
                 loaned = List.of();
             }
@@ -196,9 +203,36 @@ public final class Context {
         return mapped ? 0 : allocator.swapBytes(store.blockSize());
     }
 
-    private void moveAllocated(IoDriver.Direction direction, IoCategory category, IoMeter... meters) {
+    /** The allocated blocks on pages written since the swap-in (every allocated block if that is unknown). */
+    private List<long[]> changedBlockRanges() {
+        List<long[]> allocated = allocator.allocatedBlockRanges(store.blockSize());
+        List<long[]> written = writes.written(memory);
+        return written == null ? allocated : intersect(allocated, mergeToBlocks(written, store.blockSize()));
+    }
+
+    /** The parts both sorted, disjoint range lists cover. */
+    static List<long[]> intersect(List<long[]> a, List<long[]> b) {
+        List<long[]> both = new ArrayList<>();
+        int i = 0;
+        int j = 0;
+        while (i < a.size() && j < b.size()) {
+            long start = Math.max(a.get(i)[0], b.get(j)[0]);
+            long end = Math.min(a.get(i)[1], b.get(j)[1]);
+            if (end > start) {
+                both.add(new long[] {start, end});
+            }
+            if (a.get(i)[1] < b.get(j)[1]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return both;
+    }
+
+    private void move(List<long[]> ranges, IoDriver.Direction direction, IoCategory category, IoMeter... meters) {
         List<IoHandle> pending = new ArrayList<>();
-        for (long[] r : allocator.allocatedBlockRanges(store.blockSize())) {
+        for (long[] r : ranges) {
             pending.add(store.submit(direction, vp, r[0], memory.asSlice(r[0], r[1] - r[0]), category, meters));
         }
         ContextStore.all(pending).await();

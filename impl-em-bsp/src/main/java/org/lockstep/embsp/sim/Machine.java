@@ -15,6 +15,7 @@ import org.lockstep.embsp.io.DiskSet;
 import org.lockstep.embsp.io.HeapKeepingIoDriver;
 import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.SyncIoDriver;
+import org.lockstep.embsp.memory.WriteWatch;
 
 /**
  * One real processor of the simulation (seed 003 Fig. 3.2): k cores with k memory partitions of
@@ -35,6 +36,7 @@ public final class Machine implements AutoCloseable {
     private ContextStore indirectArea;
     private final DataMover mover;
     private final BlockPool blockPool;
+    private final WriteWatch writes;
 
     private Machine(EmBspOptions options, ContextStore store) {
         this.options = options;
@@ -50,13 +52,20 @@ public final class Machine implements AutoCloseable {
             MemorySegment staging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
             partitions[p] = new Partition(p, memory, staging, slot);
         }
+        List<MemorySegment> memories = new ArrayList<>();
+        for (Partition p : partitions) {
+            if (p.memory() != null) {
+                memories.add(p.memory());
+            }
+        }
+        this.writes = memories.isEmpty() ? WriteWatch.none() : WriteWatch.over(memories);
         this.firstVp = options.firstVp();
         this.vps = new Vp[options.localVps()];
         for (int t = 0; t < vps.length; t++) {
             int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];
             MemorySegment memory = store.mapped() ? store.mappedContext(id) : partition.memory();
-            Context context = new Context(id, memory, store, options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
+            Context context = new Context(id, memory, store, writes, options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
             vps[t] = new Vp(id, partition, context, scheduler.newCondition(), accounting);
         }
         scheduler.register(vps);
@@ -197,9 +206,15 @@ public final class Machine implements AutoCloseable {
         return agentPartition;
     }
 
+    /** The watch that tells a swap-out which pages were written. */
+    public WriteWatch writes() {
+        return writes;
+    }
+
     @Override
     public void close() {
         try {
+            writes.close();
             store.close();
             if (indirectArea != null) {
                 indirectArea.close();
