@@ -526,6 +526,95 @@ public interface Communicator extends PointToPoint, AutoCloseable {
 
     PersistentRequest exscanInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
+    // ---- process topologies and neighbourhood collectives (MPI 4.1 chapter 8) ----
+
+    /** The topology this communicator carries ({@code MPI_Topo_test}); {@link Topology#NONE} unless made by a topology constructor. */
+    Topology topology();
+
+    /**
+     * A Cartesian grid of {@code dims} over the first ranks of this communicator
+     * ({@code MPI_Cart_create}); collective. Ranks keep their order ({@code reorder} is allowed
+     * but not acted on); ranks beyond the grid's size get {@code null}.
+     *
+     * @throws LockstepException {@link ErrorClass#DIMS} for a negative or zero dimension or
+     *         {@code periods} of another length, {@link ErrorClass#TOPOLOGY} for a grid larger than
+     *         this communicator
+     */
+    CartesianCommunicator createCart(int[] dims, boolean[] periods, boolean reorder);
+
+    /**
+     * A distributed graph in which each rank names its own edges in and out
+     * ({@code MPI_Dist_graph_create_adjacent}); collective. Weights are null for an unweighted
+     * graph (MPI's {@code MPI_UNWEIGHTED}), else one per edge; {@code reorder} is allowed but not acted on.
+     *
+     * @throws LockstepException {@link ErrorClass#RANK} for a neighbour outside this communicator,
+     *         {@link ErrorClass#ARG} for weights that are negative or not one per edge
+     */
+    DistGraphCommunicator createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destinationWeights,
+                                                  Info hints, boolean reorder);
+
+    /**
+     * A distributed graph in which any rank may name any edges ({@code MPI_Dist_graph_create}):
+     * for each {@code sources[i]}, {@code degrees[i]} edges to the next entries of
+     * {@code destinations} (with as many {@code weights}, or null weights); collective. Each rank's
+     * neighbours are then ordered by the rank that named the edge, then as that rank named them.
+     *
+     * @throws LockstepException {@link ErrorClass#RANK} for a rank outside this communicator,
+     *         {@link ErrorClass#ARG} for degrees or weights that do not fit the edges
+     */
+    DistGraphCommunicator createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info hints, boolean reorder);
+
+    /**
+     * Every neighbour receives this rank's {@code sendCount} elements; block i of {@code recv}
+     * ({@code recvCount} elements) comes from the i-th source neighbour ({@code MPI_Neighbor_allgather}).
+     *
+     * @throws LockstepException {@link ErrorClass#TOPOLOGY} on a communicator without a topology
+     */
+    void neighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** As {@link #neighborAllgather}, block i of {@code recvCounts[i]} elements at element displacement {@code displacements[i]} ({@code MPI_Neighbor_allgatherv}). */
+    void neighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                            long[] displacements, Datatype recvType);
+
+    /** Block j of {@code send} goes to the j-th destination neighbour, block i of {@code recv} comes from the i-th source ({@code MPI_Neighbor_alltoall}). */
+    void neighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** As {@link #neighborAlltoall} with per-neighbour counts and element displacements ({@code MPI_Neighbor_alltoallv}). */
+    void neighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                           MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType);
+
+    /** As {@link #neighborAlltoallv} with a datatype per neighbour and byte displacements ({@code MPI_Neighbor_alltoallw}). */
+    void neighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                           MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /** Non-blocking {@link #neighborAllgather} ({@code MPI_Ineighbor_allgather}). */
+    Request ineighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** Non-blocking {@link #neighborAllgatherv} ({@code MPI_Ineighbor_allgatherv}). */
+    Request ineighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                long[] displacements, Datatype recvType);
+
+    /** Non-blocking {@link #neighborAlltoall} ({@code MPI_Ineighbor_alltoall}). */
+    Request ineighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType);
+
+    /** Non-blocking {@link #neighborAlltoallv} ({@code MPI_Ineighbor_alltoallv}). */
+    Request ineighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                               MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType);
+
+    /** Non-blocking {@link #neighborAlltoallw} ({@code MPI_Ineighbor_alltoallw}). */
+    Request ineighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                               MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /** {@link #neighborAllgather} with one count and datatype on both sides. */
+    default void neighborAllgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        neighborAllgather(send, count, type, recv, count, type);
+    }
+
+    /** {@link #neighborAlltoall} with one count and datatype on both sides. */
+    default void neighborAlltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        neighborAlltoall(send, count, type, recv, count, type);
+    }
+
     // ---- array conveniences ----
 
     default void send(byte[] data, int dest, int tag) {

@@ -14,7 +14,8 @@ public enum Group {
     TYPE("Derived datatypes", Subject.MESSAGING),
     PROC("Separate processes", Subject.MESSAGING),
     CKPT("Checkpoint and restart", Subject.MESSAGING),
-    EMBSP("EM-BSP simulation", Subject.MESSAGING);
+    EMBSP("EM-BSP simulation", Subject.MESSAGING),
+    TOPO("Process topologies", Subject.MESSAGING);
 
     /** What a group's rules run against. */
     public enum Subject {

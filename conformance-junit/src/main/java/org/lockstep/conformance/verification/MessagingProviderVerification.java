@@ -395,6 +395,41 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_TOPO_01_cartesianGridsNumberRanksRowMajor() {
+        verify("TOPO.01");
+    }
+
+    @Test
+    public void required_TOPO_02_shiftFindsTheNeighboursMpiNames() {
+        verify("TOPO.02");
+    }
+
+    @Test
+    public void required_TOPO_03_subKeepsTheDimensionsAskedFor() {
+        verify("TOPO.03");
+    }
+
+    @Test
+    public void required_TOPO_04_distributedGraphsHoldTheirEdges() {
+        verify("TOPO.04");
+    }
+
+    @Test
+    public void required_TOPO_05_topologyErrorsAreTyped() {
+        verify("TOPO.05");
+    }
+
+    @Test
+    public void required_TOPO_06_neighborhoodCollectivesFollowTheTopology() {
+        verify("TOPO.06");
+    }
+
+    @Test
+    public void required_TOPO_07_nonBlockingNeighborhoodCollectivesOverlap() {
+        verify("TOPO.07");
+    }
+
+    @Test
     public void required_TYPE_01_derivedTypesInPointToPoint() {
         verify("TYPE.01");
     }

@@ -24,6 +24,8 @@ public final class Catalog {
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
         all.addAll(ProcessRules.rules());
+        all.addAll(TopologyRules.rules());
+        all.addAll(NeighborhoodRules.rules());
         return all;
     }
 }

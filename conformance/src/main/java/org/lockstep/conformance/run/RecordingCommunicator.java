@@ -439,6 +439,97 @@ final class RecordingCommunicator implements Communicator {
                 recvDisplacements, recvTypes));
     }
 
+    // Topology communicators are the provider's own: their calls are not recorded, their making is.
+
+    @Override
+    public org.lockstep.api.Topology topology() {
+        return raw.topology();
+    }
+
+    @Override
+    public org.lockstep.api.CartesianCommunicator createCart(int[] dims, boolean[] periods, boolean reorder) {
+        return collective("createCart", java.util.Arrays.toString(dims), () -> raw.createCart(dims, periods, reorder));
+    }
+
+    @Override
+    public org.lockstep.api.DistGraphCommunicator createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                                          int[] destinationWeights, Info hints, boolean reorder) {
+        return collective("createDistGraphAdjacent", "", () -> raw.createDistGraphAdjacent(sources, sourceWeights, destinations,
+                destinationWeights, hints, reorder));
+    }
+
+    @Override
+    public org.lockstep.api.DistGraphCommunicator createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights,
+                                                                  Info hints, boolean reorder) {
+        return collective("createDistGraph", "", () -> raw.createDistGraph(sources, degrees, destinations, weights, hints, reorder));
+    }
+
+    @Override
+    public void neighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                  Datatype recvType) {
+        collective("neighborAllgather", "", () -> raw.neighborAllgather(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public void neighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                   long[] displacements, Datatype recvType) {
+        collective("neighborAllgatherv", "", () -> raw.neighborAllgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
+                recvType));
+    }
+
+    @Override
+    public void neighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                 Datatype recvType) {
+        collective("neighborAlltoall", "", () -> raw.neighborAlltoall(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public void neighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                  MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        collective("neighborAlltoallv", "", () -> raw.neighborAlltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
+                recvDisplacements, recvType));
+    }
+
+    @Override
+    public void neighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                  MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        collective("neighborAlltoallw", "", () -> raw.neighborAlltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes));
+    }
+
+    @Override
+    public Request ineighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                      Datatype recvType) {
+        return start("ineighborAllgather", "", () -> raw.ineighborAllgather(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public Request ineighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                       long[] displacements, Datatype recvType) {
+        return start("ineighborAllgatherv", "", () -> raw.ineighborAllgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
+                recvType));
+    }
+
+    @Override
+    public Request ineighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                     Datatype recvType) {
+        return start("ineighborAlltoall", "", () -> raw.ineighborAlltoall(send, sendCount, sendType, recv, recvCount, recvType));
+    }
+
+    @Override
+    public Request ineighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                      MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return start("ineighborAlltoallv", "", () -> raw.ineighborAlltoallv(send, sendCounts, sendDisplacements, sendType, recv,
+                recvCounts, recvDisplacements, recvType));
+    }
+
+    @Override
+    public Request ineighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                      MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return start("ineighborAlltoallw", "", () -> raw.ineighborAlltoallw(send, sendCounts, sendDisplacements, sendTypes, recv,
+                recvCounts, recvDisplacements, recvTypes));
+    }
+
     @Override
     public Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         return start("igather", count + " x " + type + " to " + root, () -> raw.igather(send, count, type, recv, root));

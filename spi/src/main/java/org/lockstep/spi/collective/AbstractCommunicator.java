@@ -28,11 +28,11 @@ import org.lockstep.spi.window.WindowFactory;
  *
  * <p>It is built in layers, one concern each: the hooks a provider implements
  * ({@link CommunicatorHooks}), {@link PointToPointTemplates}, {@link CollectiveTemplates},
- * {@link NonBlockingCollectiveTemplates}, {@link PersistentCollectiveTemplates}, and here the
+ * {@link NonBlockingCollectiveTemplates}, {@link PersistentCollectiveTemplates}, {@link TopologyTemplates}, and here the
  * communicator constructors, names, attributes, hints, error handlers, memory and close. Every
  * public template hands its errors to the communicator's {@link ErrorHandling}.
  */
-public abstract class AbstractCommunicator extends PersistentCollectiveTemplates {
+public abstract class AbstractCommunicator extends TopologyTemplates {
     private Group group;
     private volatile String name = "";
     private final CommunicatorAttributes attributes = new CommunicatorAttributes();

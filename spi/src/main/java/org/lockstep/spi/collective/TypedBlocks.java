@@ -86,11 +86,31 @@ final class TypedBlocks {
         }
     }
 
+    /** Whether every block's datatype is contiguous, so that the blocks can travel from (or land in) the buffer itself. */
+    boolean contiguous() {
+        for (Datatype t : types) {
+            if (!t.isContiguous()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Block {@code i} in the user's buffer, as bytes (for a contiguous datatype). */
+    MemorySegment userBlock(int i) {
+        return Buffers.slice(buffer, displacements[i], byteCounts[i]);
+    }
+
+    /** Block {@code i} of {@code packed} into its place in the user's buffer. */
+    void unpackBlock(MemorySegment packed, int i) {
+        if (counts[i] > 0) {
+            types[i].unpackPartial(packed, byteOffsets[i], buffer.asSlice(displacements[i]), counts[i], byteCounts[i]);
+        }
+    }
+
     void unpackFrom(MemorySegment packed) {
         for (int i = 0; i < counts.length; i++) {
-            if (counts[i] > 0) {
-                types[i].unpackPartial(packed, byteOffsets[i], buffer.asSlice(displacements[i]), counts[i], byteCounts[i]);
-            }
+            unpackBlock(packed, i);
         }
     }
 }

@@ -143,6 +143,23 @@ public final class Mutants {
                         List.of("COMM.06"), ApiBreakages.DupDropsHints::new),
                 Mutant.communicator("ERROR_HANDLER_IGNORED", "setErrorHandler is remembered but errors never reach the handler",
                         List.of("COMM.07"), ApiBreakages.ErrorHandlerIgnored::new),
+                Mutant.communicator("COORDS_COLUMN_MAJOR", "a Cartesian grid's coords(rank) number the ranks column-major",
+                        List.of("TOPO.01"), real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.ColumnMajorCoords::new)),
+                Mutant.communicator("SHIFT_SWAPPED", "shift names the destination as the source and the source as the destination",
+                        List.of("TOPO.02"), real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.ShiftSwapped::new)),
+                Mutant.communicator("SUB_INVERTED", "sub keeps the dimensions it is asked to drop and drops the others",
+                        List.of("TOPO.03"), real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.SubInverted::new)),
+                Mutant.communicator("GRAPH_SOURCES_REVERSED", "a distributed graph lists its sources in reverse order",
+                        List.of("TOPO.04"), TopologyBreakages.GraphSourcesReversed::new),
+                Mutant.communicator("NEIGHBOR_WITHOUT_TOPOLOGY_ACCEPTED", "neighborAllgather on a communicator without topology"
+                        + " returns without an error, having done nothing", List.of("TOPO.05"),
+                        TopologyBreakages.AllgatherWithoutTopologyAccepted::new),
+                Mutant.communicator("NEIGHBOR_BLOCKS_UNSWAPPED", "neighborAlltoall on a grid puts each dimension's negative"
+                        + " neighbour's block where the positive one's belongs and vice versa", List.of("TOPO.06"),
+                        real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.AlltoallBlocksUnswapped::new)),
+                Mutant.communicator("INEIGHBOR_ALLTOALL_NEVER_RUNS", "ineighborAlltoall on a grid returns a completed request and"
+                        + " exchanges nothing", List.of("TOPO.07"),
+                        real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.IneighborAlltoallNeverRuns::new)),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "

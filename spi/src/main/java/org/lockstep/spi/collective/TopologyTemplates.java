@@ -1,0 +1,161 @@
+package org.lockstep.spi.collective;
+
+import java.lang.foreign.MemorySegment;
+
+import org.lockstep.api.CartesianCommunicator;
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.DistGraphCommunicator;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Info;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Topology;
+import org.lockstep.spi.topology.CartesianGrid;
+import org.lockstep.spi.topology.DistGraphEdges;
+import org.lockstep.spi.topology.Neighborhood;
+
+/**
+ * The process topologies of {@link AbstractCommunicator} (MPI 4.1 chapter 8), once for every
+ * provider: a topology communicator ({@link TopologyCommunicator}) is a new communicator of the
+ * provider's (a split or a duplicate of this one) that carries the topology, and its
+ * neighbourhood collectives run over its collective channel ({@link NeighborhoodCollectives}).
+ * On a communicator without a topology they fail with {@link ErrorClass#TOPOLOGY}.
+ */
+public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
+    /** Only the layers of this package extend it. */
+    TopologyTemplates() {
+    }
+
+    /** The neighbourhood of this rank, or null on a communicator without a topology. */
+    Neighborhood neighborhood() {
+        return null;
+    }
+
+    /** The kind of topology this communicator carries. */
+    Topology kind() {
+        return Topology.NONE;
+    }
+
+    @Override
+    public final Topology topology() {
+        return withHandler(() -> {
+            checkOpen();
+            return kind();
+        });
+    }
+
+    @Override
+    public final CartesianCommunicator createCart(int[] dims, boolean[] periods, boolean reorder) {
+        return withHandler(() -> {
+            checkOpen();
+            CartesianGrid grid = CartesianGrid.of(dims, periods, size());
+            int rank = rank();
+            Communicator part = implSplit(rank < grid.size() ? 0 : UNDEFINED, rank);
+            return part == null ? null : inherited(new CartesianTopologyCommunicator(TopologyCommunicator.provided(part), grid));
+        });
+    }
+
+    @Override
+    public final DistGraphCommunicator createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                               int[] destinationWeights, Info hints, boolean reorder) {
+        return withHandler(() -> {
+            checkOpen();
+            DistGraphCommunicator.Neighbors edges = DistGraphEdges.adjacent(size(), sources, sourceWeights, destinations,
+                    destinationWeights);
+            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), edges));
+        });
+    }
+
+    @Override
+    public final DistGraphCommunicator createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info hints,
+                                                       boolean reorder) {
+        return withHandler(() -> {
+            checkOpen();
+            DistGraphCommunicator.Neighbors edges = DistGraphEdges.gathered(this, sources, degrees, destinations, weights);
+            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), edges));
+        });
+    }
+
+    /** {@code made} with this communicator's error handler, as MPI's constructors give it. */
+    private <T extends TopologyCommunicator> T inherited(T made) {
+        made.errors.set(errors.handler());
+        return made;
+    }
+
+    private NeighborhoodCollectives neighbors(String call) {
+        checkOpen();
+        Neighborhood hood = neighborhood();
+        if (hood == null) {
+            throw new LockstepException(ErrorClass.TOPOLOGY, call + " needs a communicator with a topology (createCart,"
+                    + " createDistGraph, createDistGraphAdjacent); this one has none");
+        }
+        return new NeighborhoodCollectives(collectiveChannel(), hood);
+    }
+
+    @Override
+    public final void neighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                        Datatype recvType) {
+        runWithHandler(() -> neighbors("neighborAllgather").allgather(send, sendCount, sendType, recv, recvCount, recvType, false));
+    }
+
+    @Override
+    public final void neighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                         long[] displacements, Datatype recvType) {
+        runWithHandler(() -> neighbors("neighborAllgatherv").allgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
+                recvType, false));
+    }
+
+    @Override
+    public final void neighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                       Datatype recvType) {
+        runWithHandler(() -> neighbors("neighborAlltoall").alltoall(send, sendCount, sendType, recv, recvCount, recvType, false));
+    }
+
+    @Override
+    public final void neighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                        MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        runWithHandler(() -> neighbors("neighborAlltoallv").alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
+                recvDisplacements, recvType, false));
+    }
+
+    @Override
+    public final void neighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                        MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        runWithHandler(() -> neighbors("neighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes, false));
+    }
+
+    @Override
+    public final Request ineighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                            Datatype recvType) {
+        return started(() -> neighbors("ineighborAllgather").allgather(send, sendCount, sendType, recv, recvCount, recvType, true));
+    }
+
+    @Override
+    public final Request ineighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                             long[] recvCounts, long[] displacements, Datatype recvType) {
+        return started(() -> neighbors("ineighborAllgatherv").allgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
+                recvType, true));
+    }
+
+    @Override
+    public final Request ineighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                           Datatype recvType) {
+        return started(() -> neighbors("ineighborAlltoall").alltoall(send, sendCount, sendType, recv, recvCount, recvType, true));
+    }
+
+    @Override
+    public final Request ineighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                            MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return started(() -> neighbors("ineighborAlltoallv").alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
+                recvDisplacements, recvType, true));
+    }
+
+    @Override
+    public final Request ineighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                            MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return started(() -> neighbors("ineighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                recvDisplacements, recvTypes, true));
+    }
+}
