@@ -17,7 +17,8 @@ VPS=${VPS:-128}
 CORES=${CORES:-2}
 IO=${IO:-async}
 THREADS=${THREADS:-virtual}
-HEAP=${HEAP:-128m}
+# auto: lockstep embsp sizes its JVMs from the budget; a size (e.g. 128m) hand-sets every JVM's heap instead
+HEAP=${HEAP:-auto}
 BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
 RUNS=${RUNS:-"stxxl embsp"}
@@ -35,9 +36,15 @@ embsp() {
   local log=$OUT/$name-sort-${GIB}g.log
   local load
   load=$(cut -d' ' -f1-3 /proc/loadavg)
-  LOCKSTEP_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+AlwaysPreTouch -XX:+UseParallelGC" /usr/bin/time -v \
-    "$root/lockstep" embsp --processors "$processors" --jvm-option "-Xms$HEAP" --jvm-option "-Xmx$HEAP" \
-    --jvm-option -XX:+UseParallelGC --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
+  local jvm=()
+  if [ "$HEAP" = auto ]; then
+    unset LOCKSTEP_JAVA_OPTS
+  else
+    export LOCKSTEP_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+AlwaysPreTouch -XX:+UseParallelGC"
+    jvm=(--jvm-option "-Xms$HEAP" --jvm-option "-Xmx$HEAP" --jvm-option -XX:+UseParallelGC)
+  fi
+  /usr/bin/time -v \
+    "$root/lockstep" embsp --processors "$processors" "${jvm[@]}" --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
     --disks "$disks" --io "$IO" --threads "$THREADS" --delivery "$delivery" -o lockstep.embsp.direct=true \
     -o "lockstep.embsp.indirectSlot=$SLOT" --bench-out "$OUT/sort-${GIB}g-$name.dat" -- sort --keys "$n" \
     > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"

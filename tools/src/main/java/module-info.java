@@ -13,6 +13,8 @@ module org.lockstep.tools {
     requires org.hdrhistogram;
     // `lockstep run --jfr` sums up the recording it wrote
     requires jdk.jfr;
+    // `lockstep embsp` sizes its JVM from --memory, by default half of physical memory
+    requires jdk.management;
 
     // picocli sets the annotated option fields reflectively.
     opens org.lockstep.tools to info.picocli;

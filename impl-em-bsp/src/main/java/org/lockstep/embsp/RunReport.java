@@ -5,8 +5,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.lockstep.embsp.io.IoCategory;
 import org.lockstep.embsp.io.IoSnapshot;
@@ -53,12 +55,30 @@ public record RunReport(EmBspOptions options, String ioDriver, String threadDriv
         return String.format(Locale.ROOT, "vps=%d cores=%d supersteps=%d seconds=%.3f swap_bytes=%d delivery_bytes=%d bound_bytes=%d"
                         + " p2p_bytes=%d io_ops=%d io=%s threads=%s direct=%s striped=%s disks=%d block_size=%d context_size=%d"
                         + " alpha=%d memory_bytes=%d peak_cache_bytes=%d kernel_read_bytes=%d kernel_write_bytes=%d processors=%d"
-                        + " delivery=%s network_bytes=%d network_bound_bytes=%d processor_peak_rss_bytes=%s within_bounds=%s",
+                        + " delivery=%s network_bytes=%d network_bound_bytes=%d processor_peak_rss_bytes=%s within_bounds=%s"
+                        + " io_by_operation=%s",
                 options.vps(), options.cores(), supersteps, seconds, total.swapBytes(), total.deliveryBytes(), boundBytes,
                 pointToPoint.totalBytes(), total.totalOperations(), ioDriver, threadDriver, direct, striped, options.diskCount(),
                 options.blockSize(), options.contextSize(), options.alpha(), partitionBytes, peakCacheBytes, kernelReadBytes,
                 kernelWriteBytes, options.processors(), options.delivery().name().toLowerCase(Locale.ROOT), networkBytes,
-                networkBoundBytes(), peakRss(), withinBounds());
+                networkBoundBytes(), peakRss(), withinBounds(), ioByOperation());
+    }
+
+    /**
+     * Counted I/O next to its bound, summed per operation in the order the operations first ran:
+     * {@code allgather:COUNTED/BOUND,alltoall:…} in bytes ({@code -} without collective calls).
+     */
+    public String ioByOperation() {
+        Map<String, long[]> byOperation = new LinkedHashMap<>();
+        for (CallRecord c : calls) {
+            long[] sums = byOperation.computeIfAbsent(c.operation(), o -> new long[2]);
+            sums[0] += c.counted().totalBytes();
+            sums[1] += c.boundBytes();
+        }
+        StringBuilder b = new StringBuilder();
+        byOperation.forEach((operation, sums) -> b.append(b.isEmpty() ? "" : ",").append(operation).append(':').append(sums[0])
+                .append('/').append(sums[1]));
+        return b.isEmpty() ? "-" : b.toString();
     }
 
     /** Whether every collective call kept within its bound. */

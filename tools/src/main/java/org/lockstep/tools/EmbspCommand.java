@@ -94,7 +94,8 @@ final class EmbspCommand implements Callable<Integer> {
     int alpha;
 
     @Option(names = "--memory", paramLabel = "BYTES", converter = SizeList.SingleSize.class,
-            description = "Memory budget that k*mu, staging and cache must fit in (default: half of physical memory).")
+            description = "Memory budget of each real processor: k*mu, staging and cache fit in it, and its JVM is sized from it "
+                    + "(heap, direct memory, the VPs' stacks) so that the process stays within it + 128 MiB (default: half of physical memory).")
     Long memory;
 
     @Option(names = "--bench-out", paramLabel = "FILE",
@@ -127,8 +128,12 @@ final class EmbspCommand implements Callable<Integer> {
     String module;
 
     @Option(names = "--jvm-option", paramLabel = "OPTION",
-            description = "Option for each processor's JVM when processes are started (repeatable; default: -Xms256m -Xmx256m).")
+            description = "Option for each processor's JVM when processes are started (repeatable; default: sized from --memory).")
     List<String> jvmOptions;
+
+    /** The lockstep script's question before it starts the JVM: which options (see {@link EmbspJvm}). */
+    @Option(names = "--print-jvm-options", hidden = true)
+    boolean printJvmOptions;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
             description = "The application: sort, prefix-sums or list-ranking; or a main class or jar of your own (with -cp).")
@@ -155,7 +160,11 @@ final class EmbspCommand implements Callable<Integer> {
             return impossible(spec.commandLine().getErr(), new LockstepException(ErrorClass.ARG, "no application '" + program
                     + "'; there are " + Applications.names() + ", or a program of your own with -cp PATH MAIN or --module MODULE/CLASS"));
         }
-        if (ownProgram || processors > 1) {
+        boolean launches = ownProgram || processors > 1;
+        if (printJvmOptions) {
+            return printJvmOptions(launches);
+        }
+        if (launches) {
             return new EmbspLaunch(this).run();
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -195,8 +204,9 @@ final class EmbspCommand implements Callable<Integer> {
                 drawBench(benchOut, err);
             }
             err.flush();
-            out.println(String.format(Locale.ROOT, "%s app=%s size=%d digest=%d check=ok app_seconds=%.3f mb_per_s=%.1f peak_rss_bytes=%d",
-                    simulator, app.name(), app.size(), digest.get(), seconds, app.dataBytes() / seconds / 1e6, peakResidentBytes()));
+            out.println(String.format(Locale.ROOT, "%s app=%s size=%d digest=%d check=ok app_seconds=%.3f mb_per_s=%.1f peak_rss_bytes=%d %s",
+                    simulator, app.name(), app.size(), digest.get(), seconds, app.dataBytes() / seconds / 1e6, peakResidentBytes(),
+                    ioPerInput(simulator, app.dataBytes())));
             return 0;
         } finally {
             Files.deleteIfExists(stats);
@@ -257,13 +267,31 @@ final class EmbspCommand implements Callable<Integer> {
         if (disks != null) {
             job = job.with(PREFIX + "disks", String.join(",", disks.stream().map(Path::toString).toList()));
         }
-        if (memory != null) {
-            job = job.with(PREFIX + "memory", Long.toString(memory));
+        if (memory != null || !properties.containsKey(PREFIX + "memory")) {
+            job = job.with(PREFIX + "memory", Long.toString(jvm().simulatorBudget()));
         }
         if (benchOut != null) {
             job = job.with(PREFIX + "benchOut", benchOut.toString());
         }
         return job;
+    }
+
+    /** The sizing of each real processor's JVM. */
+    EmbspJvm jvm() {
+        return EmbspJvm.of(memory, Math.max(1, vps / Math.max(1, processors)));
+    }
+
+    /**
+     * Prints, for the lockstep script, {@code jvm-options: …} — the processor's JVM sized from
+     * --memory, or a small one when this JVM only launches processor JVMs — and says so on stderr.
+     */
+    private int printJvmOptions(boolean launches) {
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> options = launches ? EmbspJvm.LAUNCHER_OPTIONS : jvm().options();
+        err.println("lockstep embsp: " + (launches ? "processor JVMs: " : "") + jvm().describe());
+        err.flush();
+        spec.commandLine().getOut().println("jvm-options: " + String.join(" ", options));
+        return 0;
     }
 
     static int impossible(PrintWriter err, LockstepException e) {
@@ -276,6 +304,36 @@ final class EmbspCommand implements Callable<Integer> {
         }
         err.flush();
         return IMPOSSIBLE;
+    }
+
+    /**
+     * The simulator's counted I/O and its bound as multiples of the input ({@code io_per_input=…
+     * bound_per_input=…}), and per operation ({@code io_per_input_by_operation=allgather:COUNTED/BOUND,…}),
+     * read from the simulator's closing line.
+     */
+    static String ioPerInput(String simulator, long inputBytes) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String token : simulator.split("\\s+")) {
+            int eq = token.indexOf('=');
+            if (eq > 0) {
+                values.put(token.substring(0, eq), token.substring(eq + 1));
+            }
+        }
+        double input = Math.max(1, inputBytes);
+        long counted = Long.parseLong(values.getOrDefault("swap_bytes", "0")) + Long.parseLong(values.getOrDefault("delivery_bytes", "0"));
+        long bound = Long.parseLong(values.getOrDefault("bound_bytes", "0"));
+        StringBuilder byOperation = new StringBuilder();
+        for (String entry : values.getOrDefault("io_by_operation", "-").split(",")) {
+            int colon = entry.indexOf(':');
+            int slash = entry.indexOf('/');
+            if (colon > 0 && slash > colon) {
+                byOperation.append(byOperation.isEmpty() ? "" : ",").append(entry, 0, colon).append(String.format(Locale.ROOT,
+                        ":%.2f/%.2f", Long.parseLong(entry.substring(colon + 1, slash)) / input,
+                        Long.parseLong(entry.substring(slash + 1)) / input));
+            }
+        }
+        return String.format(Locale.ROOT, "io_per_input=%.2f bound_per_input=%.2f io_per_input_by_operation=%s", counted / input,
+                bound / input, byOperation.isEmpty() ? "-" : byOperation);
     }
 
     /** VmHWM of /proc/self/status in bytes, or -1 where there is none. */

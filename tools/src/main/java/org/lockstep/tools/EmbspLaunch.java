@@ -64,7 +64,7 @@ final class EmbspLaunch {
             }
             Map<String, String> properties = new LinkedHashMap<>(job.properties());
             properties.put(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER);
-            List<String> jvm = command.jvmOptions == null ? List.of("-Xms256m", "-Xmx256m") : command.jvmOptions;
+            List<String> jvm = command.jvmOptions == null ? command.jvm().options() : command.jvmOptions;
             ProcessLauncher.Job launch = new ProcessLauncher.Job(command.processors, program.main(), program.arguments(),
                     Optional.empty(), properties, jvm, command.classPath, false, Duration.ofSeconds(10), false);
             ByteArrayOutputStream rankZero = new ByteArrayOutputStream();
@@ -99,8 +99,9 @@ final class EmbspLaunch {
                     return 1;
                 }
                 double appSeconds = Double.parseDouble(m.group(3));
-                result = String.format(Locale.ROOT, "app=%s size=%d digest=%s check=ok app_seconds=%.3f mb_per_s=%.1f", app.name(), app.size(),
-                        m.group(2), appSeconds, app.dataBytes() / appSeconds / 1e6);
+                result = String.format(Locale.ROOT, "app=%s size=%d digest=%s check=ok app_seconds=%.3f mb_per_s=%.1f %s", app.name(),
+                        app.size(), m.group(2), appSeconds, app.dataBytes() / appSeconds / 1e6,
+                        EmbspCommand.ioPerInput(simulator, app.dataBytes()));
             }
             out.println(String.format(Locale.ROOT, "%s %s launch_seconds=%.3f", simulator, result, seconds));
             return 0;

@@ -101,6 +101,30 @@ class EmbspCommandTest {
     }
 
     @Test
+    void theJvmIsSizedFromTheMemoryBudgetAndSaysSo() {
+        Run small = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "128", "--cores", "2", "--memory", "512m", "--",
+                "sort", "--keys", "1000");
+        assertEquals(0, small.exitCode(), small.err());
+        assertEquals("jvm-options: -Xms48m -Xmx48m -XX:+AlwaysPreTouch -XX:+UseSerialGC -XX:MaxDirectMemorySize=16m", small.out().strip());
+        assertTrue(small.err().contains("JVM sized from --memory 512 MiB for 128 VPs") && small.err().contains("keep within 512 MiB"),
+                small.err());
+        // 16384 VPs: 15360 beyond the base's 1024 need 8 KiB of heap each, 120 MiB taken from the budget
+        Run many = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "16384", "--cores", "2", "--memory", "512m", "--",
+                "prefix-sums", "--values", "1000");
+        assertTrue(many.out().contains("-Xmx168m"), many.out());
+        assertTrue(many.err().contains("keep within 392 MiB"), many.err());
+        EmbspCommand command = new EmbspCommand();
+        command.vps = 16384;
+        command.memory = 512L << 20;
+        assertEquals(392L << 20, command.jvm().simulatorBudget(), "what the simulator is given");
+        // processes: the launching JVM stays small, each processor's JVM is sized for its v/P VPs
+        Run launcher = CommandLineTest.run("embsp", "--print-jvm-options", "--processors", "2", "--vps", "128", "--cores", "1",
+                "--memory", "256m", "--", "sort", "--keys", "1000");
+        assertTrue(launcher.out().contains("-Xmx64m") && launcher.err().contains("processor JVMs: JVM sized from --memory 256 MiB for 64 VPs"),
+                launcher.out() + launcher.err());
+    }
+
+    @Test
     void aRunEndsWithTheKeyValueLineAndWritesTheBenchDataItsScriptAndPlot(@TempDir Path out) throws Exception {
         Path bench = out.resolve("sort.dat");
         long keys = 30_000;
@@ -121,6 +145,11 @@ class EmbspCommandTest {
         assertTrue(Long.parseLong(line.get("swap_bytes")) > 0, "contexts were swapped: " + line);
         assertTrue(moved <= Long.parseLong(line.get("bound_bytes")), "counted I/O within the bound: " + line);
         assertEquals("true", line.get("within_bounds"), "every call within its bound");
+        double input = 8.0 * keys;
+        assertEquals(moved / input, Double.parseDouble(line.get("io_per_input")), 0.01, "counted I/O over the input: " + line);
+        assertEquals(Long.parseLong(line.get("bound_bytes")) / input, Double.parseDouble(line.get("bound_per_input")), 0.01);
+        assertTrue(line.get("io_per_input_by_operation").matches("allgather:[0-9.]+/[0-9.]+,alltoall:[0-9.]+/[0-9.]+,alltoallv:[0-9.]+/[0-9.]+"),
+                "each operation's I/O next to its bound: " + line);
 
         // the gnuplot data: one row per superstep, the total in a comment
         List<String> rows = Files.readAllLines(bench).stream().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
