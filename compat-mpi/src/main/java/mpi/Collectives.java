@@ -26,13 +26,13 @@ final class Collectives {
 
     /** The blocking form of a collective. */
     @FunctionalInterface
-    private interface Blocking {
+    interface Blocking {
         void run();
     }
 
     /** The started form of the same collective. */
     @FunctionalInterface
-    private interface Started {
+    interface Started {
         org.lockstep.api.Request start();
     }
 
@@ -40,7 +40,7 @@ final class Collectives {
      * Runs the blocking form and writes a boolean array back, or starts the other form and returns
      * its request (the started forms take java.nio buffers, which need no writing back).
      */
-    private Request run(String call, boolean start, Object recvbuf, MemorySegment recv, Blocking blocking, Started started)
+    Request run(String call, boolean start, Object recvbuf, MemorySegment recv, Blocking blocking, Started started)
             throws MPIException {
         try {
             if (start) {
@@ -57,14 +57,14 @@ final class Collectives {
     }
 
     /** {@code count} elements of {@code type} as a count of {@link Datatype#unit()}, after MPI's checks. */
-    private static long count(String call, int count, Datatype type) throws MPIException {
+    static long count(String call, int count, Datatype type) throws MPIException {
         if (type == null) {
             throw ErrorClasses.argument(ErrorClasses.TYPE, call, "the datatype is null");
         }
         return type.wireCount(call, count) / type.wirePerElement;
     }
 
-    private static long[] counts(String call, int[] counts, Datatype type, int ranks) throws MPIException {
+    static long[] counts(String call, int[] counts, Datatype type, int ranks) throws MPIException {
         long[] wide = widen(call, counts, ranks);
         for (long c : wide) {
             count(call, (int) c, type);
@@ -72,7 +72,7 @@ final class Collectives {
         return wide;
     }
 
-    private static long[] widen(String call, int[] values, int ranks) throws MPIException {
+    static long[] widen(String call, int[] values, int ranks) throws MPIException {
         if (values == null || values.length < ranks) {
             throw ErrorClasses.argument(ErrorClasses.ARG, call, "an array of counts or displacements is null or has fewer than "
                     + ranks + " entries");
@@ -84,7 +84,7 @@ final class Collectives {
         return wide;
     }
 
-    private static org.lockstep.api.Datatype unit(Datatype type) {
+    static org.lockstep.api.Datatype unit(Datatype type) {
         return type == null ? null : type.unit();
     }
 
@@ -223,30 +223,39 @@ final class Collectives {
     Request allToAll(String call, boolean start, Object sendbuf, int sendcount, Datatype sendtype,
                      Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
-        long sn = count(call, sendcount, sendtype);
-        long rn = count(call, recvcount, recvtype);
-        MemorySegment send = Buffers.segment(sendbuf, call);
-        MemorySegment recv = Buffers.segment(recvbuf, call);
-        org.lockstep.api.Datatype st = unit(sendtype);
-        org.lockstep.api.Datatype rt = unit(recvtype);
-        return run(call, start, recvbuf, recv, () -> c.alltoall(send, sn, st, recv, rn, rt),
-                () -> c.ialltoall(send, sn, st, recv, rn, rt));
+        Fixed x = Fixed.of(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        return run(call, start, recvbuf, x.recv(), () -> c.alltoall(x.send(), x.sendCount(), x.sendType(), x.recv(), x.recvCount(),
+                x.recvType()), () -> c.ialltoall(x.send(), x.sendCount(), x.sendType(), x.recv(), x.recvCount(), x.recvType()));
+    }
+
+    /** The two sides of an exchange with one count and datatype a side, converted for Lockstep. */
+    record Fixed(MemorySegment send, long sendCount, org.lockstep.api.Datatype sendType, MemorySegment recv, long recvCount,
+                 org.lockstep.api.Datatype recvType) {
+        static Fixed of(String call, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
+                throws MPIException {
+            return new Fixed(Buffers.segment(sendbuf, call), count(call, sendcount, sendtype), unit(sendtype),
+                    Buffers.segment(recvbuf, call), count(call, recvcount, recvtype), unit(recvtype));
+        }
+    }
+
+    /** The two sides of an exchange with a count and displacement a block, {@code sendBlocks} and {@code recvBlocks} of them. */
+    record Varying(MemorySegment send, long[] sendCounts, long[] sendDispls, org.lockstep.api.Datatype sendType, MemorySegment recv,
+                   long[] recvCounts, long[] recvDispls, org.lockstep.api.Datatype recvType) {
+        static Varying of(String call, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, int sendBlocks,
+                          Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype, int recvBlocks) throws MPIException {
+            return new Varying(Buffers.segment(sendbuf, call), counts(call, sendcount, sendtype, sendBlocks), widen(call, sdispls, sendBlocks),
+                    unit(sendtype), Buffers.segment(recvbuf, call), counts(call, recvcount, recvtype, recvBlocks),
+                    widen(call, rdispls, recvBlocks), unit(recvtype));
+        }
     }
 
     Request allToAllv(String call, boolean start, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                       Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         Communicator c = comm.live(call);
-        int size = c.size();
-        long[] sn = counts(call, sendcount, sendtype, size);
-        long[] sd = widen(call, sdispls, size);
-        long[] rn = counts(call, recvcount, recvtype, size);
-        long[] rd = widen(call, rdispls, size);
-        MemorySegment send = Buffers.segment(sendbuf, call);
-        MemorySegment recv = Buffers.segment(recvbuf, call);
-        org.lockstep.api.Datatype st = unit(sendtype);
-        org.lockstep.api.Datatype rt = unit(recvtype);
-        return run(call, start, recvbuf, recv, () -> c.alltoallv(send, sn, sd, st, recv, rn, rd, rt),
-                () -> c.ialltoallv(send, sn, sd, st, recv, rn, rd, rt));
+        Varying x = Varying.of(call, sendbuf, sendcount, sdispls, sendtype, c.size(), recvbuf, recvcount, rdispls, recvtype, c.size());
+        return run(call, start, recvbuf, x.recv(), () -> c.alltoallv(x.send(), x.sendCounts(), x.sendDispls(), x.sendType(), x.recv(),
+                x.recvCounts(), x.recvDispls(), x.recvType()), () -> c.ialltoallv(x.send(), x.sendCounts(), x.sendDispls(), x.sendType(),
+                x.recv(), x.recvCounts(), x.recvDispls(), x.recvType()));
     }
 
     /** A datatype per peer and byte displacements, as Lockstep's alltoallw takes them. */

@@ -19,7 +19,6 @@ import org.lockstep.api.LockstepException;
 public class Comm implements Freeable, Cloneable {
     /** {@code splitType}'s kind: ranks that share memory ({@code MPI_COMM_TYPE_SHARED}). */
     public static final int TYPE_SHARED = 0;
-    private static final String NEIGHBORHOOD = "neighborhood collectives need process topologies in Lockstep's API (issue 16)";
 
     /** The Lockstep communicator; null before {@code MPI.Init} and after {@link #free()}. */
     Communicator comm;
@@ -827,42 +826,46 @@ public class Comm implements Freeable, Cloneable {
 
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        neighborhood("Comm.neighborAllGather");
+        neighbors().allGather("Comm.neighborAllGather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        return neighborhood("Comm.iNeighborAllGather");
+        return neighbors().allGather("Comm.iNeighborAllGather", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs,
                                          Datatype recvtype) throws MPIException {
-        neighborhood("Comm.neighborAllGatherv");
+        neighbors().allGatherv("Comm.neighborAllGatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype);
     }
 
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs,
                                              Datatype recvtype) throws MPIException {
-        return neighborhood("Comm.iNeighborAllGatherv");
+        return neighbors().allGatherv("Comm.iNeighborAllGatherv", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype);
     }
 
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        neighborhood("Comm.neighborAllToAll");
+        neighbors().allToAll("Comm.neighborAllToAll", false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
-        return neighborhood("Comm.iNeighborAllToAll");
+        return neighbors().allToAll("Comm.iNeighborAllToAll", true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                         Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        neighborhood("Comm.neighborAllToAllv");
+        neighbors().allToAllv("Comm.neighborAllToAllv", false, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype);
     }
 
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return neighborhood("Comm.iNeighborAllToAllv");
+        return neighbors().allToAllv("Comm.iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+                rdispls, recvtype);
     }
 
     /** Combines every rank's data with {@code op}, in rank order, at the root ({@code MPI_Reduce}). */
@@ -961,9 +964,8 @@ public class Comm implements Freeable, Cloneable {
         return new Collectives(this);
     }
 
-    private Request neighborhood(String call) throws MPIException {
-        live(call);
-        throw ErrorClasses.unsupported(call, NEIGHBORHOOD);
+    private NeighborCollectives neighbors() {
+        return new NeighborCollectives(this);
     }
 
     @Override

@@ -1,22 +1,24 @@
 package mpi;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.DistGraphCommunicator;
+import org.lockstep.api.LockstepException;
 
 /**
- * A communicator with a graph or distributed graph topology ({@code MPI_Graph_create},
- * {@code MPI_Dist_graph_create}). Topologies need Lockstep's API for them (issue 16): none is
- * made yet ({@link Intracomm#createGraph} throws).
+ * A communicator with a distributed graph topology ({@code MPI_Dist_graph_create},
+ * {@code MPI_Dist_graph_create_adjacent}): Lockstep's {@link DistGraphCommunicator}. Lockstep has
+ * no general graphs of {@code MPI_Graph_create} ({@link Intracomm#createGraph} throws), so the
+ * calls that read one ({@link #getDims}, {@link #getNeighbors}) fail with {@code MPI.ERR_TOPOLOGY},
+ * as they do on a distributed graph in MPI.
  */
 public final class GraphComm extends Intracomm {
-    private static final String MISSING = "process topologies come with Lockstep's API for them (issue 16)";
-
     GraphComm(Communicator comm, int[] members, String name) {
         super(comm, members, name);
     }
 
     @Override
     int topology() {
-        return MPI.GRAPH;
+        return MPI.DIST_GRAPH;
     }
 
     @Override
@@ -28,39 +30,63 @@ public final class GraphComm extends Intracomm {
         }
     }
 
-    private MPIException missing(String call) throws MPIException {
-        live(call);
-        return ErrorClasses.unsupported(call, MISSING);
-    }
-
     @Override
     public GraphComm dup() throws MPIException {
-        throw missing("GraphComm.dup");
+        return inherit(new GraphComm(dupCommunicator("GraphComm.dup", null), members, this + " (dup)"));
     }
 
     @Override
     public GraphComm iDup() throws MPIException {
-        throw missing("GraphComm.iDup");
+        return inherit(new GraphComm(null, members, this + " (idup)")).awaitingDuplicate(startDup("GraphComm.iDup"), "GraphComm.iDup");
     }
 
     @Override
     public GraphComm dupWithInfo(Info info) throws MPIException {
-        throw missing("GraphComm.dupWithInfo");
+        return inherit(new GraphComm(dupCommunicator("GraphComm.dupWithInfo", info == null ? MPI.INFO_NULL : info), members,
+                this + " (dup)"));
+    }
+
+    private MPIException notAGraph(String call) throws MPIException {
+        live(call);
+        return fail(ErrorClasses.argument(ErrorClasses.TOPOLOGY, call, "this is a distributed graph; the index and edges of "
+                + "MPI_Graph_create graphs, which Lockstep does not make, are not kept"));
     }
 
     public GraphParms getDims() throws MPIException {
-        throw missing("GraphComm.getDims");
+        throw notAGraph("GraphComm.getDims");
     }
 
     public int[] getNeighbors(int rank) throws MPIException {
-        throw missing("GraphComm.getNeighbors");
+        throw notAGraph("GraphComm.getNeighbors");
     }
 
+    /** This rank's sources and destinations, with their weights if the graph has them ({@code MPI_Dist_graph_neighbors}). */
     public DistGraphNeighbors getDistGraphNeighbors() throws MPIException {
-        throw missing("GraphComm.getDistGraphNeighbors");
+        String call = "GraphComm.getDistGraphNeighbors";
+        DistGraphCommunicator graph = (DistGraphCommunicator) live(call);
+        try {
+            DistGraphCommunicator.Neighbors n = graph.neighbors();
+            return new DistGraphNeighbors(n.sources(), n.sourceWeights(), n.destinations(), n.destinationWeights(),
+                    n.sourceWeights() != null);
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
+    /**
+     * This rank's number in a graph of {@code index.length} nodes over this communicator, or
+     * {@code MPI.UNDEFINED} beyond it ({@code MPI_Graph_map}): without reordering, its own rank.
+     */
     public int map(int[] index, int[] edges) throws MPIException {
-        throw missing("GraphComm.map");
+        String call = "GraphComm.map";
+        Communicator c = live(call);
+        if (index == null || edges == null) {
+            throw fail(ErrorClasses.argument(ErrorClasses.ARG, call, "index and edges must be given"));
+        }
+        if (index.length > c.size()) {
+            throw fail(ErrorClasses.argument(ErrorClasses.TOPOLOGY, call, "a graph of " + index.length + " nodes does not fit "
+                    + c.size() + " ranks"));
+        }
+        return c.rank() < index.length ? c.rank() : MPI.UNDEFINED;
     }
 }

@@ -8,12 +8,13 @@ import org.lockstep.api.LockstepException;
 
 /**
  * A communicator within one group ({@code MPI_Comm} that is not an intercommunicator): adds
- * split, create, scans, topologies and the dynamic-process calls. Process topologies, dynamic
+ * split, create, scans, topologies and the dynamic-process calls. General graphs ({@link #createGraph}), dynamic
  * processes and name publishing throw {@link MPIException}s of class
  * {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public class Intracomm extends Comm {
-    private static final String TOPOLOGIES = "process topologies come with Lockstep's API for them (issue 16)";
+    private static final String GRAPHS = "Lockstep's topologies are Cartesian grids and distributed graphs (createDistGraph);"
+            + " it has no MPI_Graph_create graphs";
     private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned, connected or published";
 
     Intracomm(String name) {
@@ -70,7 +71,7 @@ public class Intracomm extends Comm {
     }
 
     /** The world ranks of {@code part}'s members: each tells its own (a collective over {@code part}). */
-    private int[] membersOf(Communicator part) {
+    final int[] membersOf(Communicator part) {
         int[] worldRanks = new int[part.size()];
         MemorySegment mine = MemorySegment.ofArray(new int[] {members[comm.rank()]});
         part.allgather(mine, 1, org.lockstep.api.Datatype.INT, MemorySegment.ofArray(worldRanks));
@@ -122,37 +123,60 @@ public class Intracomm extends Comm {
         }
     }
 
+    /**
+     * A Cartesian grid over the first ranks ({@code MPI_Cart_create}); collective. Ranks keep their
+     * order; ranks beyond the grid get a null communicator ({@link #isNull()}).
+     */
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
-        live("Intracomm.createCart");
-        throw ErrorClasses.unsupported("Intracomm.createCart", TOPOLOGIES);
+        String call = "Intracomm.createCart";
+        Communicator c = live(call);
+        try {
+            org.lockstep.api.CartesianCommunicator grid = c.createCart(dims, periods, reorder);
+            return grid == null ? CartComm.nullCart()
+                    : new CartComm(grid, java.util.Arrays.copyOf(members, grid.size()), this + " (cart)");
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
         live("Intracomm.createGraph");
-        throw ErrorClasses.unsupported("Intracomm.createGraph", TOPOLOGIES);
+        throw ErrorClasses.unsupported("Intracomm.createGraph", GRAPHS);
     }
 
+    /** A distributed graph of edges any rank may name ({@code MPI_Dist_graph_create}); collective. */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info, boolean reorder)
             throws MPIException {
-        live("Intracomm.createDistGraph");
-        throw ErrorClasses.unsupported("Intracomm.createDistGraph", TOPOLOGIES);
+        return distGraph("Intracomm.createDistGraph", c -> c.createDistGraph(sources, degrees, destinations, weights,
+                Info.toHints(info), reorder));
     }
 
+    /** {@link #createDistGraph} without weights ({@code MPI_UNWEIGHTED}). */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
             throws MPIException {
-        live("Intracomm.createDistGraph");
-        throw ErrorClasses.unsupported("Intracomm.createDistGraph", TOPOLOGIES);
+        return createDistGraph(sources, degrees, destinations, null, info, reorder);
     }
 
+    /** A distributed graph of the edges each rank names for itself ({@code MPI_Dist_graph_create_adjacent}); collective. */
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights,
                                                    Info info, boolean reorder) throws MPIException {
-        live("Intracomm.createDistGraphAdjacent");
-        throw ErrorClasses.unsupported("Intracomm.createDistGraphAdjacent", TOPOLOGIES);
+        return distGraph("Intracomm.createDistGraphAdjacent", c -> c.createDistGraphAdjacent(sources, sourceWeights, destinations,
+                destWeights, Info.toHints(info), reorder));
     }
 
+    /** {@link #createDistGraphAdjacent} without weights. */
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) throws MPIException {
-        live("Intracomm.createDistGraphAdjacent");
-        throw ErrorClasses.unsupported("Intracomm.createDistGraphAdjacent", TOPOLOGIES);
+        return createDistGraphAdjacent(sources, null, destinations, null, info, reorder);
+    }
+
+    private GraphComm distGraph(String call, java.util.function.Function<Communicator, org.lockstep.api.DistGraphCommunicator> make)
+            throws MPIException {
+        Communicator c = live(call);
+        try {
+            return new GraphComm(make.apply(c), members, this + " (graph)");
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
     /** Inclusive prefix reduction: rank i gets ranks 0..i combined ({@code MPI_Scan}). */

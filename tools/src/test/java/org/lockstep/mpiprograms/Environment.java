@@ -80,8 +80,8 @@ public final class Environment {
         Check.equal(2, MPI.DOUBLE_COMPLEX.getExtent(), "DOUBLE_COMPLEX extent in doubles");
         Check.equal(8, MPI.INT2.getExtent(), "INT2 extent in bytes");
         Check.that(MPI.DATATYPE_NULL.isNull(), "DATATYPE_NULL is null");
-        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "Intracomm.createCart",
-                () -> MPI.COMM_WORLD.createCart(new int[] {size}, new boolean[] {false}, false));
+        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "Intracomm.createGraph",
+                () -> MPI.COMM_WORLD.createGraph(new int[] {size}, new int[size], false));
         int[] dims = new int[3];
         mpi.CartComm.createDims(12, dims);
         Check.equal(new int[] {3, 2, 2}, dims, "createDims");
