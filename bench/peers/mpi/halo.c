@@ -3,7 +3,10 @@
  * each rank owns an n x n block of doubles with a one-cell halo, on a px x py process grid
  * (2 ranks: 2 x 1, 4 ranks: 2 x 2). Rows go as contiguous doubles, columns as an MPI vector
  * type. Variant "vector": Irecv x4, Isend x4, Waitall per exchange; "persistent": the same
- * eight requests made once with Send_init/Recv_init, then Startall + Waitall per exchange.
+ * eight requests made once with Send_init/Recv_init, then Startall + Waitall per exchange;
+ * "neighbor": over a py x px Cartesian communicator (MPI_Cart_create, no periods), the four edges
+ * packed into one buffer (north, south, west, east: MPI's neighbour order), one
+ * MPI_Neighbor_alltoall, and the four halos unpacked from the other (PROC_NULL ones left alone).
  * Between timed exchanges: one untimed Jacobi sweep and an untimed barrier. Each rank keeps its
  * median and p99 per size; rank 0 prints the maximum over ranks.
  *
@@ -24,6 +27,8 @@ typedef struct {
     int n, px, py, cx, cy, north, south, west, east;
     double *grid, *next;
     MPI_Datatype column;
+    MPI_Comm cart;
+    double *edges, *halos;
 } Block;
 
 #define AT(b, r, c) ((b)->grid[(size_t) (r) * ((b)->n + 2) + (c)])
@@ -47,6 +52,29 @@ static void setup(Block *b, int n, int rank, int size) {
     }
     MPI_Type_vector(n, 1, n + 2, MPI_DOUBLE, &b->column);
     MPI_Type_commit(&b->column);
+    int dims[2] = {b->py, b->px}, periods[2] = {0, 0};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &b->cart);
+    b->edges = malloc(4 * (size_t) n * sizeof(double));
+    b->halos = malloc(4 * (size_t) n * sizeof(double));
+}
+
+/* One exchange of the "neighbor" variant: pack the edges, MPI_Neighbor_alltoall, unpack the halos. */
+static void neighbor_exchange(Block *b) {
+    int n = b->n, w = n + 2;
+    double *g = b->grid, *e = b->edges, *h = b->halos;
+    memcpy(&e[0], &g[w + 1], n * sizeof(double));
+    memcpy(&e[n], &g[(size_t) n * w + 1], n * sizeof(double));
+    for (int r = 0; r < n; r++) {
+        e[2 * n + r] = g[(size_t) (r + 1) * w + 1];
+        e[3 * n + r] = g[(size_t) (r + 1) * w + n];
+    }
+    MPI_Neighbor_alltoall(e, n, MPI_DOUBLE, h, n, MPI_DOUBLE, b->cart);
+    if (b->north != MPI_PROC_NULL) memcpy(&g[1], &h[0], n * sizeof(double));
+    if (b->south != MPI_PROC_NULL) memcpy(&g[(size_t) (n + 1) * w + 1], &h[n], n * sizeof(double));
+    for (int r = 0; r < n; r++) {
+        if (b->west != MPI_PROC_NULL) g[(size_t) (r + 1) * w] = h[2 * n + r];
+        if (b->east != MPI_PROC_NULL) g[(size_t) (r + 1) * w + n + 1] = h[3 * n + r];
+    }
 }
 
 /* The eight operations of one exchange, in the order the Java side posts them. */
@@ -88,10 +116,24 @@ static void sweep(Block *b) {
     }
 }
 
+static void exchange(Block *b, MPI_Request *req, int persistent, int neighbor) {
+    if (neighbor) {
+        neighbor_exchange(b);
+        return;
+    }
+    if (persistent) {
+        MPI_Startall(8, req);
+    } else {
+        post(b, req, 0);
+    }
+    MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
+}
+
 static void row(const char *variant, int n, double seconds, int rank, int size) {
     Block b;
     setup(&b, n, rank, size);
     int persistent = strcmp(variant, "persistent") == 0;
+    int neighbor = strcmp(variant, "neighbor") == 0;
     MPI_Request req[8];
     if (persistent) {
         post(&b, req, 1);
@@ -100,12 +142,7 @@ static void row(const char *variant, int n, double seconds, int rank, int size) 
     double cal[21];
     for (int i = 0; i < 21; i++) {
         double t0 = MPI_Wtime();
-        if (persistent) {
-            MPI_Startall(8, req);
-        } else {
-            post(&b, req, 0);
-        }
-        MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
+        exchange(&b, req, persistent, neighbor);
         sweep(&b);
         MPI_Barrier(MPI_COMM_WORLD);
         cal[i] = (MPI_Wtime() - t0) * 1e6;
@@ -121,12 +158,7 @@ static void row(const char *variant, int n, double seconds, int rank, int size) 
         sweep(&b);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        if (persistent) {
-            MPI_Startall(8, req);
-        } else {
-            post(&b, req, 0);
-        }
-        MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
+        exchange(&b, req, persistent, neighbor);
         us[i] = (MPI_Wtime() - t0) * 1e6;
     }
     qsort(us, iters, sizeof(double), cmp);
@@ -140,6 +172,9 @@ static void row(const char *variant, int n, double seconds, int rank, int size) 
         for (int i = 0; i < 8; i++) MPI_Request_free(&req[i]);
     }
     MPI_Type_free(&b.column);
+    MPI_Comm_free(&b.cart);
+    free(b.edges);
+    free(b.halos);
     free(us);
     free(b.grid);
     free(b.next);
@@ -155,10 +190,10 @@ int main(int argc, char **argv) {
         strncpy(sizes, argv[1], sizeof sizes - 1);
     }
     double seconds = argc > 2 ? atof(argv[2]) : 0.5;
-    const char *variants[2] = {"vector", "persistent"};
+    const char *variants[3] = {"vector", "persistent", "neighbor"};
     for (char *tok = strtok(sizes, ","); tok; tok = strtok(NULL, ",")) {
         int n = atoi(tok);
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < 3; v++) {
             row(variants[v], n, seconds, rank, size);
         }
     }

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.lockstep.api.CartesianCommunicator;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.JobOptions;
@@ -31,13 +32,21 @@ import picocli.CommandLine.Spec;
  * doubles with a one-cell halo on a px x py grid of ranks (2: 2 x 1, 4: 2 x 2); rows travel as
  * contiguous doubles, columns as a vector datatype. Variant {@code vector}: four irecv and four
  * isend and a wait for all, per exchange; {@code persistent}: the same eight operations made once
- * with recvInit/sendInit, then started and waited for at each exchange. An untimed Jacobi sweep
+ * with recvInit/sendInit, then started and waited for at each exchange; {@code neighbor}: over a
+ * py x px Cartesian communicator, the four edges packed into one buffer (north, south, west, east:
+ * MPI's neighbour order), one neighborAlltoall, the halos unpacked. An untimed Jacobi sweep
  * and barrier separate timed exchanges; the row is the maximum over ranks of each rank's median.
  */
 @Command(name = "halo", mixinStandardHelpOptions = true,
-        description = "Times the halo exchange of a 2-D stencil (columns as a vector datatype), as isend/irecv and as"
-                + " persistent requests, per block size; prints HALO lines comparable with bench/peers/mpi/halo.c.")
+        description = "Times the halo exchange of a 2-D stencil (columns as a vector datatype), as isend/irecv, as"
+                + " persistent requests and as a neighborAlltoall over a Cartesian communicator, per block size; prints HALO"
+                + " lines comparable with bench/peers/mpi/halo.c.")
 final class HaloBenchCommand implements Callable<Integer> {
+    /** How one exchange is made. */
+    enum Variant {
+        VECTOR, PERSISTENT, NEIGHBOR
+    }
+
     private static final int CALIBRATION_STEPS = 21;
     private static final int MAX_STEPS = 5000;
 
@@ -79,8 +88,8 @@ final class HaloBenchCommand implements Callable<Integer> {
             for (int n : sizes) {
                 Block b = new Block(world, n);
                 warmUp(world, b);
-                for (boolean persistent : new boolean[] {false, true}) {
-                    String line = row(world, b, persistent);
+                for (Variant variant : Variant.values()) {
+                    String line = row(world, b, variant);
                     if (world.rank() == 0) {
                         lines.add(line);
                     }
@@ -107,6 +116,9 @@ final class HaloBenchCommand implements Callable<Integer> {
         final double[] next;
         final MemorySegment segment;
         final Datatype column;
+        final CartesianCommunicator cart;
+        final double[] edges;
+        final double[] halos;
 
         Block(Communicator world, int n) {
             this.world = world;
@@ -129,6 +141,34 @@ final class HaloBenchCommand implements Callable<Integer> {
             }
             segment = MemorySegment.ofArray(grid);
             column = Datatype.vector(n, 1, width, Datatype.DOUBLE).commit();
+            cart = world.createCart(new int[] {py, px}, new boolean[2], false);
+            edges = new double[4 * n];
+            halos = new double[4 * n];
+        }
+
+        /** One exchange of the {@code neighbor} variant: pack the edges, neighborAlltoall, unpack the halos that came. */
+        void neighborExchange() {
+            System.arraycopy(grid, width + 1, edges, 0, n);
+            System.arraycopy(grid, n * width + 1, edges, n, n);
+            for (int r = 0; r < n; r++) {
+                edges[2 * n + r] = grid[(r + 1) * width + 1];
+                edges[3 * n + r] = grid[(r + 1) * width + n];
+            }
+            cart.neighborAlltoall(MemorySegment.ofArray(edges), n, Datatype.DOUBLE, MemorySegment.ofArray(halos));
+            if (north != Communicator.PROC_NULL) {
+                System.arraycopy(halos, 0, grid, 1, n);
+            }
+            if (south != Communicator.PROC_NULL) {
+                System.arraycopy(halos, n, grid, (n + 1) * width + 1, n);
+            }
+            for (int r = 0; r < n; r++) {
+                if (west != Communicator.PROC_NULL) {
+                    grid[(r + 1) * width] = halos[2 * n + r];
+                }
+                if (east != Communicator.PROC_NULL) {
+                    grid[(r + 1) * width + n + 1] = halos[3 * n + r];
+                }
+            }
         }
 
         private MemorySegment at(int row, int col) {
@@ -174,11 +214,14 @@ final class HaloBenchCommand implements Callable<Integer> {
 
         void close() {
             column.free();
+            cart.close();
         }
     }
 
-    private static void exchange(Block b, PersistentRequest[] persistent) {
-        if (persistent != null) {
+    private static void exchange(Block b, Variant variant, PersistentRequest[] persistent) {
+        if (variant == Variant.NEIGHBOR) {
+            b.neighborExchange();
+        } else if (persistent != null) {
             PersistentRequest.startAll(persistent);
             Request.waitAll(persistent);
         } else {
@@ -192,8 +235,9 @@ final class HaloBenchCommand implements Callable<Integer> {
         MemorySegment more = MemorySegment.ofArray(new int[1]);
         do {
             for (int i = 0; i < 50; i++) {
-                exchange(b, null);
-                exchange(b, persistent);
+                exchange(b, Variant.VECTOR, null);
+                exchange(b, Variant.PERSISTENT, persistent);
+                exchange(b, Variant.NEIGHBOR, null);
             }
             if (world.rank() == 0) {
                 more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
@@ -205,12 +249,12 @@ final class HaloBenchCommand implements Callable<Integer> {
         }
     }
 
-    private String row(Communicator world, Block b, boolean persistentVariant) {
-        PersistentRequest[] persistent = persistentVariant ? b.init() : null;
+    private String row(Communicator world, Block b, Variant variant) {
+        PersistentRequest[] persistent = variant == Variant.PERSISTENT ? b.init() : null;
         double[] calibration = new double[CALIBRATION_STEPS];
         for (int i = 0; i < CALIBRATION_STEPS; i++) {
             long t0 = System.nanoTime();
-            exchange(b, persistent);
+            exchange(b, variant, persistent);
             b.sweep();
             world.barrier();
             calibration[i] = (System.nanoTime() - t0) / 1e3;
@@ -223,7 +267,7 @@ final class HaloBenchCommand implements Callable<Integer> {
             b.sweep();
             world.barrier();
             long t0 = System.nanoTime();
-            exchange(b, persistent);
+            exchange(b, variant, persistent);
             micros[i] = (System.nanoTime() - t0) / 1e3;
         }
         if (persistent != null) {
@@ -234,7 +278,7 @@ final class HaloBenchCommand implements Callable<Integer> {
         Arrays.sort(micros);
         double[] max = maxOverRanks(world, new double[] {micros[steps / 2], micros[(int) (steps * 0.99)]});
         return String.format(Locale.ROOT, "HALO variant=%s n=%d np=%d iters=%d med_us=%.3f p99_us=%.3f",
-                persistentVariant ? "persistent" : "vector", b.n, world.size(), steps, max[0], max[1]);
+                variant.name().toLowerCase(Locale.ROOT), b.n, world.size(), steps, max[0], max[1]);
     }
 
     /** Element-wise maximum over ranks, by an allgather (as the collectives bench does). */
