@@ -94,6 +94,49 @@ class RealProcessorsTest {
     }
 
     /**
+     * Allgathers on two processors of one core each, blocks straddling blocks of B: a VP whose
+     * blocks from the other processor were not yet published when it arrived registers what it
+     * misses and waits once, to the end (the fetcher delivers into its context); each VP is swapped
+     * out and in at most once per call, every byte arrives. A VP that waited for the owners
+     * elsewhere and then for everyone was swapped twice (the call's bound then allowed 4μ).
+     */
+    @ParameterizedTest(name = "io={0}")
+    @ValueSource(strings = {"sync", "async"})
+    void allgatherSwapsEachVpAtMostOnce(String io) {
+        int v = 16;
+        int rounds = 12;
+        long block = 5000 + 37;
+        RunReport report = run(TestJobs.job(v, 1, MU, B).with(EmBspOptions.IO, io), 2, world -> {
+            MemorySegment kept = world.allocate(MU / 2);
+            CollectiveChecks.fill(kept, 11 + world.rank());
+            MemorySegment pad = world.allocate(333);
+            MemorySegment mine = world.allocate(block);
+            MemorySegment all = world.allocate(block * world.size());
+            for (int round = 0; round < rounds; round++) {
+                CollectiveChecks.fill(mine, 1000 * round + world.rank());
+                all.fill((byte) 0);
+                world.allgather(mine, block, Datatype.BYTE, all);
+                for (int r = 0; r < world.size(); r++) {
+                    CollectiveChecks.expect(all, r * block, block, 1000 * round + r, "allgather round " + round + ": rank " + r
+                            + "'s block at rank " + world.rank());
+                }
+            }
+            CollectiveChecks.expect(kept, 0, kept.byteSize(), 11 + world.rank(), "memory kept across the allgathers at rank "
+                    + world.rank());
+            world.free(all);
+            world.free(mine);
+            world.free(pad);
+            world.free(kept);
+        });
+        List<CallRecord> allgathers = report.calls().stream().filter(c -> c.operation().equals("allgather")).toList();
+        assertEquals(rounds, allgathers.size(), "one record per allgather");
+        for (CallRecord c : allgathers) {
+            assertTrue(c.counted().swapBytes() <= c.swapBoundBytes(), () -> "a VP swapped more than once: " + CollectivesTest.describe(c));
+            assertTrue(c.withinBound(), () -> CollectivesTest.describe(c));
+        }
+    }
+
+    /**
      * Point-to-point between VPs of different real processors: messages above the eager limit
      * (pulled by the receiver from the sender's context) and below it (streamed eagerly), at
      * offsets that straddle blocks; receives posted before the message is announced (the agent

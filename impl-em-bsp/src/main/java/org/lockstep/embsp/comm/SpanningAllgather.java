@@ -22,10 +22,12 @@ import static org.lockstep.embsp.comm.CollectiveBuffers.slice;
  * algorithm (the later of two does both transfers of the pair). A block from another processor
  * crosses the network once per processor: the first VP here that needs it pulls it (once its
  * owner has published it: RECORDED) and holds it; every other VP here reads it from the holder's
- * context. A VP leaves once every VP here has all blocks and every processor has pulled its own.
- * A VP may thus wait twice in one call — for an owner elsewhere, then for everyone — and be swapped
- * twice: its swap bound is 4μ, not the 2μ of one processor (the whole call still keeps within
- * the thesis's bound).
+ * context. A block not yet published when a VP arrives is not waited for: the VP registers what
+ * it misses and waits once, to the end. Once every VP here has arrived and every block elsewhere
+ * has been published, one VP here — the fetcher: the last to arrive, or else the first that
+ * misses a block, woken by the last RECORDED frame — gets every missing block and delivers it
+ * straight into the contexts of the VPs that miss it (unaligned ends through the call's cache).
+ * So every VP waits, and is swapped out and in, at most once: 2μ, as on one processor.
  */
 final class SpanningAllgather {
     private final CallSynchronisation calls;
@@ -56,7 +58,8 @@ final class SpanningAllgather {
         BoundaryCache cache = calls.cacheOf(call);
         if (!target.isExternal()) {
             for (int i = 0; i < n; i++) {
-                if (i != rank && group.isLocal(i)) {
+                if (i != rank) {
+                    // the fetcher may deliver blocks from elsewhere while this VP is swapped out: their ends go to the cache
                     cache.snapshotEnds(me, target.offset() + displs[i], counts[i]);
                 }
             }
@@ -64,8 +67,6 @@ final class SpanningAllgather {
         List<Integer> earlier = new ArrayList<>();
         calls.locked(() -> {
             call.io.messageOf(max(counts));
-            // a VP may wait twice here (for a block's owner elsewhere to publish, then for everyone): two swaps, not one
-            call.io.swapsOnce(me.context().swapBytes());
             call.sendBuffers[rank] = Location.of(me, mine);
             call.recvBuffers[rank] = target;
             call.recvCounts[rank] = counts.clone();
@@ -94,29 +95,104 @@ final class SpanningAllgather {
         } finally {
             inFlight.drain();
         }
-        // blocks from elsewhere: those already published now, the rest after one wait for their owners
-        List<Integer> later = new ArrayList<>();
+        // blocks from elsewhere published by now; the others are registered as missing, for the fetcher
+        SpanningState span = call.span;
         for (int i = 0; i < n; i++) {
-            if (!group.isLocal(i) && !fetch(c, call, i, all.asSlice(displs[i], counts[i]), cache, false)) {
-                later.add(i);
+            if (!group.isLocal(i)) {
+                int block = i;
+                boolean[] missing = new boolean[1];
+                calls.locked(() -> {
+                    if (!span.recorded[block] && span.holders[block] == null && !span.fetching[block]) {
+                        span.missing.add(new int[] {rank, block});
+                        missing[0] = true;
+                    }
+                });
+                if (!missing[0]) {
+                    fetch(c, call, i, all.asSlice(displs[i], counts[i]), cache, true);
+                }
             }
         }
-        if (!later.isEmpty()) {
-            calls.await(c, call, () -> later.stream().allMatch(i -> call.span.recorded[i]), call.arrivals,
-                    operation + " waiting for ranks on other real processors to publish their blocks");
-            for (int i : later) {
-                fetch(c, call, i, all.asSlice(displs[i], counts[i]), cache, true);
-            }
-        }
+        boolean[] fetcher = new boolean[1];
         calls.locked(() -> {
             call.finished.increment();
+            fetcher[0] = claimFetcher(group, call, rank);
             call.finished.wakeAll(calls.scheduler());
         });
-        calls.await(c, call, () -> call.finished.count() == group.localMembers()
-                && call.span.servedPulls == group.localMembers() * group.otherProcessors(), call.finished,
-                operation + " waiting for every rank's exchange");
+        if (!fetcher[0]) {
+            calls.await(c, call, () -> span.fetcher == rank || span.failure != null || everyoneHasEverything(group, call),
+                    call.finished, operation + " waiting for every rank's exchange");
+            if (span.failure != null) {
+                throw span.failure;
+            }
+        }
+        if (span.fetcher == rank) {
+            deliverMissing(c, call, all, displs, cache);
+        }
+        calls.awaitHolding(() -> everyoneHasEverything(group, call) || span.failure != null,
+                "allgather waiting for the other real processors to pull this processor's blocks");
+        if (span.failure != null) {
+            throw span.failure;
+        }
         cache.overlay(me);
         calls.leave(c, call);
+    }
+
+    /** Whether every VP here has arrived and holds every block, and every pull from elsewhere was served (lock held). */
+    private static boolean everyoneHasEverything(Group group, CallState call) {
+        return call.finished.count() == group.localMembers() && call.span.missing.isEmpty()
+                && call.span.servedPulls == group.localMembers() * group.otherProcessors();
+    }
+
+    /**
+     * Makes {@code candidate} the fetcher if blocks are missing here, every VP here has arrived and
+     * every block elsewhere is published (lock held); else the last RECORDED frame picks one.
+     */
+    private static boolean claimFetcher(Group group, CallState call, int candidate) {
+        SpanningState span = call.span;
+        if (span.fetcher >= 0 || span.missing.isEmpty() || call.finished.count() != group.localMembers()
+                || span.recordedElsewhere != call.n - group.localMembers()) {
+            return false;
+        }
+        span.fetcher = candidate;
+        return true;
+    }
+
+    /**
+     * The fetcher's part: for every block some VPs here miss, a copy in its own buffer (pulled, or
+     * read from the holder here) that it delivers into theirs; then the waiters are woken.
+     */
+    private void deliverMissing(EmCommunicator c, CallState call, MemorySegment all, long[] displs, BoundaryCache cache) {
+        int rank = c.rank();
+        SpanningState span = call.span;
+        List<int[]> missing = new ArrayList<>();
+        calls.locked(() -> missing.addAll(span.missing));
+        missing.sort((a, b) -> a[1] != b[1] ? Integer.compare(a[1], b[1]) : Integer.compare(a[0], b[0]));
+        for (int[] m : missing) {
+            if (m[0] == rank) {
+                fetch(c, call, m[1], all.asSlice(displs[m[1]], call.recvCounts[rank][m[1]]), cache, true);
+            }
+        }
+        Deliveries inFlight = calls.deliveries(c);
+        try {
+            for (int[] m : missing) {
+                int receiver = m[0];
+                int block = m[1];
+                if (receiver == rank) {
+                    continue;
+                }
+                MemorySegment copy = all.asSlice(displs[block], call.recvCounts[rank][block]);
+                checkLength("allgather block of rank " + block, call.recvCounts[receiver][block], copy.byteSize());
+                Location theirs = call.recvBuffers[receiver].slice(call.recvDisplacements[receiver][block], copy.byteSize());
+                calls.locked(() -> call.io.push(copy.byteSize()));
+                calls.mover().write(c.vp(), copy, theirs, cache, inFlight);
+            }
+        } finally {
+            inFlight.drain();
+        }
+        calls.locked(() -> {
+            span.missing.clear();
+            call.finished.wakeAll(calls.scheduler());
+        });
     }
 
     /**
@@ -181,12 +257,15 @@ final class SpanningAllgather {
     private static final int LATER = 3;
 
     /** A RECORDED frame: rank {@code frame.a()} elsewhere has published (agent). */
-    void recorded(CallState call, Frame frame) {
+    void recorded(Group group, CallState call, Frame frame) {
         calls.locked(() -> {
             int r = (int) frame.a();
             if (!call.span.recorded[r]) {
                 call.span.recorded[r] = true;
                 call.span.recordedElsewhere++;
+            }
+            if (!call.span.missing.isEmpty()) {
+                claimFetcher(group, call, call.span.missing.getFirst()[0]);
             }
             call.arrivals.wakeAll(calls.scheduler());
             call.finished.wakeAll(calls.scheduler());

@@ -40,7 +40,7 @@ final class SpanningCollectives {
                 call.finished.wakeAll(calls.scheduler());
             });
             case ROOT_READY -> rooted.rootReady(group, call);
-            case RECORDED -> allgather.recorded(call, frame);
+            case RECORDED -> allgather.recorded(group, call, frame);
             case COLORS -> split.colors(group, call, frame);
             case SUMMARY -> alltoall.summary(group, call, frame);
             case DATA -> {

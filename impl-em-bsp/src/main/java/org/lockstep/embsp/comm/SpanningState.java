@@ -48,9 +48,11 @@ final class SpanningState {
     final Location[] holders;
     final boolean[] fetching;
     final CompositeSignal fetched = new CompositeSignal();
+    /** Allgather: the blocks from elsewhere that VPs here still miss, {receiving rank, block's rank}, for the fetcher. */
+    final java.util.List<int[]> missing = new java.util.ArrayList<>();
     /**
-     * Bcast on a processor without the root: the rank here that fetches the root's message (-1:
-     * none yet), the ranks waiting for it with their buffers registered, in order of arrival, and
+     * Bcast on a processor without the root (and Allgather: the VP that delivers what others miss):
+     * the rank here that fetches the root's message (-1: none yet), the ranks waiting for it with their buffers registered, in order of arrival, and
      * the ranks it has been delivered to.
      */
     int fetcher = -1;
