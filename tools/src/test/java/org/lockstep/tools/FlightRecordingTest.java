@@ -51,6 +51,8 @@ class FlightRecordingTest {
             Set<Integer> ranksSeen = new HashSet<>();
             Set<String> operations = new HashSet<>();
             long matches = 0;
+            long sends = 0;
+            long receives = 0;
             try (RecordingFile recording = new RecordingFile(part)) {
                 while (recording.hasMoreEvents()) {
                     RecordedEvent event = recording.readEvent();
@@ -68,6 +70,8 @@ class FlightRecordingTest {
                                     "the provider named its algorithm: " + event);
                         }
                         case "org.lockstep.Match" -> matches++;
+                        case "org.lockstep.Send" -> sends++;
+                        case "org.lockstep.Receive" -> receives++;
                         default -> {
                         }
                     }
@@ -76,6 +80,7 @@ class FlightRecordingTest {
             assertEquals(Set.of(rank), ranksSeen, part + " holds the world collectives of rank " + rank + " alone");
             assertTrue(operations.containsAll(Set.of("barrier", "bcast", "gather", "reduce", "allreduce")), part + ": " + operations);
             assertTrue(matches > 0, part + ": point-to-point messages were matched");
+            assertTrue(sends > 0 && receives > 0, part + ": every send and receive, not only those over the default threshold");
             assertTrue(FlightRecording.lockstepEventCounts(part).get("org.lockstep.Collective") > 0);
         }
     }

@@ -9,6 +9,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.events.CollectiveRecording;
 
 import static org.lockstep.embsp.comm.CollectiveBuffers.bytes;
 import static org.lockstep.embsp.comm.CollectiveBuffers.checkRoot;
@@ -30,6 +31,9 @@ import static org.lockstep.embsp.comm.CollectiveBuffers.uniform;
  *       superstep, and only when another VP wants its partition ({@link CallSynchronisation}).</li>
  *   <li>What a call did and may do is counted apart from the algorithms ({@link CallMeter},
  *       {@link IoBounds}).</li>
+ *   <li>Each blocking call names the family that ran it in its Flight Recorder event
+ *       ({@link CollectiveRecording#algorithm}); "across processors" when the group spans real
+ *       processors.</li>
  * </ul>
  */
 final class EmCollectives implements CollectiveEngine {
@@ -80,8 +84,10 @@ final class EmCollectives implements CollectiveEngine {
     public void barrier(Communicator channel) {
         EmCommunicator c = cast(channel);
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp counting barrier across processors");
             spanning.barrier.barrier(c);
         } else {
+            CollectiveRecording.algorithm("em-bsp counting barrier");
             barrier.barrier(c);
         }
     }
@@ -98,8 +104,10 @@ final class EmCollectives implements CollectiveEngine {
         checkRoot(c, root);
         MemorySegment data = slice(buffer, 0, bytes(type, count), "bcast buffer");
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp pull bcast across processors");
             spanning.rooted.bcast(c, data, root);
         } else {
+            CollectiveRecording.algorithm("em-bsp pull bcast");
             broadcast.bcast(c, data, root);
         }
     }
@@ -193,8 +201,10 @@ final class EmCollectives implements CollectiveEngine {
     public void reduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
         EmCommunicator c = cast(channel);
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp rank-order fold across processors");
             spanning.folds.reduce(c, send, recv, count, type, op, root);
         } else {
+            CollectiveRecording.algorithm("em-bsp rank-order fold");
             reductions.reduce(c, send, recv, count, type, op, root);
         }
     }
@@ -203,8 +213,10 @@ final class EmCollectives implements CollectiveEngine {
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         EmCommunicator c = cast(channel);
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp rank-order fold across processors");
             spanning.folds.allreduce(c, send, recv, count, type, op);
         } else {
+            CollectiveRecording.algorithm("em-bsp rank-order fold");
             reductions.allreduce(c, send, recv, count, type, op);
         }
     }
@@ -253,8 +265,10 @@ final class EmCollectives implements CollectiveEngine {
     private void gatherBytes(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv,
                              long[] counts, long[] displs, int root) {
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp direct delivery gather across processors");
             spanning.rooted.gather(c, operation, send, sendBytes, recv, counts, displs, root);
         } else {
+            CollectiveRecording.algorithm("em-bsp direct delivery gather");
             gather.gather(c, operation, send, sendBytes, recv, counts, displs, root);
         }
     }
@@ -262,8 +276,10 @@ final class EmCollectives implements CollectiveEngine {
     private void scatterBytes(EmCommunicator c, String operation, MemorySegment send, long[] counts, long[] displs,
                               MemorySegment recv, long recvBytes, int root) {
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp pull scatter across processors");
             spanning.rooted.scatter(c, operation, send, counts, displs, recv, recvBytes, root);
         } else {
+            CollectiveRecording.algorithm("em-bsp pull scatter");
             scatter.scatter(c, operation, send, counts, displs, recv, recvBytes, root);
         }
     }
@@ -271,8 +287,10 @@ final class EmCollectives implements CollectiveEngine {
     private void allgatherBytes(EmCommunicator c, String operation, MemorySegment send, long sendBytes, MemorySegment recv,
                                 long[] counts, long[] displs) {
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp pairwise allgather across processors");
             spanning.allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);
         } else {
+            CollectiveRecording.algorithm("em-bsp pairwise allgather");
             allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);
         }
     }
@@ -280,10 +298,13 @@ final class EmCollectives implements CollectiveEngine {
     private void alltoallBytes(EmCommunicator c, String operation, MemorySegment send, long[] sendCounts, long[] sendDispls,
                                MemorySegment recv, long[] recvCounts, long[] recvDispls) {
         if (indirect != null) {
+            CollectiveRecording.algorithm("em-bsp indirect area alltoall (PEMS1)");
             indirect.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         } else if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp direct delivery alltoall across processors");
             spanning.alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         } else {
+            CollectiveRecording.algorithm("em-bsp direct delivery alltoall");
             alltoall.alltoall(c, operation, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
         }
     }
@@ -291,8 +312,10 @@ final class EmCollectives implements CollectiveEngine {
     private void reduceScatterCounts(EmCommunicator c, String operation, MemorySegment send, MemorySegment recv, long[] counts,
                                      Datatype type, Op op) {
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp rank-order fold across processors");
             spanning.folds.reduceScatter(c, operation, send, recv, counts, type, op);
         } else {
+            CollectiveRecording.algorithm("em-bsp rank-order fold");
             reductions.reduceScatter(c, operation, send, recv, counts, type, op);
         }
     }
@@ -300,8 +323,10 @@ final class EmCollectives implements CollectiveEngine {
     private void scanBytes(EmCommunicator c, String operation, MemorySegment send, MemorySegment recv, long count, Datatype type,
                            Op op, boolean inclusive) {
         if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp rank-order prefix across processors");
             spanning.folds.scan(c, operation, send, recv, count, type, op, inclusive);
         } else {
+            CollectiveRecording.algorithm("em-bsp rank-order prefix");
             scans.scan(c, operation, send, recv, count, type, op, inclusive);
         }
     }

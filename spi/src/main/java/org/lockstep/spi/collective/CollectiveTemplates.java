@@ -3,6 +3,7 @@ package org.lockstep.spi.collective;
 import java.lang.foreign.MemorySegment;
 import java.util.function.LongSupplier;
 
+import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
@@ -26,7 +27,11 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
         checkOpen();
         CollectiveCalls c = collectives;
         if (c == null) {
-            c = new CollectiveCalls(this, collectiveEngine(), collectiveChannel());
+            Communicator channel = collectiveChannel();
+            if (channel != this && channel instanceof CommunicatorHooks hooks) {
+                hooks.carriesCollectives = true;
+            }
+            c = new CollectiveCalls(this, collectiveEngine(), channel);
             collectives = c;
         }
         return c;
@@ -165,54 +170,63 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
         recorded("exscan", () -> type.byteLength(count), () -> collectives().scan(send, recv, count, type, op, true, false));
     }
 
-    // ---- the general forms: send and receive sides with their own counts and datatypes
+    // ---- the general forms: send and receive sides with their own counts and datatypes (recorded as
+    // the same operations: bytes as in the typed forms above, from the send or the receive side)
 
     @Override
     public final void gather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                              Datatype recvType, int root) {
-        runWithHandler(() -> collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false));
+        recorded("gather", () -> sendType.byteLength(sendCount),
+                () -> collectives().gather(send, sendCount, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void gatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                               long[] displacements, Datatype recvType, int root) {
-        runWithHandler(() -> collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false));
+        recorded("gatherv", () -> sendType.byteLength(sendCount),
+                () -> collectives().gatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, root, false));
     }
 
     @Override
     public final void scatter(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                               Datatype recvType, int root) {
-        runWithHandler(() -> collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false));
+        recorded("scatter", () -> recvType.byteLength(recvCount),
+                () -> collectives().scatter(send, sendCount, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype sendType, MemorySegment recv,
                                long recvCount, Datatype recvType, int root) {
-        runWithHandler(() -> collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false));
+        recorded("scatterv", () -> recvType.byteLength(recvCount),
+                () -> collectives().scatterv(send, sendCounts, displacements, sendType, recv, recvCount, recvType, root, false));
     }
 
     @Override
     public final void allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                 Datatype recvType) {
-        runWithHandler(() -> collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false));
+        recorded("allgather", () -> sendType.byteLength(sendCount),
+                () -> collectives().allgather(send, sendCount, sendType, recv, recvCount, recvType, false));
     }
 
     @Override
     public final void allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                                  long[] displacements, Datatype recvType) {
-        runWithHandler(() -> collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false));
+        recorded("allgatherv", () -> sendType.byteLength(sendCount),
+                () -> collectives().allgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false));
     }
 
     @Override
     public final void alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                Datatype recvType) {
-        runWithHandler(() -> collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false));
+        recorded("alltoall", () -> recvType.byteLength(recvCount) * size(),
+                () -> collectives().alltoall(send, sendCount, sendType, recv, recvCount, recvType, false));
     }
 
     @Override
     public final void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
                                 MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        runWithHandler(() -> collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false));
+        recorded("alltoallv", () -> recvType.byteLength(sum(recvCounts)),
+                () -> collectives().alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false));
     }
 
 }

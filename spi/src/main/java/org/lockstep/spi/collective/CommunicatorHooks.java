@@ -29,6 +29,11 @@ public abstract class CommunicatorHooks implements Communicator {
     volatile boolean closed;
     /** The error handler, and where every template hands it its errors. */
     final ErrorHandling errors = new ErrorHandling(this);
+    /**
+     * Set once this communicator serves as another's collective channel: its messages belong to
+     * collective algorithms, and its send and receive events say so.
+     */
+    boolean carriesCollectives;
 
     /** Only the layers of this package extend it. */
     CommunicatorHooks() {

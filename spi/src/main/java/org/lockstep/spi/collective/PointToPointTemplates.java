@@ -11,6 +11,8 @@ import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.spi.events.ReceiveEvent;
+import org.lockstep.spi.events.SendEvent;
 import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.CompletedRequest;
 import org.lockstep.spi.messaging.PackedBuffer;
@@ -20,7 +22,9 @@ import org.lockstep.spi.messaging.UnpackingRequest;
  * The point-to-point templates of {@link AbstractCommunicator}: each checks its arguments, handles
  * {@code PROC_NULL} and derived datatypes (packed into, or unpacked from, a private copy unless
  * contiguous), and calls the send, receive and probe hooks; buffered, matched, persistent and
- * partitioned calls go through {@link PointToPointCalls}.
+ * partitioned calls go through {@link PointToPointCalls}. Sends and blocking receives are recorded
+ * as {@link SendEvent}s and {@link ReceiveEvent}s when a Flight Recorder recording asks for them
+ * (the event is begun only then: with no recording a call costs one check).
  */
 public abstract class PointToPointTemplates extends CommunicatorHooks {
     private PointToPointCalls pointToPoint;
@@ -40,11 +44,19 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        SendEvent event = new SendEvent();
+        boolean recorded = event.isEnabled();
+        if (recorded) {
+            event.begin();
+        }
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest != PROC_NULL) {
                 MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
                 implSendBlocking(data, bytes, dest, tag, synchronous);
+                if (recorded) {
+                    event.sent(rank(), dest, tag, bytes, synchronous, true, carriesCollectives);
+                }
             }
         } catch (LockstepException e) {
             throw errors.failed(e);
@@ -62,13 +74,22 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
+        SendEvent event = new SendEvent();
+        boolean recorded = event.isEnabled();
+        if (recorded) {
+            event.begin();
+        }
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest == PROC_NULL) {
                 return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, tag, 0)));
             }
             MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
-            return errors.handled(implSend(data, bytes, dest, tag, synchronous));
+            Request started = implSend(data, bytes, dest, tag, synchronous);
+            if (recorded) {
+                event.sent(rank(), dest, tag, bytes, synchronous, false, carriesCollectives);
+            }
+            return errors.handled(started);
         } catch (LockstepException e) {
             throw errors.failed(e);
         }
@@ -76,25 +97,38 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        ReceiveEvent event = new ReceiveEvent();
+        boolean recorded = event.isEnabled();
+        if (recorded) {
+            event.begin();
+        }
         try {
             long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
                 return Status.of(PROC_NULL, ANY_TAG, 0);
             }
-            if (type.isContiguous()) {
-                return implReceiveBlocking(buffer, capacity, source, tag);
+            Status s = receiveBlocking(buffer, count, type, capacity, source, tag);
+            if (recorded) {
+                event.received(rank(), s.source(), s.tag(), s.byteCount(), source == ANY_SOURCE, carriesCollectives);
             }
-            PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
-            try {
-                Status s = implReceiveBlocking(packed.segment(), capacity, source, tag);
-                packed.unpack(s.byteCount());
-                return s;
-            } catch (TruncationException truncated) {
-                packed.unpack(truncated.status().byteCount());
-                throw truncated;
-            }
+            return s;
         } catch (LockstepException e) {
             throw errors.failed(e);
+        }
+    }
+
+    private Status receiveBlocking(MemorySegment buffer, long count, Datatype type, long capacity, int source, int tag) {
+        if (type.isContiguous()) {
+            return implReceiveBlocking(buffer, capacity, source, tag);
+        }
+        PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
+        try {
+            Status s = implReceiveBlocking(packed.segment(), capacity, source, tag);
+            packed.unpack(s.byteCount());
+            return s;
+        } catch (TruncationException truncated) {
+            packed.unpack(truncated.status().byteCount());
+            throw truncated;
         }
     }
 
