@@ -27,5 +27,10 @@ public enum Capability {
      * the {@code LOCKSTEP_*} variables ({@link org.lockstep.api.LockstepProvider#runAttached}): the
      * kit starts such ranks itself for the process rules.
      */
-    SEPARATE_PROCESSES
+    SEPARATE_PROCESSES,
+    /**
+     * The provider's ranks share memory, so that {@link org.lockstep.api.Communicator#allocateSharedWindow}
+     * works on more than one rank and {@link org.lockstep.api.Window#sharedQuery} gives the others' parts.
+     */
+    SHARED_WINDOWS
 }

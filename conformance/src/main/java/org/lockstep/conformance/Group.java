@@ -15,7 +15,8 @@ public enum Group {
     PROC("Separate processes", Subject.MESSAGING),
     CKPT("Checkpoint and restart", Subject.MESSAGING),
     EMBSP("EM-BSP simulation", Subject.MESSAGING),
-    TOPO("Process topologies", Subject.MESSAGING);
+    TOPO("Process topologies", Subject.MESSAGING),
+    RMA("One-sided communication", Subject.MESSAGING);
 
     /** What a group's rules run against. */
     public enum Subject {

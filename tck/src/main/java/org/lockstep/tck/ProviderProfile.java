@@ -66,7 +66,9 @@ public record ProviderProfile(Capabilities capabilities, Map<String, String> pro
                 // with lockstep.checkpoint=true (which the checkpoint rules set) the device is the message log
                 .with(org.lockstep.conformance.Capability.PERSISTENCE)
                 // ranks as separate processes on the mapped device (the process rules start them)
-                .with(org.lockstep.conformance.Capability.SEPARATE_PROCESSES);
+                .with(org.lockstep.conformance.Capability.SEPARATE_PROCESSES)
+                // windows in device memory: every rank loads and stores the others' parts
+                .with(org.lockstep.conformance.Capability.SHARED_WINDOWS);
         return new ProviderProfile(c, p);
     }
 

@@ -533,4 +533,44 @@ public abstract class MessagingProviderVerification {
     public void optional_PROC_02_ranksEndWithTheirLauncher() {
         verify("PROC.02");
     }
+
+    @Test
+    public void required_RMA_01_fenceCompletesEveryAccess() {
+        verify("RMA.01");
+    }
+
+    @Test
+    public void required_RMA_02_postStartCompleteWaitCompleteTheEpoch() {
+        verify("RMA.02");
+    }
+
+    @Test
+    public void required_RMA_03_exclusiveLockExcludes() {
+        verify("RMA.03");
+    }
+
+    @Test
+    public void required_RMA_04_flushAndUnlockCompleteAtTheTarget() {
+        verify("RMA.04");
+    }
+
+    @Test
+    public void required_RMA_05_accumulatesAreAtomic() {
+        verify("RMA.05");
+    }
+
+    @Test
+    public void required_RMA_06_compareAndSwapIsAtomic() {
+        verify("RMA.06");
+    }
+
+    @Test
+    public void optional_RMA_07_sharedWindowsAreLoadedAndStoredDirectly() {
+        verify("RMA.07");
+    }
+
+    @Test
+    public void required_RMA_08_badCallsAreTypedErrors() {
+        verify("RMA.08");
+    }
 }

@@ -26,6 +26,7 @@ public final class Catalog {
         all.addAll(ProcessRules.rules());
         all.addAll(TopologyRules.rules());
         all.addAll(NeighborhoodRules.rules());
+        all.addAll(RmaRules.rules());
         return all;
     }
 }

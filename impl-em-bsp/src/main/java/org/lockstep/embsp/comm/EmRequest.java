@@ -10,6 +10,7 @@ import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
 import org.lockstep.embsp.sim.CompositeSignal;
 import org.lockstep.embsp.sim.Vp;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * A request of a virtual processor. Waiting on it is a superstep wait of the {@code Scheduler}:
@@ -97,6 +98,7 @@ class EmRequest implements Request {
         checkOwner();
         if (!ready()) {
             world.scheduler().yieldPoint(owner, world.swapOut(owner), world.swapIn(owner));
+            ProgressAgents.advance(); // a polling VP's windows are served here (see Scheduler#await)
             if (!ready()) {
                 return Optional.empty();
             }

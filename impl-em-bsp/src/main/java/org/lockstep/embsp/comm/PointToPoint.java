@@ -13,6 +13,7 @@ import org.lockstep.embsp.sim.Scheduler;
 import org.lockstep.embsp.sim.Vp;
 import org.lockstep.spi.messaging.Envelope;
 import org.lockstep.spi.messaging.MatchingEngine;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * Point-to-point messages between VPs, with MPI's matching (sources, tags, wildcards,
@@ -213,6 +214,7 @@ final class PointToPoint {
         }
         CommWorld world = comm.world();
         world.scheduler().yieldPoint(comm.vp(), world.swapOut(comm.vp()), world.swapIn(comm.vp()));
+        ProgressAgents.advance(); // a polling VP's windows are served here (see Scheduler#await)
         return peek(comm, source, tag);
     }
 

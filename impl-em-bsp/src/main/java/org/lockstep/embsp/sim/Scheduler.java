@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * Who runs: the k partition locks of seed 003 §4 (VP t runs only while it holds partition
@@ -216,6 +217,10 @@ public final class Scheduler {
      */
     public void await(Vp vp, BooleanSupplier condition, CompositeSignal signal, String what,
                       Runnable yieldHook, Runnable resumeHook) {
+        if (ProgressAgents.present()) {
+            awaitServing(vp, condition, yieldHook, resumeHook);
+            return;
+        }
         lock.lock();
         try {
             if (aborted != null && vp.failure == null) {
@@ -259,6 +264,35 @@ public final class Scheduler {
             vp.failure = null;
         } finally {
             lock.unlock();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * {@link #await} for a VP whose thread has {@link ProgressAgents} (the targets of its one-sided
+     * windows): they must run while it waits, which a blocked VP cannot, so it polls, letting the
+     * others run at each round as {@link #yieldPoint} does, and runs its agents between rounds.
+     */
+    private void awaitServing(Vp vp, BooleanSupplier condition, Runnable yieldHook, Runnable resumeHook) {
+        LockstepException failure;
+        while (true) {
+            lock.lock();
+            try {
+                if (aborted != null && vp.failure == null) {
+                    vp.failure = aborted;
+                }
+                if (vp.failure != null || condition.getAsBoolean()) {
+                    failure = vp.failure;
+                    vp.failure = null;
+                    break;
+                }
+            } finally {
+                lock.unlock();
+            }
+            yieldPoint(vp, yieldHook, resumeHook);
+            ProgressAgents.advance();
         }
         if (failure != null) {
             throw failure;

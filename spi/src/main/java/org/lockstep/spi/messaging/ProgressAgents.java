@@ -31,6 +31,11 @@ public final class ProgressAgents {
         }
     }
 
+    /** Whether this thread has agents: a provider whose waits block without running them polls instead while it has. */
+    public static boolean present() {
+        return REGISTERED.get() > 0 && !AGENTS.get().isEmpty();
+    }
+
     /** Runs this thread's agents once; returns whether any did something. */
     public static boolean advance() {
         if (REGISTERED.get() == 0) {

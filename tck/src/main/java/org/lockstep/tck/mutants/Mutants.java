@@ -1,7 +1,9 @@
 package org.lockstep.tck.mutants;
 
 import java.util.List;
+import java.util.function.Function;
 
+import org.lockstep.api.Window;
 import org.lockstep.conformance.Capabilities;
 import org.lockstep.conformance.Capability;
 import org.lockstep.conformance.RuleCatalog;
@@ -27,6 +29,11 @@ public final class Mutants {
     private static Mutant mailboxFault(String fault, String breakage, List<String> killers) {
         return Mutant.providerFault(fault, breakage, killers,
                 new Mutant.ProviderFault(ProviderProfile.MAILBOX, ProviderProfile.MAILBOX_FAULTS, fault));
+    }
+
+    /** A mutant of the windows a communicator makes: each window forwards to the real one but for what {@code broken} breaks. */
+    private static Mutant windows(String id, String breakage, List<String> killers, Function<Window, Object> broken) {
+        return Mutant.communicator(id, breakage, killers, real -> new WindowBreakages.BrokenWindows(real, broken));
     }
 
     public static List<Mutant> all() {
@@ -160,6 +167,18 @@ public final class Mutants {
                 Mutant.communicator("INEIGHBOR_ALLTOALL_NEVER_RUNS", "ineighborAlltoall on a grid returns a completed request and"
                         + " exchanges nothing", List.of("TOPO.07"),
                         real -> new TopologyBreakages.BrokenGrids(real, TopologyBreakages.IneighborAlltoallNeverRuns::new)),
+                windows("PUTS_ONE_EPOCH_LATE", "the closing call of an epoch (fence, complete) does not complete its puts: they"
+                        + " reach the target in the origin's next epoch", List.of("RMA.01", "RMA.02"), WindowBreakages.PutsOneEpochLate::new),
+                windows("LOCK_NOT_EXCLUSIVE", "an exclusive lock is taken as a shared one", List.of("RMA.03"),
+                        WindowBreakages.LockNotExclusive::new),
+                windows("FLUSH_IS_LOCAL", "flush and flushAll complete nothing: a lock epoch's puts leave the origin at unlock",
+                        List.of("RMA.04"), WindowBreakages.FlushIsLocal::new),
+                windows("ACCUMULATE_NOT_ATOMIC", "accumulate, fetchAndOp and compareAndSwap are a get and a later put, so a"
+                        + " concurrent update is lost", List.of("RMA.05", "RMA.06"), WindowBreakages.AccumulateNotAtomic::new),
+                windows("SHARED_QUERY_OWN_PART", "sharedQuery gives the caller's own part whatever rank it names", List.of("RMA.07"),
+                        WindowBreakages.SharedQueryOwnPart::new),
+                windows("RANGE_UNCHECKED", "an access outside the target's part is dropped silently, not an RMA_RANGE error",
+                        List.of("RMA.08"), WindowBreakages.RangeUnchecked::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",
                         List.of("CKPT.01"), CheckpointBreakages.PendingIgnored::new),
                 mailboxFault("FREES_ON_RECEIPT", "the transport releases a logged message as soon as its receiver has consumed it, "
