@@ -573,4 +573,9 @@ public abstract class MessagingProviderVerification {
     public void required_RMA_08_badCallsAreTypedErrors() {
         verify("RMA.08");
     }
+
+    @Test
+    public void optional_RMA_09_windowsWorkAcrossProcesses() {
+        verify("RMA.09");
+    }
 }

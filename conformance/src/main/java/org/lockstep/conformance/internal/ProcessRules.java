@@ -50,7 +50,7 @@ final class ProcessRules {
     }
 
     /** The target's job properties for separate processes: its device is the provider's choice for processes. */
-    private static Map<String, String> processProperties(MessagingRuleContext c, int ranks) {
+    static Map<String, String> processProperties(MessagingRuleContext c, int ranks) {
         Map<String, String> properties = new TreeMap<>(c.target().jobOptions(ranks).properties());
         c.capabilities().deviceRouting().ifPresent(routing -> properties.keySet().removeIf(k -> isDeviceKey(routing, k)));
         return properties;

@@ -11,6 +11,7 @@ import static org.lockstep.conformance.internal.Definitions.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -24,6 +25,7 @@ import org.lockstep.api.Window.LockType;
 import org.lockstep.conformance.Capability;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
+import org.lockstep.conformance.run.ProcessJob;
 
 /**
  * One-sided communication (MPI 4.1 chapter 12): each synchronisation mode completes what it
@@ -37,6 +39,8 @@ final class RmaRules {
     private static final int NOTE = 41;
     /** How long a rank holding an exclusive lock watches for another rank getting in (bounded; a healthy run waits it out). */
     private static final long EXCLUSION_WATCH_NANOS = 300_000_000L;
+    /** How long three rank processes may take to start and run the window program on a loaded machine. */
+    private static final Duration PROCESS_RUN = Duration.ofSeconds(120);
 
     private RmaRules() {
     }
@@ -69,8 +73,8 @@ final class RmaRules {
                         List.of(standard("§12.7.1 atomicity of accumulate functions"), mpich("rma/fetch_and_op.c"),
                                 mpich("rma/accfence2.c")), RmaRules::accumulateAtomicity),
                 messaging(RMA, 6, REQUIRED, "compareAndSwapIsAtomic",
-                        "A spin lock of compareAndSwap (swap -1 for one's rank until it returns -1, swap back to release) admits one"
-                                + " rank at a time: a counter incremented inside it by get, flush and put ends at the number of entries.",
+                        "Every rank increments one element by compareAndSwap (v for v + 1, v the value it last saw): each value is"
+                                + " replaced by exactly one successful swap, and the element ends at the number of them.",
                         List.of(standard("§12.3.4 MPI_Compare_and_swap"), mpich("rma/compare_and_swap.c")), RmaRules::compareAndSwap),
                 Definitions.optional(RMA, 7, Capability.SHARED_WINDOWS, "sharedWindowsAreLoadedAndStoredDirectly",
                         "allocateSharedWindow gives every rank its neighbours' parts through sharedQuery: a store there is the"
@@ -82,7 +86,11 @@ final class RmaRules {
                                 + " a fence met by a post are RMA_SYNC; a lock on a rank outside the group is RANK; a freed window is"
                                 + " WIN; none of them hangs.",
                         List.of(standard("§12.8 error handling: MPI_ERR_RMA_RANGE, MPI_ERR_RMA_SYNC, MPI_ERR_WIN")),
-                        RmaRules::badCalls));
+                        RmaRules::badCalls),
+                Definitions.optional(RMA, 9, Capability.SEPARATE_PROCESSES, "windowsWorkAcrossProcesses",
+                        "Three ranks that are separate processes fence puts around a ring, count under an exclusive lock,"
+                                + " accumulate, and load and store a shared window's neighbour part, each seeing what the others did.",
+                        List.of(standard("§12 one-sided communications"), mpich("rma/win_shared.c")), RmaRules::acrossProcesses));
     }
 
     private static long[] longs(Window win, int count) {
@@ -271,42 +279,41 @@ final class RmaRules {
     }
 
     private static void compareAndSwap(MessagingRuleContext c) {
-        int entries = 20;
+        int perRank = 30;
         for (int n : c.rankCounts(2, 4)) {
-            c.runClean(n, "a compare-and-swap spin lock", rank -> {
+            c.runClean(n, "compare-and-swap increments of one element from every rank", rank -> {
                 Communicator w = rank.comm();
-                int me = w.rank();
-                Window win = w.allocateWindow(16, 8, Info.EMPTY);
-                win.segment().set(ValueLayout.JAVA_LONG, 0, -1);
-                win.segment().set(ValueLayout.JAVA_LONG, 8, 0);
+                Window win = w.allocateWindow(8, 8, Info.EMPTY);
+                win.segment().fill((byte) 0);
                 win.fence();
+                long[] won = new long[perRank];
                 long[] replaced = new long[1];
-                long[] counter = new long[1];
+                long guess = 0;
                 win.lockAll();
-                for (int i = 0; i < entries; i++) {
-                    do {
-                        win.compareAndSwap(one(me), one(-1), MemorySegment.ofArray(replaced), Datatype.LONG, 0, 0);
-                        win.flush(0);
-                        check(replaced[0] >= -1 && replaced[0] < n, "compare-and-swap returned " + replaced[0]
-                                + ", which no rank stored");
-                    } while (replaced[0] != -1);
-                    // inside: a read-modify-write that only the lock keeps whole
-                    win.get(MemorySegment.ofArray(counter), 1, Datatype.LONG, 0, 1);
+                for (int done = 0; done < perRank;) {
+                    win.compareAndSwap(one(guess + 1), one(guess), MemorySegment.ofArray(replaced), Datatype.LONG, 0, 0);
                     win.flush(0);
-                    counter[0]++;
-                    win.put(MemorySegment.ofArray(counter), 1, Datatype.LONG, 0, 1);
-                    win.flush(0);
-                    win.compareAndSwap(one(-1), one(me), MemorySegment.ofArray(replaced), Datatype.LONG, 0, 0);
-                    win.flush(0);
-                    checkEquals((long) me, replaced[0], "the spin lock's word when rank " + me + " released it");
+                    check(replaced[0] >= guess, "compare-and-swap returned " + replaced[0] + " after rank " + w.rank() + " saw " + guess
+                            + " (the element only grows)");
+                    if (replaced[0] == guess) {
+                        won[done++] = guess;
+                        guess++;
+                    } else {
+                        guess = replaced[0];
+                    }
                 }
                 win.unlockAll();
                 win.fence();
-                if (me == 0) {
-                    checkEquals((long) entries * n, win.segment().get(ValueLayout.JAVA_LONG, 8),
-                            "the counter after " + entries * n + " increments inside the compare-and-swap lock");
+                long[] all = new long[perRank * n];
+                w.allgather(MemorySegment.ofArray(won), perRank, Datatype.LONG, MemorySegment.ofArray(all));
+                Arrays.sort(all);
+                for (int i = 0; i < all.length; i++) {
+                    checkEquals((long) i, all[i], "the value replaced by successful swap " + i + " (each value replaced once)");
                 }
-                win.fence();
+                if (w.rank() == 0) {
+                    checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 0),
+                            "the element after " + perRank * n + " successful swaps");
+                }
                 win.free();
             });
         }
@@ -331,6 +338,16 @@ final class RmaRules {
             win.fence();
             win.free();
         });
+    }
+
+    private static void acrossProcesses(MessagingRuleContext c) {
+        try (ProcessJob job = ProcessJob.start(c.target().provider().name(), ProcessRules.processProperties(c, 3), 3, "windows")) {
+            boolean done = job.awaitLines(l -> l.contains(" windows "), 3, PROCESS_RUN);
+            check(done, "the 3 rank processes did not all report within " + PROCESS_RUN.toSeconds() + " s: " + job.lines());
+            for (String line : job.lines()) {
+                check(!line.contains(" windows FAILED"), line);
+            }
+        }
     }
 
     private static void badCalls(MessagingRuleContext c) {

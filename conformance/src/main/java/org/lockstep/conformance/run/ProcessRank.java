@@ -22,6 +22,7 @@ public final class ProcessRank {
         switch (args[0]) {
             case "hold" -> Lockstep.run(JobOptions.ofRanks(1), world -> hold(world, Path.of(args[1])));
             case "wait-on-rank-1" -> Lockstep.run(JobOptions.ofRanks(1), ProcessRank::waitOnRankOne);
+            case "windows" -> Lockstep.run(JobOptions.ofRanks(1), WindowProcessProgram::run);
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
