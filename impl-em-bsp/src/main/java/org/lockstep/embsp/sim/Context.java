@@ -122,10 +122,14 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency == Residency.RESIDENT) {
+                SwapEvent event = SwapEvent.beginning();
                 List<long[]> changed = changedBlockRanges();
-                move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                long bytes = move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
                 if (swapsTwice) { // kit self-test fault hook, off by default
-                    move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                    bytes += move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
+                }
+                if (event != null) {
+                    event.swapped(vp, "out", bytes);
                 }
             }
             residency = Residency.ON_DISK;
@@ -143,7 +147,11 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency != Residency.RESIDENT) {
-                move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+                SwapEvent event = SwapEvent.beginning();
+                long bytes = move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+                if (event != null) {
+                    event.swapped(vp, "in", bytes);
+                }
                 // memory and disk agree now: only later stores need writing back
                 writes.forget(memory);
                 residency = Residency.RESIDENT;
@@ -167,14 +175,12 @@ public final class Context {
             if (residency != Residency.ON_DISK) {
                 return;
             }
-            long block = store.blockSize();
-            List<long[]> blocks = mergeToBlocks(ranges, block);
-            List<IoHandle> pending = new ArrayList<>();
-            for (long[] r : blocks) {
-                pending.add(store.submit(IoDriver.Direction.READ, vp, r[0], memory.asSlice(r[0], r[1] - r[0]),
-                        IoCategory.SWAP_IN, meters));
+            SwapEvent event = SwapEvent.beginning();
+            List<long[]> blocks = mergeToBlocks(ranges, store.blockSize());
+            long bytes = move(blocks, IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
+            if (event != null) {
+                event.swapped(vp, "loan", bytes);
             }
-            ContextStore.all(pending).await();
             loaned = blocks;
             residency = Residency.LOANED;
         } finally {
@@ -230,12 +236,16 @@ public final class Context {
         return both;
     }
 
-    private void move(List<long[]> ranges, IoDriver.Direction direction, IoCategory category, IoMeter... meters) {
+    /** Moves {@code ranges} between memory and disk; the bytes moved. */
+    private long move(List<long[]> ranges, IoDriver.Direction direction, IoCategory category, IoMeter... meters) {
         List<IoHandle> pending = new ArrayList<>();
+        long bytes = 0;
         for (long[] r : ranges) {
             pending.add(store.submit(direction, vp, r[0], memory.asSlice(r[0], r[1] - r[0]), category, meters));
+            bytes += r[1] - r[0];
         }
         ContextStore.all(pending).await();
+        return bytes;
     }
 
     /** {start, end} ranges rounded out to blocks, sorted and merged. */

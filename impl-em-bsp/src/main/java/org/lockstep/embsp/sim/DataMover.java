@@ -17,6 +17,7 @@ import org.lockstep.embsp.io.IoHandle;
  * block. A source whose alignment differs from the destination's is shifted in memory first:
  * copied into an aligned slot of the sender's staging buffer, never moved in place (other VPs may
  * be reading the sender's memory at the same moment). α writes stay in flight ({@link Deliveries}).
+ * Each delivery and pull is a {@link DeliveryEvent} when a Flight Recorder recording wants it.
  *
  * <p>Reading out of a context (pulls: Bcast, Scatter, Reduce, rendezvous receives): a resident
  * source is copied from memory; otherwise the blocks that cover the bytes are read, aligned
@@ -60,16 +61,22 @@ public final class DataMover {
             MemorySegment.copy(source.external(), 0, destination, 0, length);
             return;
         }
+        DeliveryEvent event = DeliveryEvent.beginning();
         Context c = source.owner().context();
+        boolean onDisk;
         inFlight.lockForAccess(c);
         try {
-            if (c.residency() == Residency.RESIDENT) {
-                MemorySegment.copy(c.memory(), source.offset(), destination, 0, length);
-            } else {
+            onDisk = c.residency() != Residency.RESIDENT;
+            if (onDisk) {
                 readFromDisk(actor, source.owner().id(), source.offset(), destination);
+            } else {
+                MemorySegment.copy(c.memory(), source.offset(), destination, 0, length);
             }
         } finally {
             c.lock().readLock().unlock();
+        }
+        if (event != null) {
+            event.moved(source.owner().id(), "read", length, onDisk);
         }
     }
 
@@ -124,37 +131,48 @@ public final class DataMover {
             MemorySegment.copy(source, 0, destination.external(), 0, length);
             return;
         }
+        DeliveryEvent event = DeliveryEvent.beginning();
         Vp receiver = destination.owner();
         Context c = receiver.context();
-        long offset = destination.offset();
-        long end = offset + length;
+        boolean onDisk;
         inFlight.lockForAccess(c);
         try {
-            if (c.residency() == Residency.RESIDENT) {
-                MemorySegment.copy(source, 0, c.memory(), offset, length);
+            onDisk = c.residency() != Residency.RESIDENT;
+            if (onDisk) {
+                writeToDisk(actor, source, receiver, destination.offset(), cache, inFlight);
+            } else {
+                MemorySegment.copy(source, 0, c.memory(), destination.offset(), length);
                 if (cache != null) {
-                    cache.writeThrough(receiver.id(), offset, source);
+                    cache.writeThrough(receiver.id(), destination.offset(), source);
                 }
-                return;
             }
-            long interiorStart = ceil(offset);
-            long interiorEnd = floor(end);
-            if (interiorEnd > interiorStart) {
-                writeInterior(actor, receiver.id(), interiorStart, source.asSlice(interiorStart - offset, interiorEnd - interiorStart),
-                        c, inFlight);
-            }
-            forEachFragment(offset, end, (from, to) -> {
-                MemorySegment piece = source.asSlice(from - offset, to - from);
-                if (cache == null || !cache.patch(receiver.id(), from, piece)) {
-                    if (cache != null) {
-                        cache.countMiss();
-                    }
-                    readModifyWrite(actor, receiver.id(), from, piece);
-                }
-            });
         } finally {
             c.lock().readLock().unlock();
         }
+        if (event != null) {
+            event.moved(receiver.id(), "write", length, onDisk);
+        }
+    }
+
+    /** {@link #write} into a context that is swapped out, whose read lock the caller holds. */
+    private void writeToDisk(IoActor actor, MemorySegment source, Vp receiver, long offset, BoundaryCache cache, Deliveries inFlight) {
+        Context c = receiver.context();
+        long end = offset + source.byteSize();
+        long interiorStart = ceil(offset);
+        long interiorEnd = floor(end);
+        if (interiorEnd > interiorStart) {
+            writeInterior(actor, receiver.id(), interiorStart, source.asSlice(interiorStart - offset, interiorEnd - interiorStart),
+                    c, inFlight);
+        }
+        forEachFragment(offset, end, (from, to) -> {
+            MemorySegment piece = source.asSlice(from - offset, to - from);
+            if (cache == null || !cache.patch(receiver.id(), from, piece)) {
+                if (cache != null) {
+                    cache.countMiss();
+                }
+                readModifyWrite(actor, receiver.id(), from, piece);
+            }
+        });
     }
 
     private void writeInterior(IoActor actor, int vp, long contextOffset, MemorySegment data, Context held, Deliveries inFlight) {
