@@ -40,7 +40,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #SPOOL}</td><td>bytes of memory for such buffered messages</td><td>16m</td></tr>
  *   <tr><td>{@value #STATS_OUT}</td><td>file that receives the closing key=value line</td><td>none</td></tr>
  *   <tr><td>{@value #BENCH_OUT}</td><td>gnuplot data file: time and I/O per superstep</td><td>none</td></tr>
- *   <tr><td>{@value #PROGRESS}</td><td>seconds between progress lines on standard error (0: none)</td><td>0</td></tr>
+ *   <tr><td>{@value #PROGRESS}</td><td>seconds between progress lines, logged at INFO on the {@code System.Logger} {@code org.lockstep.embsp.Simulation} (the JDK default writes them to standard error; 0: none)</td><td>0</td></tr>
  *   <tr><td>{@value #NETWORK}</td><td>P &gt; 1: the provider real processors talk through</td><td>{@value #DEFAULT_NETWORK}</td></tr>
  *   <tr><td>{@value #DELIVERY}</td><td>Alltoallv: {@code direct} (PEMS2) or {@code indirect} (PEMS1's area on disk)</td><td>direct</td></tr>
  *   <tr><td>{@value #INDIRECT_SLOT}</td><td>{@code delivery=indirect}: bytes of the indirect area per (sender, receiver), the most one message may hold (PEMS1's bound on ω)</td><td>2μ/v rounded up to B</td></tr>

@@ -31,6 +31,8 @@ import org.lockstep.embsp.sim.Vp;
  * and reports what it did.
  */
 public final class Simulation {
+    private static final System.Logger LOG = System.getLogger(Simulation.class.getName());
+
     private Simulation() {
     }
 
@@ -213,9 +215,10 @@ public final class Simulation {
                 } catch (InterruptedException e) {
                     return;
                 }
-                System.err.printf(Locale.ROOT, "embsp: %.0f s, superstep %d, %d of %d VPs running, swap %d MiB, delivery %d MiB%n",
+                LOG.log(System.Logger.Level.INFO, () -> String.format(Locale.ROOT,
+                        "embsp: %.0f s, superstep %d, %d of %d VPs running, swap %d MiB, delivery %d MiB",
                         a.elapsedSeconds(), a.superstepCount() - 1, machine.scheduler().live(), machine.vpCount(),
-                        a.world().swapBytes() >> 20, a.world().deliveryBytes() >> 20);
+                        a.world().swapBytes() >> 20, a.world().deliveryBytes() >> 20));
             }
         });
     }

@@ -103,7 +103,7 @@ final class EmbspCommand implements Callable<Integer> {
     Path benchOut;
 
     @Option(names = "--progress", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Seconds between progress lines on standard error; 0 for none (default: ${DEFAULT-VALUE}).")
+            description = "Seconds between progress lines (logged at INFO, to standard error by default); 0 for none (default: ${DEFAULT-VALUE}).")
     long progressSeconds;
 
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",

@@ -47,7 +47,11 @@ public final class MailboxOptions {
      * delivered straight into a receive buffer leaves no retained copy in the device.
      */
     public static final String SINGLE_COPY_THRESHOLD = "lockstep.mailbox.singleCopyThreshold";
-    /** {@code true}: a process rank prints its transport counters (copies, single-copy messages) to stderr when it leaves. */
+    /**
+     * {@code true}: a process rank logs its transport counters (copies, single-copy messages) when it
+     * leaves, at INFO on the {@code System.Logger} {@code org.lockstep.pcie.mailbox.ProcessWorld}
+     * (the JDK's default logging writes it to standard error).
+     */
     public static final String PRINT_STATISTICS = "lockstep.mailbox.printStatistics";
     /** The compatibility kit's fault-injection hook ({@link TransportFaults#PROPERTY}); never for production. */
     public static final String FAULTS = TransportFaults.PROPERTY;

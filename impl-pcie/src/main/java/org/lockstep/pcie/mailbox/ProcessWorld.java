@@ -46,6 +46,7 @@ public final class ProcessWorld implements AttachedRank {
     private final Thread exitHook;
     private volatile boolean ended;
     private boolean printStatistics;
+    private static final System.Logger LOG = System.getLogger(ProcessWorld.class.getName());
 
     private ProcessWorld(ExternalMemory device, MailboxEndpoint endpoint, LauncherWatch launcher, JobDeviceOwner owner) {
         this.device = device;
@@ -158,7 +159,7 @@ public final class ProcessWorld implements AttachedRank {
         }
         endpoint.lifecycle().markEnded(failed);
         if (printStatistics) {
-            System.err.println("lockstep rank " + endpoint.rank() + ": " + endpoint.statistics());
+            LOG.log(System.Logger.Level.INFO, "lockstep rank {0}: {1}", endpoint.rank(), endpoint.statistics());
         }
         device.persist(endpoint.layout().rankEntry(endpoint.rank()), RankTableDescriptor.ENTRY_LENGTH);
         try {
@@ -196,8 +197,8 @@ public final class ProcessWorld implements AttachedRank {
 
     /** The launcher has gone: this rank fails (its peers see it at once), and the process ends rather than run on unseen. */
     private void endWithLauncher() {
-        System.err.println("lockstep rank " + endpoint.rank() + ": the launcher (process " + launcher.pid()
-                + ") has gone; ending this rank");
+        LOG.log(System.Logger.Level.WARNING, "lockstep rank {0}: the launcher (process {1}) has gone; ending this rank",
+                endpoint.rank(), Long.toString(launcher.pid()));
         Thread.ofPlatform().daemon().start(() -> {
             try {
                 leave(true);
