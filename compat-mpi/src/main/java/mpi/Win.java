@@ -1,14 +1,20 @@
 package mpi;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Window;
+
 /**
- * A window of memory that other ranks access by one-sided communication ({@code MPI_Win}). One-sided
- * communication comes with Lockstep's API for it (issue 16): creating a window throws an
- * {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}, so no window exists.
+ * A window of memory that other ranks access by one-sided communication ({@code MPI_Win}), over
+ * Lockstep's {@link Window}. Origin and target must describe the same elements (same element type
+ * and count); assertions are accepted and not acted on (MPI allows that). Dynamic windows
+ * (attach, detach), window attributes and error handlers of their own are not there: they throw an
+ * {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public final class Win implements Freeable {
-    private static final String MISSING = "one-sided communication comes with Lockstep's API for windows (issue 16)";
+    private static final String MISSING = "dynamic windows, window attributes and window error handlers are not in Lockstep's windows";
 
     /** The null window handle. */
     public static final int WIN_NULL = 0;
@@ -16,19 +22,79 @@ public final class Win implements Freeable {
     public static final int FLAVOR_PRIVATE = 0;
     public static final int FLAVOR_SHARED = 1;
 
+    private final Comm comm;
+    private Window window;
+    private String name = "";
+
+    /** {@code MPI_Win_create} over {@code base} ({@code size} bytes of it), which stays the caller's. */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("new Win", MISSING);
+        this.comm = comm;
+        MemorySegment memory = Buffers.segment(base, "new Win");
+        if (size < 0 || size > memory.byteSize()) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "size " + size
+                    + " is negative or beyond the buffer's " + memory.byteSize() + " bytes");
+        }
+        this.window = make("new Win", c -> c.createWindow(memory.asSlice(0, size), dispUnit, Info.toHints(info)));
     }
 
+    /**
+     * {@code MPI_Win_allocate} ({@link #FLAVOR_PRIVATE}) or {@code MPI_Win_allocate_shared}
+     * ({@link #FLAVOR_SHARED}): the memory is Lockstep's, so {@code base} is not where it is.
+     */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("new Win", MISSING);
+        this.comm = comm;
+        if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "flavor " + flavor);
+        }
+        this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(size, dispUnit, Info.toHints(info))
+                : c.allocateWindow(size, dispUnit, Info.toHints(info)));
     }
 
+    /** {@code MPI_Win_create_dynamic}: not there. */
     public Win(Info info, Comm comm) throws MPIException {
         MPI.check();
+        this.comm = comm;
         throw ErrorClasses.unsupported("new Win", MISSING);
+    }
+
+    private interface Making {
+        Window make(org.lockstep.api.Communicator c);
+    }
+
+    private interface Call {
+        void run(Window w) throws MPIException;
+    }
+
+    private Window make(String call, Making making) throws MPIException {
+        org.lockstep.api.Communicator c = comm.live(call);
+        try {
+            return making.make(c);
+        } catch (LockstepException e) {
+            throw comm.fail(call, e);
+        }
+    }
+
+    private void call(String call, Call body) throws MPIException {
+        MPI.check();
+        Window w = window;
+        if (w == null) {
+            throw ErrorClasses.argument(ErrorClasses.WIN, call, "the window was freed");
+        }
+        try {
+            body.run(w);
+        } catch (LockstepException e) {
+            throw ErrorClasses.exception(call, e);
+        }
+    }
+
+    /** The element count of an access whose origin and target describe the same elements; TYPE otherwise. */
+    private static long elements(String call, int orgCount, Datatype orgType, int targetCount, Datatype targetType) throws MPIException {
+        long n = orgType.wireCount(call, orgCount);
+        if (orgType.wire != targetType.wire || n != targetType.wireCount(call, targetCount)) {
+            throw ErrorClasses.argument(ErrorClasses.TYPE, call, "origin (" + orgCount + " " + orgType + ") and target (" + targetCount
+                    + " " + targetType + ") must be the same elements");
+        }
+        return n;
     }
 
     public void attach(Buffer base, int size) throws MPIException {
@@ -42,63 +108,73 @@ public final class Win implements Freeable {
     }
 
     public Group getGroup() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.getGroup", MISSING);
+        Group[] g = new Group[1];
+        call("Win.getGroup", w -> g[0] = new Group(w.group().worldRanks()));
+        return g[0];
     }
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.put", MISSING);
+        long n = elements("Win.put", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.put");
+        call("Win.put", w -> w.put(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.get", MISSING);
+        long n = elements("Win.get", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.get");
+        call("Win.get", w -> w.get(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.accumulate", MISSING);
+        long n = elements("Win.accumulate", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.accumulate");
+        call("Win.accumulate", w -> w.accumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void fence(int assertion) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.fence", MISSING);
+        call("Win.fence", Window::fence);
     }
 
     public void start(Group group, int assertion) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.start", MISSING);
+        call("Win.start", w -> w.start(lockstepGroup(group)));
     }
 
     public void complete() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.complete", MISSING);
+        call("Win.complete", Window::complete);
     }
 
     public void post(Group group, int assertion) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.post", MISSING);
+        call("Win.post", w -> w.post(lockstepGroup(group)));
     }
 
     public void waitFor() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.waitFor", MISSING);
+        call("Win.waitFor", Window::waitExposure);
     }
 
+    /** {@code MPI_Win_test}: not there (it would need a non-blocking wait); use {@link #waitFor}. */
     public boolean test() throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.test", MISSING);
+        throw ErrorClasses.unsupported("Win.test", "a non-blocking test of an exposure epoch is not in Lockstep's windows (waitFor is)");
+    }
+
+    private static org.lockstep.api.Group lockstepGroup(Group group) throws MPIException {
+        if (group == null) {
+            throw ErrorClasses.argument(ErrorClasses.GROUP, "Win", "the group is null");
+        }
+        return org.lockstep.api.Group.of(MPI.COMM_WORLD.getRank(), group.worldRanks());
     }
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.lock", MISSING);
+        Window.LockType type = switch (lockType) {
+            case MPI.LOCK_EXCLUSIVE -> Window.LockType.EXCLUSIVE;
+            case MPI.LOCK_SHARED -> Window.LockType.SHARED;
+            default -> throw ErrorClasses.argument(ErrorClasses.LOCKTYPE, "Win.lock", "lock type " + lockType);
+        };
+        call("Win.lock", w -> w.lock(type, rank));
     }
 
     public void unlock(int rank) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.unlock", MISSING);
+        call("Win.unlock", w -> w.unlock(rank));
     }
 
     public void setErrhandler(Errhandler errhandler) throws MPIException {
@@ -141,99 +217,110 @@ public final class Win implements Freeable {
         throw ErrorClasses.unsupported("Win.deleteAttr", MISSING);
     }
 
+    /** {@code MPI_Win_free}: collective. */
     @Override
     public void free() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.free", MISSING);
+        call("Win.free", Window::free);
+        window = null;
     }
 
     public Info getInfo() throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.getInfo", MISSING);
+        return Info.ofHints(org.lockstep.api.Info.EMPTY);
     }
 
+    /** Hints are accepted and not acted on. */
     public void setInfo(Info info) throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.setInfo", MISSING);
     }
 
+    /** {@link #put}, returning a request complete at once (the origin buffer is copied or written by then). */
     public Request rPut(Buffer origin_addr, int origin_count, Datatype origin_datatype, int target_rank, int target_disp, int target_count, Datatype target_datatype) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.rPut", MISSING);
+        put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype);
+        return completed("Win.rPut");
     }
 
+    /** {@link #get} and a flush of the target (request-based calls belong to passive-target epochs), then a complete request. */
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.rGet", MISSING);
+        get(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        flush(targetRank);
+        return completed("Win.rGet");
     }
 
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.rAccumulate", MISSING);
+        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+        return completed("Win.rAccumulate");
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.getAccumulate", MISSING);
+        long n = elements("Win.getAccumulate", orgCount, orgType, targetCount, targetType);
+        elements("Win.getAccumulate", resultCount, resultType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.getAccumulate");
+        MemorySegment result = Buffers.segment(resultAddr, "Win.getAccumulate");
+        call("Win.getAccumulate", w -> w.getAccumulate(data, result, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.rGetAccumulate", MISSING);
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp, targetCount, targetType, op);
+        flush(targetRank);
+        return completed("Win.rGetAccumulate");
+    }
+
+    private Request completed(String call) {
+        return new Request(comm, call, new CompletedRequest(org.lockstep.api.Status.empty()));
     }
 
     public void lockAll(int assertion) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.lockAll", MISSING);
+        call("Win.lockAll", Window::lockAll);
     }
 
     public void unlockAll() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.unlockAll", MISSING);
+        call("Win.unlockAll", Window::unlockAll);
     }
 
     public void sync() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.sync", MISSING);
+        call("Win.sync", Window::sync);
     }
 
     public void flush(int targetRank) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.flush", MISSING);
+        call("Win.flush", w -> w.flush(targetRank));
     }
 
     public void flushAll() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.flushAll", MISSING);
+        call("Win.flushAll", Window::flushAll);
     }
 
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType, int targetRank, int targetDisp) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.compareAndSwap", MISSING);
+        targetType.wireCount("Win.compareAndSwap", 1);
+        MemorySegment data = Buffers.segment(origin, "Win.compareAndSwap");
+        MemorySegment compare = Buffers.segment(compareAddr, "Win.compareAndSwap");
+        MemorySegment result = Buffers.segment(resultAddr, "Win.compareAndSwap");
+        call("Win.compareAndSwap", w -> w.compareAndSwap(data, compare, result, targetType.wire, targetRank, targetDisp));
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.fetchAndOp", MISSING);
+        dataType.wireCount("Win.fetchAndOp", 1);
+        MemorySegment data = Buffers.segment(origin, "Win.fetchAndOp");
+        MemorySegment result = Buffers.segment(resultAddr, "Win.fetchAndOp");
+        call("Win.fetchAndOp", w -> w.fetchAndOp(data, result, dataType.wire, targetRank, targetDisp, op.forType(dataType)));
     }
 
+    /** {@link #flush}: completing at the target as well is more than flushLocal promises, and allowed. */
     public void flushLocal(int targetRank) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.flushLocal", MISSING);
+        flush(targetRank);
     }
 
     public void flushLocalAll() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.flushLocalAll", MISSING);
+        flushAll();
     }
 
     public String getName() throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.getName", MISSING);
+        return name;
     }
 
     public void setName(String name) throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.setName", MISSING);
+        this.name = name == null ? "" : name;
     }
 }

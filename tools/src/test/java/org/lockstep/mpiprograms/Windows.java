@@ -1,0 +1,70 @@
+package org.lockstep.mpiprograms;
+
+import java.nio.IntBuffer;
+import java.util.Arrays;
+
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Win;
+
+/**
+ * One-sided communication: a window over a direct buffer (new Win(base, ...)) with fence epochs of
+ * puts and gets around the ranks, fetch-and-add tickets under exclusive locks, an allocated window
+ * (FLAVOR_PRIVATE) with accumulate, and a complete without start (MPI.ERR_RMA_SYNC).
+ */
+public final class Windows {
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        int rank = world.getRank();
+        int size = world.getSize();
+
+        IntBuffer base = MPI.newIntBuffer(size + 1);
+        Win win = new Win(base, 4 * (size + 1), 4, MPI.INFO_NULL, world);
+        win.fence(0);
+        IntBuffer origin = MPI.newIntBuffer(1).put(0, 100 + rank);
+        for (int t = 0; t < size; t++) {
+            win.put(origin, 1, MPI.INT, t, rank, 1, MPI.INT);
+        }
+        win.fence(0);
+        for (int s = 0; s < size; s++) {
+            Check.equal(100 + s, base.get(s), "element " + s + " after the fence (put by rank " + s + ")");
+        }
+        IntBuffer fetched = MPI.newIntBuffer(1);
+        int next = (rank + 1) % size;
+        win.get(fetched, 1, MPI.INT, next, next, 1, MPI.INT);
+        win.fence(0);
+        Check.equal(100 + next, fetched.get(0), "what rank " + next + " holds of its own put, by get");
+
+        IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+        IntBuffer ticket = MPI.newIntBuffer(1);
+        win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+        win.fetchAndOp(one, ticket, MPI.INT, 0, size, MPI.SUM);
+        win.unlock(0);
+        win.fence(0);
+        int[] tickets = new int[size];
+        world.allGather(new int[] {ticket.get(0)}, 1, MPI.INT, tickets, 1, MPI.INT);
+        Arrays.sort(tickets);
+        for (int i = 0; i < size; i++) {
+            Check.equal(i, tickets[i], "fetch-and-add ticket " + i);
+        }
+
+        Check.fails(MPI.ERR_RMA_SYNC, "Win.complete", win::complete);
+        win.fence(0);
+        win.free();
+
+        Win allocated = new Win(8, 4, MPI.INFO_NULL, world, null, Win.FLAVOR_PRIVATE);
+        allocated.fence(0);
+        allocated.accumulate(MPI.newIntBuffer(1).put(0, rank + 1), 1, MPI.INT, 0, 1, 1, MPI.INT, MPI.SUM);
+        allocated.fence(0);
+        IntBuffer sum = MPI.newIntBuffer(1);
+        allocated.get(sum, 1, MPI.INT, 0, 1, 1, MPI.INT);
+        allocated.fence(0);
+        Check.equal((long) size * (size + 1) / 2, sum.get(0), "the accumulated sum read back from rank 0");
+        allocated.free();
+
+        Check.passed("Windows");
+        MPI.Finalize();
+    }
+}
