@@ -85,12 +85,7 @@ class RealProcessorsTest {
             world.free(pad);
             world.free(kept);
         });
-        List<CallRecord> bcasts = report.calls().stream().filter(c -> c.operation().equals("bcast")).toList();
-        assertEquals(rounds, bcasts.size(), "one record per bcast");
-        for (CallRecord c : bcasts) {
-            assertTrue(c.counted().swapBytes() <= c.swapBoundBytes(), () -> "a VP swapped more than once: " + CollectivesTest.describe(c));
-            assertTrue(c.withinBound(), () -> CollectivesTest.describe(c));
-        }
+        assertEachCallSwappedOnce(report, "bcast", rounds);
     }
 
     /**
@@ -128,9 +123,14 @@ class RealProcessorsTest {
             world.free(pad);
             world.free(kept);
         });
-        List<CallRecord> allgathers = report.calls().stream().filter(c -> c.operation().equals("allgather")).toList();
-        assertEquals(rounds, allgathers.size(), "one record per allgather");
-        for (CallRecord c : allgathers) {
+        assertEachCallSwappedOnce(report, "allgather", rounds);
+    }
+
+    /** {@code calls} records of {@code operation}, each within its bounds, its swaps within one out and in per VP. */
+    private static void assertEachCallSwappedOnce(RunReport report, String operation, int calls) {
+        List<CallRecord> records = report.calls().stream().filter(c -> c.operation().equals(operation)).toList();
+        assertEquals(calls, records.size(), "one record per " + operation);
+        for (CallRecord c : records) {
             assertTrue(c.counted().swapBytes() <= c.swapBoundBytes(), () -> "a VP swapped more than once: " + CollectivesTest.describe(c));
             assertTrue(c.withinBound(), () -> CollectivesTest.describe(c));
         }

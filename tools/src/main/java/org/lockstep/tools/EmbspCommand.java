@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "embsp", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs an application as V virtual processors of the EM-BSP simulator (PEMS2): K memory partitions of "
-                + "MU bytes, every VP's context swapped to the disks at each superstep.",
+                + "MU bytes, every VP's context swapped to the disks at each superstep (kept in memory if all fit in --memory).",
                 "Applications:", "%n" + "  sort         --keys N [--seed S]%n  prefix-sums  --values N%n  list-ranking --nodes N"},
         footer = {"%nEvery run ends with one line: vps=... cores=... supersteps=... seconds=... swap_bytes=... delivery_bytes=... "
                 + "bound_bytes=... (bound: the analytic I/O bound of the run's collectives)."})
@@ -266,6 +266,10 @@ final class EmbspCommand implements Callable<Integer> {
                 .with(PREFIX + "statsOut", stats.toString());
         if (disks != null) {
             job = job.with(PREFIX + "disks", String.join(",", disks.stream().map(Path::toString).toList()));
+        }
+        if (!properties.containsKey(PREFIX + "keepResident")) {
+            // contexts that all fit in the budget never swap
+            job = job.with(PREFIX + "keepResident", "true");
         }
         if (memory != null || !properties.containsKey(PREFIX + "memory")) {
             job = job.with(PREFIX + "memory", Long.toString(jvm().simulatorBudget()));

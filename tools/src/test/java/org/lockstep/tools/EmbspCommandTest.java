@@ -101,6 +101,17 @@ class EmbspCommandTest {
     }
 
     @Test
+    void contextsThatAllFitInTheBudgetAreNeverSwapped() throws IOException {
+        Run r = CommandLineTest.run("embsp", "--vps", "6", "--cores", "2", "--memory", "64m", "--disks", diskDir().toString(),
+                "--block-size", "4k", "--", "sort", "--keys", "30000");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        Map<String, String> line = closingLine(r.out());
+        assertEquals("0", line.get("swap_bytes"), "every context stayed in memory: " + line);
+        assertEquals("0", line.get("delivery_bytes"), "every message went memory to memory: " + line);
+        assertEquals("ok", line.get("check"));
+    }
+
+    @Test
     void theJvmIsSizedFromTheMemoryBudgetAndSaysSo() {
         Run small = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "128", "--cores", "2", "--memory", "512m", "--",
                 "sort", "--keys", "1000");
@@ -130,7 +141,7 @@ class EmbspCommandTest {
         long keys = 30_000;
         Run r = CommandLineTest.run("embsp", "--vps", "6", "--cores", "2", "--disks", diskDir() + "," + diskDir(),
                 "--block-size", "4k", "--io", "async", "--threads", "platform", "--alpha", "4", "--bench-out", bench.toString(),
-                "--", "sort", "--keys", Long.toString(keys));
+                "-o", "lockstep.embsp.keepResident=false", "--", "sort", "--keys", Long.toString(keys));
         assertEquals(0, r.exitCode(), r.err() + r.out());
         Map<String, String> line = closingLine(r.out());
         assertTrue(r.out().strip().lines().toList().getLast().startsWith("vps=6 cores=2 supersteps="), r.out());

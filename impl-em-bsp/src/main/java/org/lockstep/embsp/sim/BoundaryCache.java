@@ -36,7 +36,7 @@ public final class BoundaryCache {
      * the region's unaligned ends (if the budget allows).
      */
     public void snapshotEnds(Vp vp, long offset, long length) {
-        if (length == 0 || vp.context().mapped()) {
+        if (length == 0 || vp.context().stationary()) {
             return;
         }
         long end = offset + length;

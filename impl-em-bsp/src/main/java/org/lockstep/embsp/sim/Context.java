@@ -18,8 +18,10 @@ import org.lockstep.embsp.memory.WriteWatch;
  * ({@code MPI_Alloc_mem}), placed by a {@link FirstFitAllocator} in the VP's partition (always
  * the same one, so segments stay valid across swaps), and its residency. A swap-in reads the
  * allocated blocks; a swap-out writes back only the allocated blocks on pages written since the
- * swap-in, as the {@link WriteWatch} saw them (all of them where it cannot tell). In memory-mapped mode the context is its mapped file region and is always
- * resident: the kernel pages it as the program touches it.
+ * swap-in, as the {@link WriteWatch} saw them (all of them where it cannot tell). A stationary
+ * context never swaps and is always resident: in memory-mapped mode it is its mapped file region
+ * (the kernel pages it as the program touches it); when every context fits in the memory budget
+ * ({@code lockstep.embsp.keepResident}) it has memory of its own.
  *
  * <p>Residency changes under the write lock; a VP that reads or delivers into another's context
  * holds the read lock, so a context never changes residency under an access.
@@ -33,7 +35,7 @@ public final class Context {
     private final FirstFitAllocator allocator;
     private final ContextStore store;
     private final WriteWatch writes;
-    private final boolean mapped;
+    private final boolean stationary;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile Residency residency;
     private List<long[]> loaned = List.of();
@@ -41,18 +43,19 @@ public final class Context {
     private final boolean swapsTwice;
 
     Context(int vp, MemorySegment memory, ContextStore store) {
-        this(vp, memory, store, WriteWatch.none(), false);
+        this(vp, memory, store, WriteWatch.none(), false, false);
     }
 
-    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, boolean swapsTwice) {
+    /** @param ownMemory the context keeps {@code memory} to itself and never swaps */
+    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, boolean ownMemory, boolean swapsTwice) {
         this.vp = vp;
         this.writes = writes;
         this.swapsTwice = swapsTwice;
         this.memory = memory;
         this.store = store;
-        this.mapped = store.mapped();
+        this.stationary = store.mapped() || ownMemory;
         this.allocator = new FirstFitAllocator(memory.byteSize(), ALLOCATION_ALIGNMENT);
-        this.residency = mapped ? Residency.RESIDENT : Residency.ON_DISK;
+        this.residency = stationary ? Residency.RESIDENT : Residency.ON_DISK;
     }
 
     public int vp() {
@@ -72,8 +75,9 @@ public final class Context {
         return residency;
     }
 
-    public boolean mapped() {
-        return mapped;
+    /** Whether this context never swaps: memory-mapped, or resident in memory of its own. */
+    public boolean stationary() {
+        return stationary;
     }
 
     public ReentrantReadWriteLock lock() {
@@ -116,7 +120,7 @@ public final class Context {
 
     /** Writes the allocated blocks written since the swap-in to disk: the context leaves its partition. */
     public void swapOut(IoMeter... meters) {
-        if (mapped) {
+        if (stationary) {
             return;
         }
         lock.writeLock().lock();
@@ -141,7 +145,7 @@ public final class Context {
 
     /** Reads the allocated blocks into the partition: the context is resident again. */
     public void swapIn(IoMeter... meters) {
-        if (mapped) {
+        if (stationary) {
             return;
         }
         lock.writeLock().lock();
@@ -167,7 +171,7 @@ public final class Context {
      * partition as a read-only copy, the disk staying the truth; a resident context is left as it is.
      */
     public void loan(List<long[]> ranges, IoMeter... meters) {
-        if (mapped) {
+        if (stationary) {
             return;
         }
         lock.writeLock().lock();
@@ -198,7 +202,7 @@ public final class Context {
         lock.writeLock().lock();
         try {
             allocator.clear();
-            residency = mapped ? Residency.RESIDENT : Residency.ON_DISK;
+            residency = stationary ? Residency.RESIDENT : Residency.ON_DISK;
         } finally {
             lock.writeLock().unlock();
         }
@@ -206,7 +210,7 @@ public final class Context {
 
     /** Bytes one swap of this context moves now. */
     public long swapBytes() {
-        return mapped ? 0 : allocator.swapBytes(store.blockSize());
+        return stationary ? 0 : allocator.swapBytes(store.blockSize());
     }
 
     /** The allocated blocks on pages written since the swap-in (every allocated block if that is unknown). */

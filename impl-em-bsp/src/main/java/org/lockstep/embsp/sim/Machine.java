@@ -20,7 +20,9 @@ import org.lockstep.embsp.memory.WriteWatch;
 /**
  * One real processor of the simulation (seed 003 Fig. 3.2): k cores with k memory partitions of
  * μ bytes, allocated once, off-heap and block-aligned; D disks holding its v/P contexts; the
- * scheduler, the I/O accounting and the machinery that moves messages between contexts.
+ * scheduler, the I/O accounting and the machinery that moves messages between contexts. When every
+ * context fits and {@code lockstep.embsp.keepResident} asks for it, each context has μ bytes of its
+ * own instead and never swaps; the partitions then only bound how many VPs run at once.
  */
 public final class Machine implements AutoCloseable {
     private final EmBspOptions options;
@@ -48,7 +50,8 @@ public final class Machine implements AutoCloseable {
         this.partitions = new Partition[options.cores()];
         long slot = slotSize(options);
         for (int p = 0; p < partitions.length; p++) {
-            MemorySegment memory = store.mapped() ? null : arena.allocate(options.contextSize(), alignment);
+            // kept resident, every context has memory of its own: the partitions need none
+            MemorySegment memory = store.mapped() || options.keepResident() ? null : arena.allocate(options.contextSize(), alignment);
             MemorySegment staging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
             partitions[p] = new Partition(p, memory, staging, slot);
         }
@@ -64,8 +67,10 @@ public final class Machine implements AutoCloseable {
         for (int t = 0; t < vps.length; t++) {
             int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];
-            MemorySegment memory = store.mapped() ? store.mappedContext(id) : partition.memory();
-            Context context = new Context(id, memory, store, writes, options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
+            MemorySegment memory = store.mapped() ? store.mappedContext(id)
+                    : options.keepResident() ? arena.allocate(options.contextSize(), alignment) : partition.memory();
+            Context context = new Context(id, memory, store, writes, options.keepResident(),
+                    options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
             vps[t] = new Vp(id, partition, context, scheduler.newCondition(), accounting);
         }
         scheduler.register(vps);
@@ -198,7 +203,11 @@ public final class Machine implements AutoCloseable {
 
     /** Bytes of memory the simulator holds for partitions and staging. */
     public long partitionBytes() {
-        return store.mapped() ? 0 : (long) partitions.length * (options.contextSize() + options.staging());
+        if (store.mapped()) {
+            return 0;
+        }
+        long contexts = options.keepResident() ? vps.length : partitions.length;
+        return contexts * options.contextSize() + partitions.length * options.staging();
     }
 
     /** The staging of the network agent, which delivers what other real processors send (no memory of its own). */
