@@ -43,6 +43,8 @@ public final class LaunchedPrograms {
             case "job-ring" -> Lockstep.run(options, world -> jobRing(world, Long.parseLong(args[1])));
             // room for the direct collectives' device buffers beside payloads not yet reclaimed (256k left them short at times)
             case "collectives" -> Lockstep.run(options.with("lockstep.mailbox.heapPerRank", "2m"), LaunchedPrograms::collectives);
+            case "checkpoint-ring" -> Lockstep.run(options.with("lockstep.mailbox.heapPerRank", "2m"),
+                    world -> checkpointRing(world, Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3])));
             case "die-until" -> dieUntil(Integer.parseInt(args[1]), Integer.parseInt(args[2]), java.nio.file.Path.of(args[3]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -122,6 +124,38 @@ public final class LaunchedPrograms {
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         System.out.println("rank " + rank + " saw rank " + victim + " back");
+    }
+
+    /**
+     * A ring of blocking sends and receives that checkpoints every {@code every} steps; rank 1's first
+     * incarnation kills itself with SIGKILL after step {@code dieAfter} (past a checkpoint, so its
+     * restart replays the messages it had consumed since). Each rank checks at the end that it
+     * received every step's message once: 0 + 1 + ... + (steps - 1).
+     */
+    static void checkpointRing(Communicator world, int steps, int every, int dieAfter) throws IOException, InterruptedException {
+        int me = world.rank();
+        int n = world.size();
+        MemorySegment state = MemorySegment.ofArray(new long[2]); // next step, sum received
+        world.checkpoints().register("ring-state", state);
+        world.checkpoints().restore();
+        int incarnation = world.checkpoints().restart().map(r -> (int) r.incarnation()).orElse(1);
+        long[] in = new long[1];
+        for (long i = state.get(ValueLayout.JAVA_LONG, 0); i < steps; i++) {
+            world.send(new long[] {i}, (me + 1) % n, 1);
+            world.recv(in, (me + n - 1) % n, 1);
+            state.set(ValueLayout.JAVA_LONG, 0, i + 1);
+            state.set(ValueLayout.JAVA_LONG, 8, state.get(ValueLayout.JAVA_LONG, 8) + in[0]);
+            if ((i + 1) % every == 0) {
+                world.checkpoints().checkpoint();
+            }
+            if (me == 1 && incarnation == 1 && i == dieAfter) {
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor(10, TimeUnit.SECONDS);
+                Thread.sleep(60_000); // never reached: SIGKILL ends the process
+            }
+        }
+        long sum = state.get(ValueLayout.JAVA_LONG, 8);
+        check(sum == (long) steps * (steps - 1) / 2, "rank " + me + " incarnation " + incarnation + ": sum received " + sum);
+        System.out.println("checkpoint-ring OK on rank " + me + " incarnation " + incarnation);
     }
 
     /** Rank 1 kills itself with SIGKILL mid-traffic; the others must get a process-failed error, not hang. */
