@@ -8,6 +8,7 @@ import java.util.Arrays;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
@@ -31,6 +32,7 @@ public final class MpiPrograms {
             case "point-to-point" -> Lockstep.run(options, MpiPrograms::pointToPoint);
             case "collectives" -> Lockstep.run(options, MpiCollectivePrograms::collectives);
             case "communicators" -> Lockstep.run(options, MpiPrograms::communicators);
+            case "intercommunicators" -> Lockstep.run(options, MpiPrograms::intercommunicators);
             case "errors" -> Lockstep.run(options, MpiPrograms::errors);
             case "threads" -> Lockstep.run(options, MpiPrograms::threads);
             case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
@@ -140,7 +142,7 @@ public final class MpiPrograms {
         System.out.println("rank " + me + " point-to-point done");
     }
 
-    /** dup and split: isolated contexts, UNDEFINED, key order; the host split. */
+    /** dup, split and createGroup: isolated contexts, UNDEFINED, key order; the host split. */
     static void communicators(Communicator world) {
         int me = world.rank();
         int n = world.size();
@@ -186,6 +188,7 @@ public final class MpiPrograms {
             check(sum[0] == expected, "allreduce on the split: " + sum[0] + " != " + expected);
             half.close();
         }
+        createGroupAmongSome(world);
         copy.close();
         try {
             copy.barrier();
@@ -194,6 +197,70 @@ public final class MpiPrograms {
             check(e.errorClass() == ErrorClass.COMM, "closed communicator error class " + e.errorClass());
         }
         world.barrier();
+    }
+
+    /**
+     * createGroup over the world's ranks in reverse order, rank 1 left out (when there are more than
+     * two): only the members call; new ranks follow the group's order, and sources are named by them.
+     */
+    static void createGroupAmongSome(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        int[] members = java.util.stream.IntStream.iterate(n - 1, r -> r >= 0, r -> r - 1).filter(r -> n <= 2 || r != 1).toArray();
+        int position = java.util.stream.IntStream.range(0, members.length).filter(i -> members[i] == me).findFirst().orElse(-1);
+        if (position < 0) {
+            return;
+        }
+        Communicator some = world.createGroup(world.group().incl(members), 7);
+        check(some.size() == members.length && some.rank() == position,
+                "createGroup rank " + some.rank() + " of " + some.size() + ", expected " + position + " of " + members.length);
+        int[] worldRanks = new int[members.length];
+        some.allgather(MemorySegment.ofArray(new int[] {me}), 1, Datatype.INT, MemorySegment.ofArray(worldRanks));
+        check(java.util.Arrays.equals(worldRanks, members), "createGroup order " + java.util.Arrays.toString(worldRanks));
+        check(java.util.Arrays.equals(some.group().worldRanks(), members), "createGroup's group " + java.util.Arrays.toString(some.group().worldRanks()));
+        if (members.length > 1) {
+            int[] v = new int[1];
+            if (position == 0) {
+                some.send(new int[] {me}, 1, 3);
+            } else if (position == 1) {
+                Status s = some.recv(v, Communicator.ANY_SOURCE, 3);
+                check(s.source() == 0 && v[0] == members[0], "createGroup source " + s.source() + " value " + v[0]);
+            }
+        }
+        some.close();
+    }
+
+    /**
+     * Evens and odds as the two groups of an intercommunicator (leaders: world ranks 0 and 1):
+     * sizes, a message between the leaders, an allreduce that yields the other group's sum, and
+     * the merge that puts the evens first.
+     */
+    static void intercommunicators(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        int color = me % 2;
+        int evens = (n + 1) / 2;
+        Communicator local = world.split(color, me);
+        Intercommunicator inter = local.createIntercommunicator(0, world, 1 - color, 11);
+        check(inter.size() == local.size() && inter.remoteSize() == n - local.size(),
+                "intercommunicator sizes " + inter.size() + "/" + inter.remoteSize());
+        int[] v = new int[1];
+        if (inter.rank() == 0) {
+            Status s = inter.sendrecv(MemorySegment.ofArray(new int[] {me}), 1, Datatype.INT, 0, 4,
+                    MemorySegment.ofArray(v), 1, Datatype.INT, 0, 4);
+            check(v[0] == 1 - color && s.source() == 0, "leader's message " + v[0] + " from " + s.source());
+        }
+        int[] otherSum = new int[1];
+        inter.allreduce(MemorySegment.ofArray(new int[] {me}), MemorySegment.ofArray(otherSum), 1, Datatype.INT, org.lockstep.api.Op.SUM);
+        int expected = java.util.stream.IntStream.range(0, n).filter(r -> r % 2 != color).sum();
+        check(otherSum[0] == expected, "intercommunicator allreduce " + otherSum[0] + " != " + expected);
+        Communicator merged = inter.merge(color == 1);
+        int mergedRank = color == 0 ? me / 2 : evens + me / 2;
+        check(merged.size() == n && merged.rank() == mergedRank, "merged rank " + merged.rank() + " of " + merged.size());
+        merged.barrier();
+        merged.close();
+        inter.close();
+        local.close();
     }
 
     /**

@@ -45,6 +45,11 @@ class MpiProviderOpenMpiTest {
     }
 
     @Test
+    void intercommunicators() throws Exception {
+        runs("intercommunicators", 4);
+    }
+
+    @Test
     void twoThreadsOfEachRankAtOnce() throws Exception {
         runs("threads", 2);
     }

@@ -53,6 +53,10 @@ public final class Mpi {
     public static final MethodHandle COMM_SPLIT_TYPE = bind("MPI_Comm_split_type", "hiihp");
     public static final MethodHandle COMM_FREE = bind("MPI_Comm_free", "p");
     public static final MethodHandle COMM_GET_ATTR = bind("MPI_Comm_get_attr", "hipp");
+    public static final MethodHandle COMM_GROUP = bind("MPI_Comm_group", "hp");
+    public static final MethodHandle COMM_CREATE_GROUP = bind("MPI_Comm_create_group", "hhip");
+    public static final MethodHandle GROUP_INCL = bind("MPI_Group_incl", "hipp");
+    public static final MethodHandle GROUP_FREE = bind("MPI_Group_free", "p");
 
     // ---- point-to-point
     public static final MethodHandle SEND = bind("MPI_Send", "pihiih");

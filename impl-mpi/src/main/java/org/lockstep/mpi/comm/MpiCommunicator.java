@@ -3,8 +3,10 @@ package org.lockstep.mpi.comm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -365,11 +367,41 @@ public final class MpiCommunicator extends AbstractCommunicator {
         return new org.lockstep.spi.messaging.CompletedCommunicatorRequest(implDup());
     }
 
-    /** MPI_Comm_create_group is not bound to the library yet. */
+    /**
+     * {@code MPI_Comm_create_group} over the group of {@code ranks} (in their order): collective over
+     * those ranks only. The members' world ranks are known here, so the new communicator needs no exchange.
+     */
     @Override
     protected Communicator implCreateGroup(int[] ranks, int tag) {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "createGroup is not bound to native MPI yet on provider mpi"
-                + " (MPI_Comm_create_group); use create, which is collective over the parent");
+        int[] parentWorld = worldRanks();
+        return createOverGroup(ranks, tag, Arrays.stream(ranks).map(r -> parentWorld[r]).toArray());
+    }
+
+    /** Tags of {@code MPI_Comm_create_group} on the world for spanning communicators: each such creation its own. */
+    private static final AtomicLong SPANNING_CREATIONS = new AtomicLong();
+
+    /** A spanning communicator's proposal: this process's next creation number; members take the largest. */
+    @Override
+    protected long implSpanningProposal() {
+        return SPANNING_CREATIONS.incrementAndGet();
+    }
+
+    /**
+     * The communicator of {@code worldRanks} (an intercommunicator's bridge): {@code MPI_Comm_create_group}
+     * on the world, tagged by the agreed creation number so that concurrent creations stay apart.
+     */
+    @Override
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        SPANNING_CREATIONS.accumulateAndGet(agreed, Math::max);
+        int tag = (int) (agreed % session.tagUpperBound());
+        return session.world().createOverGroup(worldRanks, tag, worldRanks.clone());
+    }
+
+    /** {@code MPI_Comm_create_group} of this communicator's {@code ranks}, whose world ranks are {@code memberWorldRanks}. */
+    private MpiCommunicator createOverGroup(int[] ranks, int tag, int[] memberWorldRanks) {
+        MpiCommunicator made = new MpiCommunicator(session, NativeGroups.createGroup(this, handle, ranks, tag), false);
+        made.worldRanks = memberWorldRanks;
+        return made;
     }
 
     @Override

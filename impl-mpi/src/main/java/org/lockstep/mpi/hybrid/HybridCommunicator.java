@@ -1,13 +1,12 @@
 package org.lockstep.mpi.hybrid;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
-import org.lockstep.api.ErrorClass;
-import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
@@ -277,10 +276,13 @@ final class HybridCommunicator extends AbstractCommunicator {
         return new CompletedCommunicatorRequest(implDup());
     }
 
+    /** Both transports' createGroup: native MPI over all of {@code ranks}, the local transport over those on this host. */
     @Override
     protected Communicator implCreateGroup(int[] ranks, int tag) {
-        throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "createGroup is not available on provider hybrid yet;"
-                + " use create, which is collective over the parent");
+        MpiCommunicator mpiPart = (MpiCommunicator) mpi.createGroup(mpi.group().incl(ranks), tag);
+        int[] localRanks = Arrays.stream(ranks).filter(layout::sameHost).map(r -> layout.localRankOf()[r]).toArray();
+        Communicator localPart = local.createGroup(local.group().incl(localRanks), tag);
+        return new HybridCommunicator(mpiPart, localPart, layout.myHost());
     }
 
     @Override
