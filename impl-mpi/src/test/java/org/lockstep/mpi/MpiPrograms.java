@@ -36,6 +36,7 @@ public final class MpiPrograms {
             case "errors" -> Lockstep.run(options, MpiPrograms::errors);
             case "threads" -> Lockstep.run(options, MpiPrograms::threads);
             case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
+            case "topologies" -> Lockstep.run(options, MpiTopologyPrograms::topologies);
             default -> throw new IllegalArgumentException("no program " + program);
         }
         System.out.println("OK " + program);

@@ -50,6 +50,11 @@ class MpiProviderMpichTest {
     }
 
     @Test
+    void topologies() throws Exception {
+        runs("topologies", 4);
+    }
+
+    @Test
     void twoThreadsOfEachRankAtOnce() throws Exception {
         runs("threads", 2);
     }

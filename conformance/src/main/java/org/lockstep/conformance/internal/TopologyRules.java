@@ -43,7 +43,7 @@ final class TopologyRules {
                         "dimsCreate balances the free dimensions in non-increasing order (9 x 8 for 72, not 12 x 6) and rejects what"
                                 + " cannot be factored (DIMS); createCart gives a CARTESIAN communicator whose dims, periods and"
                                 + " coords are those asked for, ranks row-major, rank(coords) inverting coords and wrapping in periodic"
-                                + " dimensions; ranks beyond a smaller grid get null.",
+                                + " dimensions; ranks beyond a smaller grid get null; dup and idup keep the grid.",
                         List.of(standard("§8.5.1 MPI_Cart_create, §8.5.2 MPI_Dims_create, §8.5.5 MPI_Cart_get, MPI_Cart_rank,"
                                 + " MPI_Cart_coords, MPI_Topo_test"), mpich("topo/cartcreates.c"), mpich("topo/dims1.c"),
                                 mpich("topo/cartmap1.c")), TopologyRules::cartesianGrids),
@@ -125,8 +125,18 @@ final class TopologyRules {
                     line.close();
                 }
                 CartesianCommunicator copy = (CartesianCommunicator) cart.dup();
-                checkEquals(text(cart.coords()), text(copy.coords()), "coords in a duplicate of a grid");
-                copy.close();
+                org.lockstep.api.CommunicatorRequest pending = cart.idup();
+                pending.await();
+                CartesianCommunicator started = (CartesianCommunicator) pending.communicator();
+                for (CartesianCommunicator duplicate : new CartesianCommunicator[] {copy, started}) {
+                    checkEquals(text(cart.coords()), text(duplicate.coords()), "coords in a duplicate of a grid");
+                    int[] ranks = new int[4];
+                    duplicate.neighborAllgather(MemorySegment.ofArray(new int[] {duplicate.rank()}), 1, Datatype.INT,
+                            MemorySegment.ofArray(ranks));
+                    CartesianCommunicator.Shift down = duplicate.shift(0, 1);
+                    checkEquals(down.source(), ranks[0], "neighborAllgather's block from below on a duplicate of a grid");
+                    duplicate.close();
+                }
                 cart.close();
             });
         }

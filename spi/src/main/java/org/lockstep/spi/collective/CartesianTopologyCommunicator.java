@@ -8,14 +8,14 @@ import org.lockstep.spi.topology.CartesianGrid;
 final class CartesianTopologyCommunicator extends TopologyCommunicator implements CartesianCommunicator {
     private final CartesianGrid grid;
 
-    CartesianTopologyCommunicator(AbstractCommunicator base, CartesianGrid grid) {
-        super(base, Topology.CARTESIAN, grid.neighborhood(base.rank()));
+    CartesianTopologyCommunicator(AbstractCommunicator base, AbstractCommunicator channel, CartesianGrid grid) {
+        super(base, channel, Topology.CARTESIAN, grid.neighborhood(base.rank()));
         this.grid = grid;
     }
 
     @Override
-    TopologyCommunicator over(AbstractCommunicator duplicate) {
-        return new CartesianTopologyCommunicator(duplicate, grid);
+    TopologyCommunicator over(AbstractCommunicator duplicate, AbstractCommunicator channel) {
+        return new CartesianTopologyCommunicator(duplicate, channel, grid);
     }
 
     @Override
@@ -78,7 +78,7 @@ final class CartesianTopologyCommunicator extends TopologyCommunicator implement
             checkOpen();
             CartesianGrid kept = grid.sub(remainDims);
             CartesianTopologyCommunicator made = new CartesianTopologyCommunicator(
-                    provided(base.implSplit(grid.subColor(rank(), remainDims), rank())), kept);
+                    provided(base.implSplit(grid.subColor(rank(), remainDims), rank())), null, kept);
             made.errors.set(errors.handler());
             return made;
         });

@@ -8,14 +8,14 @@ import org.lockstep.spi.topology.Neighborhood;
 final class DistGraphTopologyCommunicator extends TopologyCommunicator implements DistGraphCommunicator {
     private final Neighbors edges;
 
-    DistGraphTopologyCommunicator(AbstractCommunicator base, Neighbors edges) {
-        super(base, Topology.DIST_GRAPH, Neighborhood.inListOrder(edges.sources(), edges.destinations()));
+    DistGraphTopologyCommunicator(AbstractCommunicator base, AbstractCommunicator channel, Neighbors edges) {
+        super(base, channel, Topology.DIST_GRAPH, Neighborhood.inListOrder(edges.sources(), edges.destinations()));
         this.edges = edges;
     }
 
     @Override
-    TopologyCommunicator over(AbstractCommunicator duplicate) {
-        return new DistGraphTopologyCommunicator(duplicate, edges);
+    TopologyCommunicator over(AbstractCommunicator duplicate, AbstractCommunicator channel) {
+        return new DistGraphTopologyCommunicator(duplicate, channel, edges);
     }
 
     @Override

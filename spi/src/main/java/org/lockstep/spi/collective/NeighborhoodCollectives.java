@@ -13,10 +13,11 @@ import org.lockstep.spi.topology.Neighborhood;
 /**
  * The neighbourhood collectives (MPI 4.1 §8.6) of a communicator with a topology, for every
  * provider: each is written as the general alltoallw form (a count, a byte displacement and a
- * datatype per block), checked, and run as one round of a {@link Schedule} on the communicator's
- * collective channel: a receive from every source, then a send to every destination, each tagged
- * with the channel's call sequence and the block's step ({@link Neighborhood}), so they match no
- * user message and no other collective. Contiguous blocks travel from and land in the user's
+ * datatype per block), checked, and run as one round of a {@link Schedule} on a channel of its own
+ * (a duplicate made with the topology and used by nothing else): a receive from every source, then
+ * a send to every destination, each tagged with the block's step ({@link Neighborhood}), so they
+ * match no user message and no other collective, and the tags fit any MPI library's tag bound
+ * (MPICH's is 2^28 - 1, below the collective channel's tags). Contiguous blocks travel from and land in the user's
  * buffers; others are packed into scratch and unpacked on completion. A
  * {@link Communicator#PROC_NULL} neighbour's block is neither sent nor written.
  */
@@ -123,7 +124,7 @@ final class NeighborhoodCollectives {
                 recvSide.types(), true, call + " receive");
         TypedBlocks s = TypedBlocks.of(destinations.length, sendSide.buffer(), sendSide.counts(), sendSide.byteDisplacements(),
                 sendSide.types(), false, call + " send");
-        Schedule schedule = new Schedule(channel);
+        Schedule schedule = Schedule.onPrivateChannel(channel);
         MemorySegment packedIn = r.contiguous() ? null : r.packed();
         for (int i = 0; i < sources.length; i++) {
             if (sources[i] != Communicator.PROC_NULL) {

@@ -49,8 +49,21 @@ public final class Schedule {
 
     /** A new, empty schedule: the next collective on {@code channel} (it takes the next call sequence). */
     public Schedule(Communicator channel) {
+        this(channel, CollectiveTag.base(ChannelState.of(channel).nextSequence()));
+    }
+
+    private Schedule(Communicator channel, int tagBase) {
         this.channel = Objects.requireNonNull(channel, "channel");
-        this.tagBase = CollectiveTag.base(ChannelState.of(channel).nextSequence());
+        this.tagBase = tagBase;
+    }
+
+    /**
+     * A schedule on a channel private to one family of collectives, which every rank starts in the
+     * same order: its tags are the steps alone (below 4096, within any MPI library's tag bound),
+     * since messages and receives of successive calls between two ranks pair in order anyway.
+     */
+    static Schedule onPrivateChannel(Communicator channel) {
+        return new Schedule(channel, 0);
     }
 
     /** The channel the schedule's messages go over. */

@@ -25,13 +25,22 @@ import org.lockstep.spi.window.WindowFactory;
 abstract sealed class TopologyCommunicator extends AbstractCommunicator
         permits CartesianTopologyCommunicator, DistGraphTopologyCommunicator {
     final AbstractCommunicator base;
+    /** A duplicate of the base made with it: the neighbourhood collectives' own context. */
+    private final AbstractCommunicator neighborhoodChannel;
     private final Topology kind;
     private final Neighborhood hood;
 
-    TopologyCommunicator(AbstractCommunicator base, Topology kind, Neighborhood hood) {
+    /** Over {@code base}; {@code channel} is null for a new one, made here (collective), or one an idup made. */
+    TopologyCommunicator(AbstractCommunicator base, AbstractCommunicator channel, Topology kind, Neighborhood hood) {
         this.base = base;
+        this.neighborhoodChannel = channel != null ? channel : provided(base.implDup());
         this.kind = kind;
         this.hood = hood;
+    }
+
+    @Override
+    final Communicator neighborhoodChannel() {
+        return neighborhoodChannel;
     }
 
     @Override
@@ -53,8 +62,8 @@ abstract sealed class TopologyCommunicator extends AbstractCommunicator
                 + " carry a topology");
     }
 
-    /** This topology over {@code duplicate}, a duplicate of the base. */
-    abstract TopologyCommunicator over(AbstractCommunicator duplicate);
+    /** This topology over {@code duplicate}, a duplicate of the base, and {@code channel} (null: made by the constructor). */
+    abstract TopologyCommunicator over(AbstractCommunicator duplicate, AbstractCommunicator channel);
 
     @Override
     public final int rank() {
@@ -103,13 +112,42 @@ abstract sealed class TopologyCommunicator extends AbstractCommunicator
 
     @Override
     protected final Communicator implDup() {
-        return over(provided(base.implDup()));
+        return over(provided(base.implDup()), null);
     }
 
+    /** Two duplicates started at once: the new base and its neighbourhood channel (a blocking dup at completion could deadlock). */
     @Override
     protected final CommunicatorRequest implIdup() {
-        CommunicatorRequest started = base.implIdup();
-        return new ConstructingRequest(started, () -> over(provided(started.communicator())));
+        CommunicatorRequest duplicate = base.implIdup();
+        CommunicatorRequest channel = base.implIdup();
+        return new ConstructingRequest(new BothRequests(duplicate, channel), () -> over(provided(duplicate.communicator()),
+                provided(channel.communicator())));
+    }
+
+    /** Complete once both are. */
+    private record BothRequests(Request first, Request second) implements Request {
+        @Override
+        public Status await() {
+            first.await();
+            return second.await();
+        }
+
+        @Override
+        public Optional<Status> test() {
+            Optional<Status> a = first.test();
+            Optional<Status> b = second.test();
+            return a.isPresent() ? b : Optional.empty();
+        }
+
+        @Override
+        public boolean isComplete() {
+            return first.isComplete() && second.isComplete();
+        }
+
+        @Override
+        public void cancel() {
+            // duplicates cannot be withdrawn
+        }
     }
 
     @Override
@@ -159,7 +197,11 @@ abstract sealed class TopologyCommunicator extends AbstractCommunicator
 
     @Override
     protected final void implClose() {
-        base.close();
+        try {
+            neighborhoodChannel.close();
+        } finally {
+            base.close();
+        }
     }
 
     @Override

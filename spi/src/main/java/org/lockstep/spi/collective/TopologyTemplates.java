@@ -19,7 +19,7 @@ import org.lockstep.spi.topology.Neighborhood;
  * The process topologies of {@link AbstractCommunicator} (MPI 4.1 chapter 8), once for every
  * provider: a topology communicator ({@link TopologyCommunicator}) is a new communicator of the
  * provider's (a split or a duplicate of this one) that carries the topology, and its
- * neighbourhood collectives run over its collective channel ({@link NeighborhoodCollectives}).
+ * neighbourhood collectives run over a duplicate of that made with it ({@link NeighborhoodCollectives}).
  * On a communicator without a topology they fail with {@link ErrorClass#TOPOLOGY}.
  */
 public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
@@ -29,6 +29,11 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
 
     /** The neighbourhood of this rank, or null on a communicator without a topology. */
     Neighborhood neighborhood() {
+        return null;
+    }
+
+    /** The channel of the neighbourhood collectives (a topology communicator's own); null without a topology. */
+    Communicator neighborhoodChannel() {
         return null;
     }
 
@@ -52,7 +57,7 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
             CartesianGrid grid = CartesianGrid.of(dims, periods, size());
             int rank = rank();
             Communicator part = implSplit(rank < grid.size() ? 0 : UNDEFINED, rank);
-            return part == null ? null : inherited(new CartesianTopologyCommunicator(TopologyCommunicator.provided(part), grid));
+            return part == null ? null : inherited(new CartesianTopologyCommunicator(TopologyCommunicator.provided(part), null, grid));
         });
     }
 
@@ -63,7 +68,7 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
             checkOpen();
             DistGraphCommunicator.Neighbors edges = DistGraphEdges.adjacent(size(), sources, sourceWeights, destinations,
                     destinationWeights);
-            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), edges));
+            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), null, edges));
         });
     }
 
@@ -73,7 +78,7 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
         return withHandler(() -> {
             checkOpen();
             DistGraphCommunicator.Neighbors edges = DistGraphEdges.gathered(this, sources, degrees, destinations, weights);
-            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), edges));
+            return inherited(new DistGraphTopologyCommunicator(TopologyCommunicator.provided(implDup()), null, edges));
         });
     }
 
@@ -90,7 +95,7 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
             throw new LockstepException(ErrorClass.TOPOLOGY, call + " needs a communicator with a topology (createCart,"
                     + " createDistGraph, createDistGraphAdjacent); this one has none");
         }
-        return new NeighborhoodCollectives(collectiveChannel(), hood);
+        return new NeighborhoodCollectives(neighborhoodChannel(), hood);
     }
 
     @Override
