@@ -13,6 +13,8 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  *  |   accumulate lock (8): 0 free, else holder's rank + 1         |  8
  *  +---------------------------------------------------------------+
+ *  |   fences (8): how many fences this rank has entered           | 16
+ *  +---------------------------------------------------------------+
  *  |                     ... padding to 64 ...                     |
  *  +===============================================================+
  *  |                     window bytes (size)                       | 64
@@ -23,11 +25,14 @@ package org.lockstep.pcie.layout;
  * shared by adding one while the exclusive bit is clear; released by clearing the bit or
  * subtracting one. The accumulate lock makes each accumulate, get-accumulate and compare-and-swap
  * on the part atomic against the others (MPI's accumulate atomicity), for any element type.
- * Both words start at 0: the buffer is zeroed before the window's creation ends.
+ * A fence stores its number in the fences word with release and waits until every rank's word
+ * has reached it (a barrier of the window's ranks on the device, no message).
+ * Every word starts at 0: the buffer is zeroed before the window's creation ends.
  */
 public final class DeviceWindowDescriptor {
     public static final int PASSIVE_LOCK_OFFSET = 0;
     public static final int ACCUMULATE_LOCK_OFFSET = 8;
+    public static final int FENCES_OFFSET = 16;
     public static final int DATA_OFFSET = LayoutConstants.CACHE_LINE;
 
     /** The passive-target lock word's bit for an exclusive holder. */

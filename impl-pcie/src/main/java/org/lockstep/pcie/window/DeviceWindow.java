@@ -14,11 +14,11 @@ import org.lockstep.spi.window.PointToPointWindow;
 /**
  * A window of the mailbox transport: every rank's part is device memory
  * ({@link DeviceWindowDescriptor}), so a put, get or accumulate is a copy or an update on the
- * device by the origin, with no message and nothing for the target to do; passive-target locks
- * and accumulate atomicity are device words taken by compare-and-set. Fence, post-start-complete-
- * wait and free keep the point-to-point frames of {@link PointToPointWindow} (each frame is
- * published with release and read with acquire, so an origin's copies before its fence or complete
- * frame are visible at the target once the frame is), with a full memory fence around them.
+ * device by the origin, with no message and nothing for the target to do; passive-target locks,
+ * accumulate atomicity and fences are device words (compare-and-set, release and acquire).
+ * Post-start-complete-wait and free keep the point-to-point frames of {@link PointToPointWindow}
+ * (each frame is published with release and read with acquire, so an origin's copies before its
+ * complete frame are visible at the target once the frame is), with a full memory fence around them.
  */
 final class DeviceWindow extends PointToPointWindow {
     private final ExternalMemory device;
@@ -139,11 +139,32 @@ final class DeviceWindow extends PointToPointWindow {
         VarHandle.fullFence();
     }
 
+    /**
+     * A barrier of the window's ranks on the device: this rank's fences word takes the fence's
+     * number with release, then every rank's word must reach it. Frames are served meanwhile, so a
+     * rank that posted or completed where this one fences is an RMA_SYNC error, not a hang.
+     */
     @Override
     protected void implFence() {
         VarHandle.fullFence();
-        super.implFence();
+        completeFrames(); // a post or complete sent before this fence is in its receiver's mailbox before the count moves
+        long epoch = nextFenceEpoch();
+        device.putLongRelease(headers[2 * rank()] + DeviceWindowDescriptor.FENCES_OFFSET, epoch);
+        IdleStrategy idle = null;
+        for (int r = 0; r < parts.length; r++) {
+            while (fencesSeen(r) < epoch) {
+                idle = idle == null ? new IdleStrategy() : idle;
+                serve();
+                checkFenceMatched(epoch);
+                idle.idle();
+            }
+        }
         VarHandle.fullFence();
+    }
+
+    @Override
+    protected long fencesSeen(int r) {
+        return device.getLongAcquire(headers[2 * r] + DeviceWindowDescriptor.FENCES_OFFSET);
     }
 
     @Override

@@ -100,17 +100,35 @@ public class PointToPointWindow extends AbstractWindow {
 
     @Override
     protected void implFence() {
-        long epoch = ++fencesDone;
+        long epoch = nextFenceEpoch();
         for (int r = 0; r < comm.size(); r++) {
             agent.send(r, RmaFrame.of(RmaFrame.Kind.FENCE, -1, 0, 0, 0));
         }
-        agent.awaitUntil(() -> all(r -> agent.fences[r] >= epoch) && agent.noneAwaited(), () -> {
-            for (int r = 0; r < comm.size(); r++) {
-                if (agent.fences[r] < epoch && (agent.posts[r] > postsTaken[r] || agent.completes[r] > completesTaken[r])) {
-                    throw Epochs.sync("rank " + r + " called post or complete where rank " + rank() + " called fence");
-                }
+        agent.awaitUntil(() -> all(r -> agent.fences[r] >= epoch) && agent.noneAwaited(), () -> checkFenceMatched(epoch));
+    }
+
+    /** Waits until every frame this rank sent has left it: a subclass's fence publishes its count only after them. */
+    protected final void completeFrames() {
+        agent.completeSends();
+    }
+
+    /** The number of this rank's fences, this one included (a subclass with fences of its own). */
+    protected final long nextFenceEpoch() {
+        return ++fencesDone;
+    }
+
+    /** How many fences rank {@code r} has made, as far as this rank knows (by default: its fence frames received). */
+    protected long fencesSeen(int r) {
+        return agent.fences[r];
+    }
+
+    /** Fails with RMA_SYNC if a rank that has not reached fence {@code epoch} sent a post or complete this rank has not taken. */
+    protected final void checkFenceMatched(long epoch) {
+        for (int r = 0; r < comm.size(); r++) {
+            if (fencesSeen(r) < epoch && (agent.posts[r] > postsTaken[r] || agent.completes[r] > completesTaken[r])) {
+                throw Epochs.sync("rank " + r + " called post or complete where rank " + rank() + " called fence");
             }
-        });
+        }
     }
 
     @Override
@@ -122,7 +140,8 @@ public class PointToPointWindow extends AbstractWindow {
 
     @Override
     protected void implStart(int[] targets) {
-        agent.awaitUntil(() -> allOf(targets, r -> agent.posts[r] > postsTaken[r]), () -> checkNoFence(targets, "start"));
+        IntPredicate posted = r -> agent.posts[r] > postsTaken[r];
+        agent.awaitUntil(() -> allOf(targets, posted), () -> checkNoFence(targets, "start", posted));
         for (int r : targets) {
             postsTaken[r]++;
         }
@@ -138,7 +157,8 @@ public class PointToPointWindow extends AbstractWindow {
 
     @Override
     protected void implWaitExposure(int[] origins) {
-        agent.awaitUntil(() -> allOf(origins, r -> agent.completes[r] > completesTaken[r]), () -> checkNoFence(origins, "wait"));
+        IntPredicate completed = r -> agent.completes[r] > completesTaken[r];
+        agent.awaitUntil(() -> allOf(origins, completed), () -> checkNoFence(origins, "wait", completed));
         for (int r : origins) {
             completesTaken[r]++;
         }
@@ -184,9 +204,14 @@ public class PointToPointWindow extends AbstractWindow {
         agent.awaitUntil(() -> agent.answered(ticket), () -> { });
     }
 
-    private void checkNoFence(int[] peers, String call) {
+    /** Fails with RMA_SYNC if a peer whose frame {@code call} waits for made a fence this rank has not made instead. */
+    private void checkNoFence(int[] peers, String call, IntPredicate arrived) {
         for (int r : peers) {
-            if (agent.fences[r] > fencesDone) {
+            // the fence count first: frames a peer sent before its fence are here once the count shows it
+            if (fencesSeen(r) > fencesDone && !arrived.test(r)) {
+                agent.drain();
+            }
+            if (fencesSeen(r) > fencesDone && !arrived.test(r)) {
                 throw Epochs.sync("rank " + r + " called fence where rank " + rank() + " called " + call);
             }
         }

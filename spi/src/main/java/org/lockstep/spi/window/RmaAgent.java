@@ -130,11 +130,24 @@ final class RmaAgent {
 
     /** Completes this rank's sends and stops serving from other waits. */
     void close() {
+        completeSends();
+        ProgressAgents.unregister(asAgent);
+    }
+
+    /** Waits until every frame this rank sent has left it (is in its receiver's mailbox or received). */
+    void completeSends() {
         for (Request r : sends) {
             r.await();
         }
         sends.clear();
-        ProgressAgents.unregister(asAgent);
+    }
+
+    /** Receives every frame that has arrived, even inside {@link #awaitUntil} (whose checks need the latest counts). */
+    void drain() {
+        Optional<Message> m;
+        while ((m = comm.improbe(Communicator.ANY_SOURCE, TAG)).isPresent()) {
+            receive(m.get());
+        }
     }
 
     private void reapSends() {
