@@ -152,6 +152,8 @@ public final class Context {
         try {
             if (residency != Residency.RESIDENT) {
                 SwapEvent event = SwapEvent.beginning();
+                // nobody else stores into the partition now; the read's own stores need not be counted
+                writes.allowWrites(memory);
                 long bytes = move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
                 if (event != null) {
                     event.swapped(vp, "in", bytes);

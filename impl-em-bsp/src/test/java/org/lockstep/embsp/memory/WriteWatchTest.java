@@ -38,6 +38,23 @@ class WriteWatchTest {
     }
 
     @Test
+    void storesWhileWritesAreAllowedAreNotCountedAndForgetProtectsAgain() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment region = arena.allocate(16 * PAGE, PAGE);
+            try (WriteWatch watch = WriteWatch.over(List.of(region))) {
+                assumeTrue(watch.available(), () -> "no kernel write watch here: " + watch.unavailableReason());
+                watch.forget(region);
+                watch.allowWrites(region);
+                region.fill((byte) 4); // as a swap-in's read
+                watch.forget(region);
+                assertEquals(List.of(), flatten(watch.written(region)), "forget drops what the read stored");
+                region.set(ValueLayout.JAVA_BYTE, 3 * PAGE, (byte) 1);
+                assertEquals(List.of(3 * PAGE, 4 * PAGE), flatten(watch.written(region)), "and later stores count again");
+            }
+        }
+    }
+
+    @Test
     void rangesAreClippedToTheRegion() {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment pages = arena.allocate(4 * PAGE, PAGE);
