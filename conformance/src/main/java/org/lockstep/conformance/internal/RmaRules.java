@@ -263,18 +263,23 @@ final class RmaRules {
                 }
                 win.unlockAll();
                 win.fence();
-                long[] all = new long[perRank * n];
-                w.allgather(MemorySegment.ofArray(tickets), perRank, Datatype.LONG, MemorySegment.ofArray(all));
                 if (w.rank() == 0) {
                     checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 0), "the sum of " + perRank * n + " accumulates of 1");
                     checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 8), "the sum of " + perRank * n + " fetch-and-adds of 1");
                 }
-                Arrays.sort(all);
-                for (int i = 0; i < all.length; i++) {
-                    checkEquals((long) i, all[i], "fetch-and-add ticket " + i + " (each value handed out once)");
-                }
+                checkEachValueOnce(w, tickets, "fetch-and-add ticket");
                 win.free();
             });
+        }
+    }
+
+    /** The values every rank got (each rank the same number) are 0, 1, 2, ..., each once. */
+    private static void checkEachValueOnce(Communicator w, long[] mine, String what) {
+        long[] all = new long[mine.length * w.size()];
+        w.allgather(MemorySegment.ofArray(mine), mine.length, Datatype.LONG, MemorySegment.ofArray(all));
+        Arrays.sort(all);
+        for (int i = 0; i < all.length; i++) {
+            checkEquals((long) i, all[i], what + " " + i + " (each value once)");
         }
     }
 
@@ -304,12 +309,7 @@ final class RmaRules {
                 }
                 win.unlockAll();
                 win.fence();
-                long[] all = new long[perRank * n];
-                w.allgather(MemorySegment.ofArray(won), perRank, Datatype.LONG, MemorySegment.ofArray(all));
-                Arrays.sort(all);
-                for (int i = 0; i < all.length; i++) {
-                    checkEquals((long) i, all[i], "the value replaced by successful swap " + i + " (each value replaced once)");
-                }
+                checkEachValueOnce(w, won, "the value replaced by successful swap");
                 if (w.rank() == 0) {
                     checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 0),
                             "the element after " + perRank * n + " successful swaps");
