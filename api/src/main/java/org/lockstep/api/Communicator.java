@@ -605,6 +605,26 @@ public interface Communicator extends PointToPoint, AutoCloseable {
     Request ineighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                                MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
 
+    /** Persistent {@link #neighborAllgather} ({@code MPI_Neighbor_allgather_init}): each start runs it with the buffers' contents then. */
+    PersistentRequest neighborAllgatherInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                            Datatype recvType);
+
+    /** Persistent {@link #neighborAllgatherv} ({@code MPI_Neighbor_allgatherv_init}). */
+    PersistentRequest neighborAllgathervInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                             long[] displacements, Datatype recvType);
+
+    /** Persistent {@link #neighborAlltoall} ({@code MPI_Neighbor_alltoall_init}). */
+    PersistentRequest neighborAlltoallInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                           Datatype recvType);
+
+    /** Persistent {@link #neighborAlltoallv} ({@code MPI_Neighbor_alltoallv_init}). */
+    PersistentRequest neighborAlltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                            MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType);
+
+    /** Persistent {@link #neighborAlltoallw} ({@code MPI_Neighbor_alltoallw_init}). */
+    PersistentRequest neighborAlltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                            MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
     /** {@link #neighborAllgather} with one count and datatype on both sides. */
     default void neighborAllgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
         neighborAllgather(send, count, type, recv, count, type);

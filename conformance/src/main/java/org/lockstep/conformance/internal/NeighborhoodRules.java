@@ -52,8 +52,10 @@ final class NeighborhoodRules {
                 messaging(TOPO, 7, REQUIRED, "nonBlockingNeighborhoodCollectivesOverlap",
                         "ineighborAllgather, ineighborAllgatherv, ineighborAlltoall, ineighborAlltoallv and ineighborAlltoallw"
                                 + " started together, beside a wildcard receive and a user message on the same communicator, complete"
-                                + " in any order with the blocking forms' results; the wildcard receive gets the user message only.",
-                        List.of(standard("§8.7 nonblocking neighborhood communication"), mpich("coll/nonblocking3.c")),
+                                + " in any order with the blocking forms' results; the wildcard receive gets the user message only;"
+                                + " a persistent neighborAlltoall sends at each start what its buffer holds then.",
+                        List.of(standard("§8.7 nonblocking neighborhood communication, §8.8 persistent neighborhood communication"),
+                                mpich("coll/nonblocking3.c")),
                         NeighborhoodRules::nonBlocking));
     }
 
@@ -274,5 +276,22 @@ final class NeighborhoodRules {
         checkEquals(text(expectedAlltoall(h)), text(alltoallv), "ineighborAlltoallv on the " + where);
         checkEquals(text(expectedAllgather(h)), text(allgatherv), "ineighborAllgatherv on the " + where);
         checkEquals(text(expectedAlltoall(h)), text(alltoallw), "ineighborAlltoallw on the " + where);
+        // persistent: made once, started twice, each start sending what the buffer holds then
+        int[] send = blocks(me, k);
+        int[] recv = untouched(k);
+        org.lockstep.api.PersistentRequest persistent = comm.neighborAlltoallInit(of(send), 1, Datatype.INT, of(recv), 1, Datatype.INT);
+        for (int round = 0; round < 2; round++) {
+            for (int j = 0; j < k; j++) {
+                send[j] = 100 * me + j + 10_000 * round;
+            }
+            persistent.start();
+            persistent.await();
+            int[] expected = expectedAlltoall(h);
+            for (int i = 0; i < k; i++) {
+                expected[i] += expected[i] == UNTOUCHED ? 0 : 10_000 * round;
+            }
+            checkEquals(text(expected), text(recv), "start " + (round + 1) + " of a persistent neighborAlltoall on the " + where);
+        }
+        persistent.free();
     }
 }

@@ -305,6 +305,8 @@ final class TopologyRules {
             expectError(ErrorClass.TOPOLOGY, "ineighborAlltoallv without a topology", () -> w.ineighborAlltoallv(
                     MemorySegment.ofArray(four), new long[4], new long[4], Datatype.INT, MemorySegment.ofArray(four), new long[4],
                     new long[4], Datatype.INT));
+            expectError(ErrorClass.TOPOLOGY, "neighborAlltoallInit without a topology", () -> w.neighborAlltoallInit(
+                    MemorySegment.ofArray(four), 1, Datatype.INT, MemorySegment.ofArray(four), 1, Datatype.INT));
             expectError(ErrorClass.ARG, "neighborAlltoallv with 3 counts for 4 neighbours", () -> cart.neighborAlltoallv(
                     MemorySegment.ofArray(four), new long[3], new long[3], Datatype.INT, MemorySegment.ofArray(four), new long[4],
                     new long[4], Datatype.INT));

@@ -531,6 +531,36 @@ final class RecordingCommunicator implements Communicator {
     }
 
     @Override
+    public PersistentRequest neighborAllgatherInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                   long recvCount, Datatype recvType) {
+        return raw.neighborAllgatherInit(send, sendCount, sendType, recv, recvCount, recvType);
+    }
+
+    @Override
+    public PersistentRequest neighborAllgathervInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                    long[] recvCounts, long[] displacements, Datatype recvType) {
+        return raw.neighborAllgathervInit(send, sendCount, sendType, recv, recvCounts, displacements, recvType);
+    }
+
+    @Override
+    public PersistentRequest neighborAlltoallInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                  long recvCount, Datatype recvType) {
+        return raw.neighborAlltoallInit(send, sendCount, sendType, recv, recvCount, recvType);
+    }
+
+    @Override
+    public PersistentRequest neighborAlltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                                   MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
+        return raw.neighborAlltoallvInit(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType);
+    }
+
+    @Override
+    public PersistentRequest neighborAlltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                                   MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return raw.neighborAlltoallwInit(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements, recvTypes);
+    }
+
+    @Override
     public Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         return start("igather", count + " x " + type + " to " + root, () -> raw.igather(send, count, type, recv, root));
     }

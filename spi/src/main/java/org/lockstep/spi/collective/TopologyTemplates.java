@@ -1,6 +1,7 @@
 package org.lockstep.spi.collective;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
 
 import org.lockstep.api.CartesianCommunicator;
 import org.lockstep.api.Communicator;
@@ -9,8 +10,10 @@ import org.lockstep.api.DistGraphCommunicator;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Info;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Topology;
+import org.lockstep.spi.messaging.PersistentOperation;
 import org.lockstep.spi.topology.CartesianGrid;
 import org.lockstep.spi.topology.DistGraphEdges;
 import org.lockstep.spi.topology.Neighborhood;
@@ -162,5 +165,48 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
                                             MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
         return started(() -> neighbors("ineighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
                 recvDisplacements, recvTypes, true));
+    }
+
+    /** A persistent neighbourhood collective: checked for a topology now, each start runs the non-blocking form. */
+    private PersistentRequest persistent(String what, Supplier<Request> start) {
+        neighbors(what);
+        return new PersistentOperation(what, start);
+    }
+
+    @Override
+    public final PersistentRequest neighborAllgatherInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                         long recvCount, Datatype recvType) {
+        return startedPersistent(() -> persistent("neighborAllgather", () -> ineighborAllgather(send, sendCount, sendType, recv,
+                recvCount, recvType)));
+    }
+
+    @Override
+    public final PersistentRequest neighborAllgathervInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                          long[] recvCounts, long[] displacements, Datatype recvType) {
+        return startedPersistent(() -> persistent("neighborAllgatherv", () -> ineighborAllgatherv(send, sendCount, sendType, recv,
+                recvCounts, displacements, recvType)));
+    }
+
+    @Override
+    public final PersistentRequest neighborAlltoallInit(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
+                                                        long recvCount, Datatype recvType) {
+        return startedPersistent(() -> persistent("neighborAlltoall", () -> ineighborAlltoall(send, sendCount, sendType, recv,
+                recvCount, recvType)));
+    }
+
+    @Override
+    public final PersistentRequest neighborAlltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                                                         Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                                         long[] recvDisplacements, Datatype recvType) {
+        return startedPersistent(() -> persistent("neighborAlltoallv", () -> ineighborAlltoallv(send, sendCounts, sendDisplacements,
+                sendType, recv, recvCounts, recvDisplacements, recvType)));
+    }
+
+    @Override
+    public final PersistentRequest neighborAlltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                                                         Datatype[] sendTypes, MemorySegment recv, long[] recvCounts,
+                                                         long[] recvDisplacements, Datatype[] recvTypes) {
+        return startedPersistent(() -> persistent("neighborAlltoallw", () -> ineighborAlltoallw(send, sendCounts, sendDisplacements,
+                sendTypes, recv, recvCounts, recvDisplacements, recvTypes)));
     }
 }
