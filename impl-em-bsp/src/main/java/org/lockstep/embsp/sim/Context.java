@@ -12,6 +12,7 @@ import org.lockstep.embsp.io.IoHandle;
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.memory.FirstFitAllocator;
 import org.lockstep.embsp.memory.WriteWatch;
+import org.lockstep.spi.events.Events;
 
 /**
  * One virtual processor's context: the memory its program allocates from the communicator
@@ -126,7 +127,7 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency == Residency.RESIDENT) {
-                SwapEvent event = SwapEvent.beginning();
+                SwapEvent event = Events.begun(new SwapEvent());
                 List<long[]> changed = changedBlockRanges();
                 long bytes = move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
                 if (swapsTwice) { // kit self-test fault hook, off by default
@@ -151,7 +152,7 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency != Residency.RESIDENT) {
-                SwapEvent event = SwapEvent.beginning();
+                SwapEvent event = Events.begun(new SwapEvent());
                 // nobody else stores into the partition now; the read's own stores need not be counted
                 writes.allowWrites(memory);
                 long bytes = move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
@@ -181,7 +182,7 @@ public final class Context {
             if (residency != Residency.ON_DISK) {
                 return;
             }
-            SwapEvent event = SwapEvent.beginning();
+            SwapEvent event = Events.begun(new SwapEvent());
             List<long[]> blocks = mergeToBlocks(ranges, store.blockSize());
             long bytes = move(blocks, IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
             if (event != null) {

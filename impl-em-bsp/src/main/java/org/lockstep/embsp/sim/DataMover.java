@@ -6,6 +6,7 @@ import org.lockstep.embsp.io.ContextStore;
 import org.lockstep.embsp.io.IoCategory;
 import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.IoHandle;
+import org.lockstep.spi.events.Events;
 
 /**
  * Moves message bytes between VPs whose contexts may be swapped in or out (seed 003 §6.2).
@@ -61,7 +62,7 @@ public final class DataMover {
             MemorySegment.copy(source.external(), 0, destination, 0, length);
             return;
         }
-        DeliveryEvent event = DeliveryEvent.beginning();
+        DeliveryEvent event = Events.begun(new DeliveryEvent());
         Context c = source.owner().context();
         boolean onDisk;
         inFlight.lockForAccess(c);
@@ -131,7 +132,7 @@ public final class DataMover {
             MemorySegment.copy(source, 0, destination.external(), 0, length);
             return;
         }
-        DeliveryEvent event = DeliveryEvent.beginning();
+        DeliveryEvent event = Events.begun(new DeliveryEvent());
         Vp receiver = destination.owner();
         Context c = receiver.context();
         boolean onDisk;

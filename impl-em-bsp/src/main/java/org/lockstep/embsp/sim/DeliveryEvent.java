@@ -43,16 +43,6 @@ final class DeliveryEvent extends Event {
     @Description("The context was swapped out: the bytes went through its blocks on disk")
     boolean onDisk;
 
-    /** A move beginning now, or {@code null} when no recording wants it. */
-    static DeliveryEvent beginning() {
-        DeliveryEvent event = new DeliveryEvent();
-        if (!event.isEnabled()) {
-            return null;
-        }
-        event.begin();
-        return event;
-    }
-
     /** Ends and, when the recording wants it, commits the move. */
     void moved(int vp, String direction, long bytes, boolean onDisk) {
         end();

@@ -31,16 +31,6 @@ final class SwapEvent extends Event {
     @DataAmount
     long bytes;
 
-    /** A swap beginning now, or {@code null} when no recording wants it. */
-    static SwapEvent beginning() {
-        SwapEvent event = new SwapEvent();
-        if (!event.isEnabled()) {
-            return null;
-        }
-        event.begin();
-        return event;
-    }
-
     /** Ends and, when the recording wants it, commits the swap. */
     void swapped(int vp, String direction, long bytes) {
         end();

@@ -11,6 +11,7 @@ import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.spi.events.Events;
 import org.lockstep.spi.events.ReceiveEvent;
 import org.lockstep.spi.events.SendEvent;
 import org.lockstep.spi.messaging.ArgumentChecks;
@@ -44,17 +45,13 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        SendEvent event = new SendEvent();
-        boolean recorded = event.isEnabled();
-        if (recorded) {
-            event.begin();
-        }
+        SendEvent event = Events.begun(new SendEvent());
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest != PROC_NULL) {
                 MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
                 implSendBlocking(data, bytes, dest, tag, synchronous);
-                if (recorded) {
+                if (event != null) {
                     event.sent(rank(), dest, tag, bytes, synchronous, true, carriesCollectives);
                 }
             }
@@ -74,11 +71,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        SendEvent event = new SendEvent();
-        boolean recorded = event.isEnabled();
-        if (recorded) {
-            event.begin();
-        }
+        SendEvent event = Events.begun(new SendEvent());
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest == PROC_NULL) {
@@ -86,7 +79,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
             }
             MemorySegment data = type.isContiguous() ? buffer : PackedBuffer.forReading(buffer, count, type).segment();
             Request started = implSend(data, bytes, dest, tag, synchronous);
-            if (recorded) {
+            if (event != null) {
                 event.sent(rank(), dest, tag, bytes, synchronous, false, carriesCollectives);
             }
             return errors.handled(started);
@@ -97,18 +90,14 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        ReceiveEvent event = new ReceiveEvent();
-        boolean recorded = event.isEnabled();
-        if (recorded) {
-            event.begin();
-        }
+        ReceiveEvent event = Events.begun(new ReceiveEvent());
         try {
             long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
                 return Status.of(PROC_NULL, ANY_TAG, 0);
             }
             Status s = receiveBlocking(buffer, count, type, capacity, source, tag);
-            if (recorded) {
+            if (event != null) {
                 event.received(rank(), s.source(), s.tag(), s.byteCount(), source == ANY_SOURCE, carriesCollectives);
             }
             return s;

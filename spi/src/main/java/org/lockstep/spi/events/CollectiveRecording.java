@@ -17,12 +17,10 @@ public final class CollectiveRecording {
 
     /** The event of a call that starts now, or {@code null} when no recording wants it. */
     public static CollectiveEvent begin() {
-        CollectiveEvent event = new CollectiveEvent();
-        if (!event.isEnabled()) {
-            return null;
+        CollectiveEvent event = Events.begun(new CollectiveEvent());
+        if (event != null) {
+            CURRENT.set(event);
         }
-        CURRENT.set(event);
-        event.begin();
         return event;
     }
 
