@@ -15,10 +15,11 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * {@code lockstep run --jfr FILE}: every rank's JVM records a Flight Recorder file of its own
  * ({@code FILE}'s name with {@code -rank<r>} before {@code .jfr}), with Lockstep's events on
- * (also the per-message ones: {@code org.lockstep.Match}, and every {@code org.lockstep.Send},
+ * (also the per-message ones: {@code org.lockstep.Match}, the mailbox's
+ * {@code org.lockstep.SlotPublished}, and every {@code org.lockstep.Send},
  * {@code org.lockstep.Receive} and EM-BSP {@code org.lockstep.Delivery}, not only those over their
- * default threshold). The files stay apart, one per rank as MPI tracers keep them: chunks of different JVMs must not be concatenated, because JFR's parser keeps
- * the previous chunk's type table when the next chunk's metadata id is the same, and event type ids
+ * default threshold). The files stay apart, one per rank as MPI tracers keep them: chunks of
+ * different JVMs must not be concatenated, because JFR's parser keeps the previous chunk's type table when the next chunk's metadata id is the same, and event type ids
  * differ between JVMs (a joined file showed rank 1's collectives as other events).
  */
 final class FlightRecording {
@@ -33,7 +34,7 @@ final class FlightRecording {
         Path absolute = file.toAbsolutePath();
         return List.of("-XX:StartFlightRecording:filename=" + rankFile(absolute, RANK) + ",dumponexit=true"
                         + ",+org.lockstep.Match#enabled=true,+org.lockstep.Send#threshold=0 ms,+org.lockstep.Receive#threshold=0 ms"
-                        + ",+org.lockstep.Delivery#threshold=0 ms",
+                        + ",+org.lockstep.Delivery#threshold=0 ms,+org.lockstep.SlotPublished#enabled=true",
                 // JFR announces each recording on standard output; the launcher says where they are
                 "-Xlog:jfr+startup=off");
     }

@@ -82,6 +82,9 @@ class CheckpointRecordingTest {
         assertEquals(STEPS - 2 * EVERY, receives.size(), "the steps after the restored checkpoint, replayed ones included: " + receives.size());
         assertTrue(receives.stream().allMatch(e -> e.getInt("rank") == 1 && e.getInt("source") == 0 && e.getLong("bytes") == Long.BYTES),
                 receives.toString());
+        List<RecordedEvent> slots = ofType(second, "org.lockstep.SlotPublished").stream().filter(e -> e.getInt("tag") == 1).toList();
+        assertTrue(!slots.isEmpty() && slots.stream().allMatch(e -> e.getBoolean("logged") && e.getString("placement").equals("indirect")
+                && e.getLong("bytes") == Long.BYTES && e.getInt("dest") == 0), "every message goes through the log: " + slots);
     }
 
     /** Commits of {@code rank} with epochs {@code from..to} in order, each with the bytes it wrote. */

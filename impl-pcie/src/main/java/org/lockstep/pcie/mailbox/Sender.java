@@ -223,6 +223,7 @@ final class Sender {
     private void account(SendRequest send, Placement p, SendChannel channel, SlotRing ring, long ticket, long block, boolean logged) {
         if (!send.preamble) {
             channel.nextSequence++;
+            SlotPublishedEvent.published(rank, send, p, ring != channel.ring, logged);
         }
         if (ring == channel.ring) {
             ring.advance();

@@ -31,6 +31,9 @@ import org.lockstep.api.Op;
 class MessageEventsTest {
     private static final int BLOCKING_TAG = 5;
     private static final int SYNCHRONOUS_TAG = 6;
+    private static final int LONG_TAG = 7;
+    /** Longer than the first fragment (8 KiB): the transport sends it in fragments. */
+    private static final int LONG_BYTES = 40 << 10;
 
     @Test
     void sendsReceivesMatchesAndCollectivesAreRecordedWithTheirFields(@TempDir Path dir) throws IOException {
@@ -40,14 +43,17 @@ class MessageEventsTest {
             recording.enable("org.lockstep.Receive").withThreshold(Duration.ZERO);
             recording.enable("org.lockstep.Match");
             recording.enable("org.lockstep.Collective");
+            recording.enable("org.lockstep.SlotPublished");
             recording.start();
             TestWorlds.run(2, world -> {
                 if (world.rank() == 0) {
                     world.send(MemorySegment.ofArray(new long[2]), 2, Datatype.LONG, 1, BLOCKING_TAG);
                     world.issend(MemorySegment.ofArray(new long[3]), 3, Datatype.LONG, 1, SYNCHRONOUS_TAG).await();
+                    world.send(MemorySegment.ofArray(new byte[LONG_BYTES]), LONG_BYTES, Datatype.BYTE, 1, LONG_TAG);
                 } else {
                     world.recv(MemorySegment.ofArray(new long[4]), 4, Datatype.LONG, Communicator.ANY_SOURCE, BLOCKING_TAG);
                     world.recv(MemorySegment.ofArray(new long[4]), 4, Datatype.LONG, 0, SYNCHRONOUS_TAG);
+                    world.recv(MemorySegment.ofArray(new byte[LONG_BYTES]), LONG_BYTES, Datatype.BYTE, 0, LONG_TAG);
                 }
                 world.allreduce(MemorySegment.ofArray(new long[] {1}), MemorySegment.ofArray(new long[1]), 1, Datatype.LONG, Op.SUM);
                 world.allgather(MemorySegment.ofArray(new long[] {world.rank()}), 1, Datatype.LONG, MemorySegment.ofArray(new long[2]));
@@ -57,8 +63,9 @@ class MessageEventsTest {
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file);
 
-        List<RecordedEvent> sends = program(ofType(events, "org.lockstep.Send"));
-        assertEquals(2, sends.size(), "the program's two sends: " + sends);
+        List<RecordedEvent> sends = program(ofType(events, "org.lockstep.Send")).stream()
+                .filter(e -> e.getInt("tag") != LONG_TAG).toList();
+        assertEquals(2, sends.size(), "the program's two short sends: " + sends);
         RecordedEvent blocking = withTag(sends, BLOCKING_TAG);
         assertEquals(0, blocking.getInt("rank"));
         assertEquals(1, blocking.getInt("dest"));
@@ -72,8 +79,9 @@ class MessageEventsTest {
         assertTrue(synchronous.getBoolean("synchronous"));
         assertFalse(synchronous.getBoolean("blocking"), "issend returns once the message is handed over");
 
-        List<RecordedEvent> receives = program(ofType(events, "org.lockstep.Receive"));
-        assertEquals(2, receives.size(), "the program's two receives: " + receives);
+        List<RecordedEvent> receives = program(ofType(events, "org.lockstep.Receive")).stream()
+                .filter(e -> e.getInt("tag") != LONG_TAG).toList();
+        assertEquals(2, receives.size(), "the program's two short receives: " + receives);
         RecordedEvent wildcard = withTag(receives, BLOCKING_TAG);
         assertEquals(1, wildcard.getInt("rank"));
         assertEquals(0, wildcard.getInt("source"), "the sender, not ANY_SOURCE");
@@ -82,6 +90,21 @@ class MessageEventsTest {
         RecordedEvent named = withTag(receives, SYNCHRONOUS_TAG);
         assertEquals(24, named.getLong("bytes"));
         assertFalse(named.getBoolean("anySource"));
+
+        // how the mailbox transport placed each: in the slot, in a heap block (a synchronous send's
+        // release is its match signal), in doubling fragments
+        List<RecordedEvent> slots = ofType(events, "org.lockstep.SlotPublished");
+        RecordedEvent inline = withTag(slots, BLOCKING_TAG);
+        assertEquals("inline", inline.getString("placement"));
+        assertEquals(16, inline.getLong("bytes"));
+        assertEquals(0, inline.getInt("rank"));
+        assertEquals(1, inline.getInt("dest"));
+        assertEquals("indirect", withTag(slots, SYNCHRONOUS_TAG).getString("placement"));
+        List<RecordedEvent> fragments = slots.stream().filter(e -> e.getInt("tag") == LONG_TAG).toList();
+        assertTrue(fragments.size() > 1 && fragments.stream().allMatch(e -> e.getString("placement").equals("fragment")
+                && e.getLong("messageBytes") == LONG_BYTES), fragments.toString());
+        assertEquals(LONG_BYTES, fragments.stream().mapToLong(e -> e.getLong("bytes")).sum(), "the fragments make up the message");
+        assertTrue(slots.stream().noneMatch(e -> e.getBoolean("logged")), "no checkpoints, no log");
 
         List<RecordedEvent> collectiveSends = ofType(events, "org.lockstep.Send").stream().filter(e -> e.getBoolean("collective")).toList();
         assertFalse(collectiveSends.isEmpty(), "the point-to-point allgather sent on the collective channel");
