@@ -21,9 +21,9 @@ package org.lockstep.pcie.layout;
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * <p>The passive-target lock is taken by compare-and-set: exclusive from 0 to {@link #EXCLUSIVE},
- * shared by adding one while the exclusive bit is clear; released by clearing the bit or
- * subtracting one. The accumulate lock makes each accumulate, get-accumulate and compare-and-swap
+ * <p>The passive-target lock: exclusive by compare-and-set from 0 to {@link #EXCLUSIVE}; shared
+ * by adding one, taken back (subtracting one) if the exclusive bit was set; released by a release
+ * store of 0 or by subtracting one. The accumulate lock makes each accumulate, get-accumulate and compare-and-swap
  * on the part atomic against the others (MPI's accumulate atomicity), for any element type.
  * A fence stores its number in the fences word with release and waits until every rank's word
  * has reached it (a barrier of the window's ranks on the device, no message).

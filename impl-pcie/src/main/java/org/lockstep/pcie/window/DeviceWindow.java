@@ -118,13 +118,17 @@ final class DeviceWindow extends PointToPointWindow {
         if (type == LockType.EXCLUSIVE) {
             return device.compareAndSetLong(word, 0, DeviceWindowDescriptor.EXCLUSIVE);
         }
-        long seen = device.getLongAcquire(word);
-        return (seen & DeviceWindowDescriptor.EXCLUSIVE) == 0 && device.compareAndSetLong(word, seen, seen + 1);
+        // one atomic add in the common case; taken back if an exclusive holder was there
+        if ((device.getAndAddLong(word, 1) & DeviceWindowDescriptor.EXCLUSIVE) == 0) {
+            return true;
+        }
+        device.getAndAddLong(word, -1);
+        return false;
     }
 
     @Override
     protected void implUnlock(int target) {
-        VarHandle.fullFence();
+        // the release store and the atomic add both order this rank's accesses before the lock is seen free
         long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
         if (held[target] == LockType.EXCLUSIVE) {
             device.putLongRelease(word, 0);
