@@ -27,10 +27,22 @@ class SwapsOnlyWrittenBlocksTest {
     private static final int SUPERSTEPS = 6;
 
     @Test
+    void withoutTheWatchEveryAllocatedBlockIsWrittenBack() {
+        RunReport report = Simulation.run(TestJobs.job(VPS, 1, 256 << 10, BLOCK), w -> {
+            MemorySegment state = w.allocate(BLOCKS * BLOCK);
+            state.fill((byte) w.rank());
+            for (int step = 0; step < 3; step++) {
+                w.barrier();
+            }
+        });
+        assertEquals(report.total().bytes(IoCategory.SWAP_IN), report.total().bytes(IoCategory.SWAP_OUT), "the default: out as much as in");
+    }
+
+    @Test
     void unchangedBlocksAreNotWrittenBackAndNoWriteIsLost() {
         assumeTrue(kernelWatchesWrites(), "no kernel write watch: every allocated block is written back");
         for (String io : new String[] {"sync", "async"}) {
-            JobOptions job = TestJobs.job(VPS, 1, 256 << 10, BLOCK).with(EmBspOptions.IO, io);
+            JobOptions job = TestJobs.job(VPS, 1, 256 << 10, BLOCK).with(EmBspOptions.IO, io).with(EmBspOptions.WRITE_WATCH, "true");
             RunReport report = Simulation.run(job, w -> {
                 MemorySegment state = w.allocate(BLOCKS * BLOCK);
                 MemorySegment gathered = w.allocate(8L * w.size());

@@ -61,7 +61,7 @@ public final class Machine implements AutoCloseable {
                 memories.add(p.memory());
             }
         }
-        this.writes = memories.isEmpty() ? WriteWatch.none() : WriteWatch.over(memories);
+        this.writes = memories.isEmpty() || !options.writeWatch() ? WriteWatch.none() : WriteWatch.over(memories);
         this.firstVp = options.firstVp();
         this.vps = new Vp[options.localVps()];
         for (int t = 0; t < vps.length; t++) {
