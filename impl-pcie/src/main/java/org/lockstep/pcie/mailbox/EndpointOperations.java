@@ -92,14 +92,22 @@ final class EndpointOperations {
     Status probe(int source, int tag, int context, Group group) {
         IdleStrategy idle = core.newIdleStrategy();
         while (true) {
+            // Gone is judged before the probe: a peer that sent and then ended has its message seen first.
+            LockstepException gone = core.locked(() -> {
+                try {
+                    core.peers.failIfGone(source, group, "probe for");
+                    return null;
+                } catch (LockstepException e) {
+                    return e;
+                }
+            });
             Optional<Status> found = iprobe(source, tag, context, group);
             if (found.isPresent()) {
                 return found.get();
             }
-            core.locked(() -> {
-                core.peers.failIfGone(source, group, "probe for");
-                return null;
-            });
+            if (gone != null) {
+                throw gone;
+            }
             idle.idle();
         }
     }

@@ -45,6 +45,8 @@ final class DeviceWindow extends PointToPointWindow {
             parts[r] = device.asSegment().asSlice(headers[2 * r] + DeviceWindowDescriptor.DATA_OFFSET, headers[2 * r + 1]);
         }
         this.held = new LockType[n];
+        // a start or wait must see a peer's fence count move, which sends no frame to wake a blocking probe
+        pollWhileWaiting();
     }
 
     @Override

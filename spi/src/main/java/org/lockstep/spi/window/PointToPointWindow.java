@@ -64,6 +64,11 @@ public class PointToPointWindow extends AbstractWindow {
         return comm;
     }
 
+    /** Makes this window's waits poll rather than block for a frame: for a subclass whose fence counts are not frames. */
+    protected final void pollWhileWaiting() {
+        agent.pollWhileWaiting();
+    }
+
     /** Serves the synchronisation and access frames that have arrived (for a subclass's own waits). */
     protected final void serve() {
         agent.serveAvailable();

@@ -11,10 +11,12 @@ import java.util.function.BooleanSupplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.api.Window.LockType;
+import org.lockstep.spi.messaging.IdleStrategy;
 import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
@@ -51,6 +53,11 @@ final class RmaAgent {
     private final Map<Integer, MemorySegment> awaited = new HashMap<>();
     private int nextTicket;
     private final List<Request> sends = new ArrayList<>();
+    /**
+     * Whether waits poll instead of blocking in a probe: needed where a condition can change without
+     * a frame (a device window's fence counts, which a start or wait checks for a mismatch).
+     */
+    private boolean polling;
     /** Set while serving, so that a wait inside it (a receive) does not serve again re-entrantly. */
     private boolean serving;
     private final BooleanSupplier asAgent = this::serveAvailable;
@@ -64,6 +71,10 @@ final class RmaAgent {
         this.completes = new long[n];
         this.frees = new long[n];
         ProgressAgents.register(asAgent);
+    }
+
+    void pollWhileWaiting() {
+        polling = true;
     }
 
     /** A ticket whose reply's data (if any) goes to {@code destination}. */
@@ -116,12 +127,29 @@ final class RmaAgent {
         boolean outer = !serving;
         serving = true;
         try {
+            IdleStrategy idle = null;
             while (true) {
                 check.run();
                 if (done.getAsBoolean()) {
                     return;
                 }
-                receive(comm.mprobe(Communicator.ANY_SOURCE, TAG));
+                if (!polling) {
+                    receive(comm.mprobe(Communicator.ANY_SOURCE, TAG));
+                    continue;
+                }
+                Optional<Message> m;
+                try {
+                    m = comm.improbe(Communicator.ANY_SOURCE, TAG);
+                } catch (LockstepException peerGone) {
+                    check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
+                    throw peerGone;
+                }
+                if (m.isPresent()) {
+                    receive(m.get());
+                } else {
+                    idle = idle == null ? new IdleStrategy() : idle;
+                    idle.idle();
+                }
             }
         } finally {
             serving = !outer;
