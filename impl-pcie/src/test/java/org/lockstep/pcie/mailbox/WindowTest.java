@@ -26,7 +26,7 @@ import org.lockstep.api.Window;
  * errors, on device windows (allocateWindow) and on the point-to-point default (createWindow over
  * process memory).
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WindowTest {
     /** A window of {@code bytes} zeroed bytes: in device memory, or over process memory (the point-to-point default). */
     private static Window window(Communicator world, long bytes, boolean device) {
