@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,27 @@ class CollectiveEventsTest {
         assertEquals("em-bsp indirect area alltoall (PEMS1)", algorithms(events).get("alltoall"));
     }
 
+    @Test
+    void theNonBlockingFormsNameTheirFamiliesOnOneProcessorAndAcross(@TempDir Path dir) throws IOException {
+        RankProgram nonBlocking = world -> {
+            MemorySegment mine = world.allocate(COUNT * Long.BYTES);
+            MemorySegment out = world.allocate(COUNT * Long.BYTES);
+            world.ibarrier().await();
+            world.ibcast(mine, COUNT, Datatype.LONG, 0).await();
+            world.iallreduce(mine, out, COUNT, Datatype.LONG, Op.SUM).await();
+        };
+        Map<String, String> native3 = new TreeMap<>(FAMILIES);
+        native3.keySet().retainAll(Set.of("barrier", "bcast", "allreduce"));
+        List<RecordedEvent> local = record(dir, () -> Simulation.run(JOB, nonBlocking));
+        assertEquals(native3, algorithms(local));
+        assertEquals(Set.of("non-blocking"), local.stream().map(e -> e.getString("kind")).collect(Collectors.toSet()));
+        assertEquals(native3.size() * VPS, local.size(), "one event per call and VP: " + local);
+
+        Map<String, String> spanning = new TreeMap<>();
+        native3.forEach((operation, family) -> spanning.put(operation, family + " across processors"));
+        assertEquals(spanning, algorithms(record(dir, () -> RealProcessorsTest.run(JOB, 2, nonBlocking))));
+    }
+
     /** Each operation's algorithm, which must be the same for every event of it. */
     private static Map<String, String> algorithms(List<RecordedEvent> events) {
         Map<String, Set<String>> named = events.stream().collect(Collectors.groupingBy(e -> e.getString("operation"),
@@ -105,7 +127,7 @@ class CollectiveEventsTest {
 
     /** Runs {@code job} under an in-process recording of org.lockstep.Collective; its events. */
     private static List<RecordedEvent> record(Path dir, Runnable job) throws IOException {
-        Path file = dir.resolve("collectives.jfr");
+        Path file = Files.createTempFile(dir, "collectives", ".jfr");
         try (Recording recording = new Recording()) {
             recording.enable("org.lockstep.Collective");
             recording.start();

@@ -95,7 +95,12 @@ final class EmCollectives implements CollectiveEngine {
     @Override
     public Request ibarrier(Communicator channel) {
         EmCommunicator c = cast(channel);
-        return spans(c) ? spanning.barrier.ibarrier(c) : barrier.ibarrier(c);
+        if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp counting barrier across processors");
+            return spanning.barrier.ibarrier(c);
+        }
+        CollectiveRecording.algorithm("em-bsp counting barrier");
+        return barrier.ibarrier(c);
     }
 
     @Override
@@ -119,9 +124,11 @@ final class EmCollectives implements CollectiveEngine {
         MemorySegment data = slice(buffer, 0, bytes(type, count), "ibcast buffer");
         if (spans(c)) {
             // across processors the broadcast completes at the call: the request is complete
+            CollectiveRecording.algorithm("em-bsp pull bcast across processors");
             spanning.rooted.bcast(c, data, root);
             return EmRequest.completed(c.world(), c.vp(), org.lockstep.api.Status.of(Communicator.ANY_SOURCE, Communicator.ANY_TAG, 0));
         }
+        CollectiveRecording.algorithm("em-bsp pull bcast");
         return broadcast.ibcast(c, data, root);
     }
 
@@ -224,7 +231,12 @@ final class EmCollectives implements CollectiveEngine {
     @Override
     public Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         EmCommunicator c = cast(channel);
-        return spans(c) ? spanning.folds.iallreduce(c, send, recv, count, type, op) : reductions.iallreduce(c, send, recv, count, type, op);
+        if (spans(c)) {
+            CollectiveRecording.algorithm("em-bsp rank-order fold across processors");
+            return spanning.folds.iallreduce(c, send, recv, count, type, op);
+        }
+        CollectiveRecording.algorithm("em-bsp rank-order fold");
+        return reductions.iallreduce(c, send, recv, count, type, op);
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.lockstep.api.PartitionedRequest;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
+import org.lockstep.spi.events.ReceiveEvent;
 import org.lockstep.spi.messaging.ArgumentChecks;
 
 /**
@@ -166,6 +167,24 @@ public abstract class CommunicatorHooks implements Communicator {
     /** {@link #withHandler} for a call that starts a request, whose errors at completion reach the handler too. */
     final Request started(Supplier<Request> call) {
         return errors.handled(withHandler(call));
+    }
+
+    /**
+     * {@code started}, a non-blocking receive whose completion a wait or test sees is recorded as
+     * {@code event} (begun at its start; when it is null, nothing is recorded and {@code started} is
+     * returned as it is). A cancelled or failed receive is not recorded.
+     */
+    final Request recordedReceive(ReceiveEvent event, Request started, boolean anySource) {
+        if (event == null || started == null) {
+            return started;
+        }
+        int rank = rank();
+        boolean collective = carriesCollectives;
+        return new RecordedCompletion(started, status -> {
+            if (status != null && !status.cancelled()) {
+                event.received(rank, status.source(), status.tag(), status.byteCount(), anySource, collective, false);
+            }
+        });
     }
 
     /** {@link #started} of a persistent request. */

@@ -8,6 +8,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
+import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.topology.Neighborhood;
 
 /**
@@ -124,6 +125,7 @@ final class NeighborhoodCollectives {
                 recvSide.types(), true, call + " receive");
         TypedBlocks s = TypedBlocks.of(destinations.length, sendSide.buffer(), sendSide.counts(), sendSide.byteDisplacements(),
                 sendSide.types(), false, call + " send");
+        CollectiveRecording.algorithm("point-to-point neighbour exchange");
         Schedule schedule = Schedule.onPrivateChannel(channel);
         MemorySegment packedIn = r.contiguous() ? null : r.packed();
         for (int i = 0; i < sources.length; i++) {

@@ -3,15 +3,16 @@ package org.lockstep.spi.collective;
 import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.Datatype;
-import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
+import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.messaging.PersistentOperation;
 
 /**
  * The persistent collectives of {@link AbstractCommunicator} (MPI 4.0 {@code …_init}): each start
- * runs the non-blocking form, whose arguments are checked at each start.
+ * runs the non-blocking form, whose arguments are checked at each start (and which a recording
+ * shows as one persistent collective call per start).
  */
 public abstract class PersistentCollectiveTemplates extends NonBlockingCollectiveTemplates {
     /** Only the layers of this package extend it. */
@@ -20,7 +21,7 @@ public abstract class PersistentCollectiveTemplates extends NonBlockingCollectiv
 
     private PersistentRequest persistent(String what, java.util.function.Supplier<Request> start) {
         checkOpen();
-        return new PersistentOperation(what, start);
+        return new PersistentOperation(what, () -> CollectiveRecording.persistentStart(start));
     }
 
     @Override

@@ -11,6 +11,9 @@ import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.spi.events.Events;
+import org.lockstep.spi.events.ReceiveEvent;
+import org.lockstep.spi.events.SendEvent;
 import org.lockstep.spi.messaging.ArgumentChecks;
 import org.lockstep.spi.messaging.BufferedSends;
 import org.lockstep.spi.messaging.CompletedRequest;
@@ -171,9 +174,14 @@ final class PointToPointCalls {
         }
         PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type); // the copy is made once, filled at each start
         return new PersistentOperation(what, () -> {
+            SendEvent event = Events.begun(new SendEvent());
             comm.checkOpen();
             packed.pack();
-            return comm.implSend(packed.segment(), bytes, dest, tag, synchronous);
+            Request started = comm.implSend(packed.segment(), bytes, dest, tag, synchronous);
+            if (event != null) {
+                event.sent(comm.rank(), dest, tag, bytes, synchronous, false, comm.carriesCollectives);
+            }
+            return started;
         });
     }
 
@@ -185,9 +193,10 @@ final class PointToPointCalls {
         }
         PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
         return new PersistentOperation(what, () -> {
+            ReceiveEvent event = Events.begun(new ReceiveEvent());
             comm.checkOpen();
             Request r = comm.implReceive(packed.segment(), capacity, source, tag);
-            return packed.isCopy() ? new UnpackingRequest(r, packed) : r;
+            return comm.recordedReceive(event, packed.isCopy() ? new UnpackingRequest(r, packed) : r, source == Communicator.ANY_SOURCE);
         });
     }
 

@@ -23,9 +23,10 @@ import org.lockstep.spi.messaging.UnpackingRequest;
  * The point-to-point templates of {@link AbstractCommunicator}: each checks its arguments, handles
  * {@code PROC_NULL} and derived datatypes (packed into, or unpacked from, a private copy unless
  * contiguous), and calls the send, receive and probe hooks; buffered, matched, persistent and
- * partitioned calls go through {@link PointToPointCalls}. Sends and blocking receives are recorded
- * as {@link SendEvent}s and {@link ReceiveEvent}s when a Flight Recorder recording asks for them
- * (the event is begun only then: with no recording a call costs one check).
+ * partitioned calls go through {@link PointToPointCalls}. Sends and receives (blocking, and
+ * non-blocking ones when they complete) are recorded as {@link SendEvent}s and {@link ReceiveEvent}s
+ * when a Flight Recorder recording asks for them (the event is begun only then: with no recording
+ * a call costs one check).
  */
 public abstract class PointToPointTemplates extends CommunicatorHooks {
     private PointToPointCalls pointToPoint;
@@ -98,7 +99,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
             }
             Status s = receiveBlocking(buffer, count, type, capacity, source, tag);
             if (event != null) {
-                event.received(rank(), s.source(), s.tag(), s.byteCount(), source == ANY_SOURCE, carriesCollectives);
+                event.received(rank(), s.source(), s.tag(), s.byteCount(), source == ANY_SOURCE, carriesCollectives, true);
             }
             return s;
         } catch (LockstepException e) {
@@ -123,16 +124,18 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
+        ReceiveEvent event = Events.begun(new ReceiveEvent());
         try {
             long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
                 return errors.handled(CompletedRequest.of(Status.of(PROC_NULL, ANY_TAG, 0)));
             }
             if (type.isContiguous()) {
-                return errors.handled(implReceive(buffer, capacity, source, tag));
+                return recordedReceive(event, errors.handled(implReceive(buffer, capacity, source, tag)), source == ANY_SOURCE);
             }
             PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
-            return errors.handled(new UnpackingRequest(implReceive(packed.segment(), capacity, source, tag), packed));
+            return recordedReceive(event, errors.handled(new UnpackingRequest(implReceive(packed.segment(), capacity, source, tag), packed)),
+                    source == ANY_SOURCE);
         } catch (LockstepException e) {
             throw errors.failed(e);
         }
@@ -228,12 +231,19 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        return withHandler(() -> pointToPoint().imrecv(buffer, count, type, message).await());
+        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        Status s = withHandler(() -> pointToPoint().imrecv(buffer, count, type, message).await());
+        if (event != null && message != Message.NO_PROC) {
+            event.received(rank(), s.source(), s.tag(), s.byteCount(), false, carriesCollectives, true);
+        }
+        return s;
     }
 
     @Override
     public final Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        return started(() -> pointToPoint().imrecv(buffer, count, type, message));
+        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        Request started = started(() -> pointToPoint().imrecv(buffer, count, type, message));
+        return message == Message.NO_PROC ? started : recordedReceive(event, started, false);
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.api.Topology;
+import org.lockstep.spi.events.CollectiveRecording;
 import org.lockstep.spi.messaging.PersistentOperation;
 import org.lockstep.spi.topology.CartesianGrid;
 import org.lockstep.spi.topology.DistGraphEdges;
@@ -101,76 +102,117 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
         return new NeighborhoodCollectives(neighborhoodChannel(), hood);
     }
 
+    // ---- each neighbourhood collective once, blocking or started (recorded as CollectiveTemplates#collective says)
+
+    private Request neighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                      Datatype recvType, boolean start) {
+        return collective("neighbor_allgather", start, () -> sendType.byteLength(sendCount),
+                () -> neighbors(start, "neighborAllgather").allgather(send, sendCount, sendType, recv, recvCount, recvType, start));
+    }
+
+    private Request neighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
+                                       long[] displacements, Datatype recvType, boolean start) {
+        return collective("neighbor_allgatherv", start, () -> sendType.byteLength(sendCount),
+                () -> neighbors(start, "neighborAllgatherv").allgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
+                        recvType, start));
+    }
+
+    private Request neighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
+                                     Datatype recvType, boolean start) {
+        return collective("neighbor_alltoall", start, () -> recvType.byteLength(recvCount) * sourceCount(),
+                () -> neighbors(start, "neighborAlltoall").alltoall(send, sendCount, sendType, recv, recvCount, recvType, start));
+    }
+
+    private Request neighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
+                                      MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType, boolean start) {
+        return collective("neighbor_alltoallv", start, () -> recvType.byteLength(sum(recvCounts)),
+                () -> neighbors(start, "neighborAlltoallv").alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
+                        recvDisplacements, recvType, start));
+    }
+
+    private Request neighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                      MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes,
+                                      boolean start) {
+        return collective("neighbor_alltoallw", start, () -> 0,
+                () -> neighbors(start, "neighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
+                        recvDisplacements, recvTypes, start));
+    }
+
+    /** The neighbourhood collectives of a call named {@code call} (with an i in front when started). */
+    private NeighborhoodCollectives neighbors(boolean start, String call) {
+        return neighbors(start ? "i" + call : call);
+    }
+
+    /** How many neighbours this rank receives from (0 without a topology: the call reports that). */
+    private long sourceCount() {
+        Neighborhood hood = neighborhood();
+        return hood == null ? 0 : hood.sources().length;
+    }
+
     @Override
     public final void neighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                         Datatype recvType) {
-        runWithHandler(() -> neighbors("neighborAllgather").allgather(send, sendCount, sendType, recv, recvCount, recvType, false));
+        neighborAllgather(send, sendCount, sendType, recv, recvCount, recvType, false);
     }
 
     @Override
     public final void neighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                                          long[] displacements, Datatype recvType) {
-        runWithHandler(() -> neighbors("neighborAllgatherv").allgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
-                recvType, false));
+        neighborAllgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, false);
     }
 
     @Override
     public final void neighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                        Datatype recvType) {
-        runWithHandler(() -> neighbors("neighborAlltoall").alltoall(send, sendCount, sendType, recv, recvCount, recvType, false));
+        neighborAlltoall(send, sendCount, sendType, recv, recvCount, recvType, false);
     }
 
     @Override
     public final void neighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
                                         MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        runWithHandler(() -> neighbors("neighborAlltoallv").alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
-                recvDisplacements, recvType, false));
+        neighborAlltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, false);
     }
 
     @Override
     public final void neighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                                         MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
-        runWithHandler(() -> neighbors("neighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                recvDisplacements, recvTypes, false));
+        neighborAlltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements, recvTypes, false);
     }
 
     @Override
     public final Request ineighborAllgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                             Datatype recvType) {
-        return started(() -> neighbors("ineighborAllgather").allgather(send, sendCount, sendType, recv, recvCount, recvType, true));
+        return neighborAllgather(send, sendCount, sendType, recv, recvCount, recvType, true);
     }
 
     @Override
     public final Request ineighborAllgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv,
                                              long[] recvCounts, long[] displacements, Datatype recvType) {
-        return started(() -> neighbors("ineighborAllgatherv").allgatherv(send, sendCount, sendType, recv, recvCounts, displacements,
-                recvType, true));
+        return neighborAllgatherv(send, sendCount, sendType, recv, recvCounts, displacements, recvType, true);
     }
 
     @Override
     public final Request ineighborAlltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount,
                                            Datatype recvType) {
-        return started(() -> neighbors("ineighborAlltoall").alltoall(send, sendCount, sendType, recv, recvCount, recvType, true));
+        return neighborAlltoall(send, sendCount, sendType, recv, recvCount, recvType, true);
     }
 
     @Override
     public final Request ineighborAlltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType,
                                             MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        return started(() -> neighbors("ineighborAlltoallv").alltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts,
-                recvDisplacements, recvType, true));
+        return neighborAlltoallv(send, sendCounts, sendDisplacements, sendType, recv, recvCounts, recvDisplacements, recvType, true);
     }
 
     @Override
     public final Request ineighborAlltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
                                             MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
-        return started(() -> neighbors("ineighborAlltoallw").alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts,
-                recvDisplacements, recvTypes, true));
+        return neighborAlltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements, recvTypes, true);
     }
 
     /** A persistent neighbourhood collective: checked for a topology now, each start runs the non-blocking form. */
     private PersistentRequest persistent(String what, Supplier<Request> start) {
         neighbors(what);
-        return new PersistentOperation(what, start);
+        return new PersistentOperation(what, () -> CollectiveRecording.persistentStart(start));
     }
 
     @Override

@@ -10,16 +10,17 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Threshold;
 
 /**
- * A blocking receive of one rank ({@code recv}) that returned a message: who sent it, its tag and
- * length, and how long the call waited (the duration). One per message, so a recording with default
- * settings keeps only the receives of {@value SendEvent#DEFAULT_THRESHOLD} or more;
- * {@code #threshold=0 ms} keeps all ({@code lockstep run --jfr} does). Non-blocking receives show
- * as {@link MatchEvent}s.
+ * A receive of one rank that got a message: who sent it, its tag and length, and how long it took
+ * (the duration): a blocking receive ({@code recv}, {@code mrecv}) for the whole call, a
+ * non-blocking one ({@code irecv}, {@code imrecv}, a start of a persistent receive) from its start
+ * until a wait or test returned it complete. One per message, so a recording with default settings
+ * keeps only the receives of {@value SendEvent#DEFAULT_THRESHOLD} or more; {@code #threshold=0 ms}
+ * keeps all ({@code lockstep run --jfr} does). A cancelled receive is not recorded.
  */
 @Name("org.lockstep.Receive")
 @Label("Receive")
 @Category({"Lockstep", "Point-to-point"})
-@Description("A blocking receive of one rank, with the time it waited")
+@Description("A receive of one rank: blocking (the call) or non-blocking (from its start to its completion)")
 @Threshold(SendEvent.DEFAULT_THRESHOLD)
 @StackTrace(false)
 public final class ReceiveEvent extends Event {
@@ -42,12 +43,16 @@ public final class ReceiveEvent extends Event {
     @Description("The receive named ANY_SOURCE")
     public boolean anySource;
 
+    @Label("Blocking")
+    @Description("The duration is the whole call; otherwise it runs from the start to the completion a wait or test saw")
+    public boolean blocking;
+
     @Label("Collective")
     @Description("A message of a collective algorithm, on its communicator's private collective channel")
     public boolean collective;
 
     /** Ends and, when the recording wants it, commits a receive begun by the caller. */
-    public void received(int rank, int source, int tag, long bytes, boolean anySource, boolean collective) {
+    public void received(int rank, int source, int tag, long bytes, boolean anySource, boolean collective, boolean blocking) {
         end();
         if (shouldCommit()) {
             this.rank = rank;
@@ -56,6 +61,7 @@ public final class ReceiveEvent extends Event {
             this.bytes = bytes;
             this.anySource = anySource;
             this.collective = collective;
+            this.blocking = blocking;
             commit();
         }
     }

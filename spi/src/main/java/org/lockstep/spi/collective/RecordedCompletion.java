@@ -1,0 +1,79 @@
+package org.lockstep.spi.collective;
+
+import java.util.Optional;
+
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+
+/**
+ * A started request whose completion ends a Flight Recorder event: the first wait or test that
+ * returns it complete (MPI's completion) hands its status to {@link Completion}, once. Made only
+ * while a recording wants the event, so unrecorded requests are not wrapped.
+ */
+final class RecordedCompletion implements Request {
+    /** What a request's completion records. */
+    @FunctionalInterface
+    interface Completion {
+        /** {@code status} of the completed request, or {@code null} when it completed with an error. */
+        void completed(Status status);
+    }
+
+    private final Request started;
+    private Completion completion;
+
+    RecordedCompletion(Request started, Completion completion) {
+        this.started = started;
+        this.completion = completion;
+    }
+
+    @Override
+    public Status await() {
+        Status status;
+        try {
+            status = started.await();
+        } catch (LockstepException failed) {
+            failedIfComplete();
+            throw failed;
+        }
+        complete(status);
+        return status;
+    }
+
+    @Override
+    public Optional<Status> test() {
+        Optional<Status> status;
+        try {
+            status = started.test();
+        } catch (LockstepException failed) {
+            failedIfComplete();
+            throw failed;
+        }
+        status.ifPresent(this::complete);
+        return status;
+    }
+
+    private void failedIfComplete() {
+        if (started.isComplete()) {
+            complete(null);
+        }
+    }
+
+    private void complete(Status status) {
+        Completion c = completion;
+        if (c != null) {
+            completion = null;
+            c.completed(status);
+        }
+    }
+
+    @Override
+    public boolean isComplete() {
+        return started.isComplete();
+    }
+
+    @Override
+    public void cancel() {
+        started.cancel();
+    }
+}
