@@ -4,7 +4,7 @@
 # Compiles the peer itself with Open MPI's mpicc (variants vector, persistent, and neighbor: a neighbourhood alltoall over
 # a Cartesian communicator); needs the tools module packaged (mvn -q -DskipTests package -pl tools -am). Prints the
 # table of tools/bench/summarize-halo.py: each row's median over the runs, every run, and the ratio.
-# Usage: REPS=3 SIZES=64,256,1024 OUT=/tmp/halo flock /work/team/bench.lock bash tools/bench/halo-vs-openmpi.sh
+# Usage: REPS=3 SIZES=64,256,1024 OUT=/tmp/halo flock /tmp/lockstep-bench.lock bash tools/bench/halo-vs-openmpi.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 reps=${REPS:-3}

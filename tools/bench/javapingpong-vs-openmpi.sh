@@ -8,7 +8,7 @@
 # Needs: the tools module built (mvn -q -DskipTests package); Open MPI's mpi.jar, which no Debian
 # package ships (bash bench/peers/setup.sh java builds it from Open MPI's own sources), or
 # OMPI_MPI_JAR=PATH; the probe (bash bench/peers/setup.sh hw).
-# Usage: REPS=3 MODE=direct OUT=/tmp/jpp flock /work/team/bench.lock bash tools/bench/javapingpong-vs-openmpi.sh [PROGRAM.java]
+# Usage: REPS=3 MODE=direct OUT=/tmp/jpp flock /tmp/lockstep-bench.lock bash tools/bench/javapingpong-vs-openmpi.sh [PROGRAM.java]
 # Then:  python3 tools/bench/summarize-javapingpong.py OUT
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -4,7 +4,7 @@
 # plain memory. Compiles the peer with Open MPI's mpicc; needs the tools module packaged
 # (mvn -q -DskipTests package -pl tools -am). Prints the table of tools/bench/summarize-rma.py: each row's median over
 # the runs, every run, and the ratio (for mode plain, Lockstep's shared row over its plain row is the ratio that counts).
-# Usage: REPS=3 ITERS=1000 OUT=/tmp/rma flock /work/team/bench.lock bash tools/bench/rma-vs-openmpi.sh
+# Usage: REPS=3 ITERS=1000 OUT=/tmp/rma flock /tmp/lockstep-bench.lock bash tools/bench/rma-vs-openmpi.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 reps=${REPS:-3}
