@@ -28,6 +28,14 @@ public interface Application {
      */
     long contextBytes(int ranks);
 
+    /**
+     * The most Java heap one rank of {@code ranks} holds at once beyond its context: its own arrays,
+     * and once more the per-rank counts and displacements it passes to a collective (a simulator that
+     * runs the ranks as threads of one JVM keeps its own copy while the call lasts, and every rank
+     * waits in the call at once) — what a JVM running many ranks must hold for each.
+     */
+    long heapBytes(int ranks);
+
     /** The bytes of the problem's data (8 per element), for throughput figures. */
     default long dataBytes() {
         return Math.multiplyExact(size(), Long.BYTES);

@@ -58,6 +58,12 @@ public final class ListRanking implements Application {
         return 8 * (4 * mine + 2 * mine + 3 * mine + 2L * ranks + 1) + SampleSort.ALLOCATION_SLACK;
     }
 
+    /** The request round's five per-rank arrays and the answer round's four, those four once more in the simulator's copy. */
+    @Override
+    public long heapBytes(int ranks) {
+        return 8L * (5 + 4 + 4) * ranks;
+    }
+
     /** The sum over nodes of (distance to the tail) · node. */
     @Override
     public long expectedDigest() {

@@ -39,6 +39,12 @@ public final class PrefixSums implements Application {
         return 8 * (values / ranks + 1) + 8L * ranks + SampleSort.ALLOCATION_SLACK;
     }
 
+    /** A few words: the data is all in the context. */
+    @Override
+    public long heapBytes(int ranks) {
+        return 0;
+    }
+
     /** The sum of all values. */
     @Override
     public long expectedDigest() {

@@ -67,6 +67,12 @@ public final class SampleSort implements Application {
         return contextBytes(keys, ranks);
     }
 
+    /** The splitters and the Alltoallv's four per-rank arrays, those four once more in the simulator's copy. */
+    @Override
+    public long heapBytes(int ranks) {
+        return 8L * (1 + 4 + 4) * ranks;
+    }
+
     /** {@code 31·xor + sum} of the keys: sorting changes neither. */
     @Override
     public long expectedDigest() {

@@ -272,7 +272,13 @@ final class EmbspCommand implements Callable<Integer> {
             job = job.with(PREFIX + "keepResident", "true");
         }
         if (memory != null || !properties.containsKey(PREFIX + "memory")) {
-            job = job.with(PREFIX + "memory", Long.toString(jvm().simulatorBudget()));
+            EmbspJvm jvm = jvm();
+            if (jvm.simulatorBudget() <= 0) {
+                throw new LockstepException(ErrorClass.NO_MEM, "--memory " + jvm.budget() / EmbspJvm.MIB + " MiB cannot hold the heap of "
+                        + jvm.localVps() + " VPs (" + jvm.heap() / EmbspJvm.MIB + " MiB: " + EmbspJvm.HEAP_PER_VP / EmbspJvm.KIB
+                        + " KiB each and the program's own); give more memory or fewer VPs per processor");
+            }
+            job = job.with(PREFIX + "memory", Long.toString(jvm.simulatorBudget()));
         }
         if (benchOut != null) {
             job = job.with(PREFIX + "benchOut", benchOut.toString());
@@ -282,7 +288,19 @@ final class EmbspCommand implements Callable<Integer> {
 
     /** The sizing of each real processor's JVM. */
     EmbspJvm jvm() {
-        return EmbspJvm.of(memory, Math.max(1, vps / Math.max(1, processors)));
+        return EmbspJvm.of(memory, Math.max(1, vps / Math.max(1, processors)), programHeapPerVp());
+    }
+
+    /** The heap each rank of a built-in application holds of its own; 0 for a program of one's own (unknown: --jvm-option sizes it). */
+    private long programHeapPerVp() {
+        if (module != null || !classPath.isEmpty() || program == null || !Applications.isApplication(program)) {
+            return 0;
+        }
+        try {
+            return Applications.create(program, arguments).heapBytes(Math.max(1, vps));
+        } catch (LockstepException e) {
+            return 0; // the run itself reports the bad argument
+        }
     }
 
     /**

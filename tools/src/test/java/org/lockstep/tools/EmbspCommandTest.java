@@ -116,23 +116,37 @@ class EmbspCommandTest {
         Run small = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "128", "--cores", "2", "--memory", "512m", "--",
                 "sort", "--keys", "1000");
         assertEquals(0, small.exitCode(), small.err());
-        assertEquals("jvm-options: -Xms48m -Xmx48m -XX:+AlwaysPreTouch -XX:+UseSerialGC -XX:MaxDirectMemorySize=16m", small.out().strip());
+        assertEquals("jvm-options: -Xms48m -Xmx48m -Xmn16m -XX:+AlwaysPreTouch -XX:+UseSerialGC -XX:MaxDirectMemorySize=16m"
+                + " -XX:+ExitOnOutOfMemoryError", small.out().strip());
         assertTrue(small.err().contains("JVM sized from --memory 512 MiB for 128 VPs") && small.err().contains("keep within 512 MiB"),
                 small.err());
-        // 16384 VPs: 15360 beyond the base's 1024 need 8 KiB of heap each, 120 MiB taken from the budget
+        // 16384 VPs of 24 KiB each in the old generation (16 MiB of its own), a young one of 32 MiB: 432 MiB,
+        // 384 MiB of them beyond the 48 MiB of the allowance, taken from the budget
         Run many = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "16384", "--cores", "2", "--memory", "512m", "--",
                 "prefix-sums", "--values", "1000");
-        assertTrue(many.out().contains("-Xmx168m"), many.out());
-        assertTrue(many.err().contains("keep within 392 MiB"), many.err());
+        assertTrue(many.out().contains("-Xmx432m -Xmn32m"), many.out());
+        assertTrue(many.err().contains("keep within 128 MiB"), many.err());
         EmbspCommand command = new EmbspCommand();
         command.vps = 16384;
         command.memory = 512L << 20;
-        assertEquals(392L << 20, command.jvm().simulatorBudget(), "what the simulator is given");
+        assertEquals(128L << 20, command.jvm().simulatorBudget(), "what the simulator is given");
+        // the sort's ranks hold 9 arrays of p words each (their own and the simulator's copies): 72 KiB more per VP at p = 1024
+        Run sort = CommandLineTest.run("embsp", "--print-jvm-options", "--vps", "1024", "--cores", "2", "--memory", "512m", "--",
+                "sort", "--keys", "1000");
+        assertTrue(sort.out().contains("-Xmx144m"), sort.out());
         // processes: the launching JVM stays small, each processor's JVM is sized for its v/P VPs
         Run launcher = CommandLineTest.run("embsp", "--print-jvm-options", "--processors", "2", "--vps", "128", "--cores", "1",
                 "--memory", "256m", "--", "sort", "--keys", "1000");
         assertTrue(launcher.out().contains("-Xmx64m") && launcher.err().contains("processor JVMs: JVM sized from --memory 256 MiB for 64 VPs"),
                 launcher.out() + launcher.err());
+    }
+
+    @Test
+    void aBudgetThatCannotHoldTheVirtualProcessorsHeapIsRefused() throws IOException {
+        Run r = CommandLineTest.run("embsp", "--vps", "16384", "--cores", "2", "--memory", "256m", "--disks", diskDir().toString(),
+                "--", "prefix-sums", "--values", "16384");
+        assertEquals(EmbspCommand.IMPOSSIBLE, r.exitCode(), r.err());
+        assertTrue(r.err().contains("MPI_ERR_NO_MEM") && r.err().contains("cannot hold the heap of 16384 VPs"), r.err());
     }
 
     @Test

@@ -136,7 +136,9 @@ final class EmCollectives implements CollectiveEngine {
     public void gather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
-        gatherBytes(c, "gather", send, b, recv, uniform(b, c.size()), prefix(b, c.size()), root);
+        // only the root lays out the blocks: O(p) arrays at every waiting VP would make the heap O(p²)
+        boolean atRoot = c.rank() == root;
+        gatherBytes(c, "gather", send, b, recv, atRoot ? uniform(b, c.size()) : null, atRoot ? prefix(b, c.size()) : null, root);
     }
 
     @Override
@@ -152,7 +154,8 @@ final class EmCollectives implements CollectiveEngine {
     public void scatter(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
-        scatterBytes(c, "scatter", send, uniform(b, c.size()), prefix(b, c.size()), recv, b, root);
+        boolean atRoot = c.rank() == root;
+        scatterBytes(c, "scatter", send, atRoot ? uniform(b, c.size()) : null, atRoot ? prefix(b, c.size()) : null, recv, b, root);
     }
 
     @Override
