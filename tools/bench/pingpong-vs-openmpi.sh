@@ -4,10 +4,20 @@
 # (the host places the two vCPUs near or far; compare near with near). Needs the peers built
 # (bash bench/peers/setup.sh hw mpi) and the tools module (mvn -q -DskipTests package).
 # Usage: REPS=3 OUT=/tmp/pp bash tools/bench/pingpong-vs-openmpi.sh
+# NP=4 runs 4 processes of each (the ranks beyond 1 wait in a barrier), unbound and --oversubscribe'd on this
+# 2-core machine; SIZES replaces Lockstep's sizes (the C peer's are fixed), SCALE multiplies the peer's round trips.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 peers=${PEERS_BUILD:-/tmp/lockstep-peers}
 reps=${REPS:-3}
+np=${NP:-2}
+sizes=${SIZES:-0,8,64,512,4k,32k,256k,1m,4m,16m}
+scale=${SCALE:-1}
+if [ "$np" -gt 2 ]; then
+    mpi_placement=(--oversubscribe); lockstep_placement=(--no-bind-to-core)
+else
+    mpi_placement=(--bind-to core); lockstep_placement=()
+fi
 out=${OUT:-/tmp/pingpong-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -21,9 +31,9 @@ run() { # name command...
     echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
 }
 for rep in $(seq 1 "$reps"); do
-    run openmpi mpirun.openmpi -np 2 --bind-to core --mca pml ob1 --mca btl self,vader "$peers/pingpong.openmpi"
-    run lockstep "$root/lockstep" bench pingpong --processes=2 --sizes=0,8,64,512,4k,32k,256k,1m,4m,16m --iterations=20000
-    run openmpi-nocma mpirun.openmpi -np 2 --bind-to core --mca pml ob1 --mca btl self,vader \
-        --mca btl_vader_single_copy_mechanism none "$peers/pingpong.openmpi"
+    run openmpi mpirun.openmpi -np "$np" "${mpi_placement[@]}" --mca pml ob1 --mca btl self,vader "$peers/pingpong.openmpi" "$scale"
+    run lockstep "$root/lockstep" bench pingpong --processes="$np" "${lockstep_placement[@]}" --sizes="$sizes" --iterations=20000
+    run openmpi-nocma mpirun.openmpi -np "$np" "${mpi_placement[@]}" --mca pml ob1 --mca btl self,vader \
+        --mca btl_vader_single_copy_mechanism none "$peers/pingpong.openmpi" "$scale"
 done
 echo "$out"

@@ -3,7 +3,6 @@ package org.lockstep.tools;
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -67,6 +66,11 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             description = "JIT warm-up (all rows, by time) before the rows are calibrated and measured; longer by the factor"
                     + " of ranks to the CPUs a rank may use, when that is above 1 (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
+
+    @Option(names = "--max-warmup-seconds", paramLabel = "S", defaultValue = "90",
+            description = "After --warmup-seconds, the warm-up goes on until every rank's JIT has been quiet for half a second,"
+                    + " for at most this long (default: ${DEFAULT-VALUE}); the time it took is printed.")
+    double maxWarmupSeconds;
 
     @Option(names = "--row-warmup-seconds", paramLabel = "S", defaultValue = "0.3",
             description = "Each row runs this long before it is calibrated (default: ${DEFAULT-VALUE}).")
@@ -177,10 +181,18 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         a.fill((byte) 1);
         // Ranks sharing cores share the JIT's compiler threads' time too (a rank bound to one core counts it alone).
         double oversubscription = Math.max(1.0, (double) world.size() / Runtime.getRuntime().availableProcessors());
-        warmUp(world, rows(), warmupSeconds * oversubscription, a, b);
+        long warmUpStart = System.nanoTime();
+        boolean settled = warmUp(world, rows(), warmupSeconds * oversubscription, Math.max(warmupSeconds * oversubscription, maxWarmupSeconds),
+                a, b);
+        if (world.rank() == 0) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(Locale.ROOT, "WARMUP seconds=%.1f jit_quiet=%b jvm_uptime_s=%.1f%n", (System.nanoTime() - warmUpStart) / 1e9,
+                    settled, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
+            out.flush();
+        }
         for (Row row : rows()) {
             // The row alone first: its first calls after another row's run slow (the JIT recompiles for it).
-            warmUp(world, List.of(row), rowWarmupSeconds, a, b);
+            warmUp(world, List.of(row), rowWarmupSeconds, rowWarmupSeconds, a, b);
             String line = measure(world, row, a, b);
             if (world.rank() == 0) {
                 lines.add(line);
@@ -197,24 +209,39 @@ final class CollectivesBenchCommand implements Callable<Integer> {
      * JIT warm-up by time, not by a number of calls: calls counted from a calibration on cold
      * (interpreted) code are far too few for the JIT to compile the collective paths before the
      * row is timed, so a row would time the interpreter. Every rank runs the same batches of
-     * every row until rank 0 says the warm-up time is over.
+     * every row for {@code seconds}, and then on until every rank's JIT is quiet
+     * ({@link JitSettling}) or {@code maxSeconds} have passed; returns whether every JIT went quiet.
      */
-    private static void warmUp(Communicator world, List<Row> rows, double seconds, MemorySegment a, MemorySegment b) {
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        MemorySegment more = MemorySegment.ofArray(new int[1]);
-        do {
+    private static boolean warmUp(Communicator world, List<Row> rows, double seconds, double maxSeconds, MemorySegment a,
+                                  MemorySegment b) {
+        long start = System.nanoTime();
+        long deadline = start + (long) (seconds * 1e9);
+        long limit = start + (long) (maxSeconds * 1e9);
+        JitSettling jit = new JitSettling();
+        int[] says = new int[world.size()];
+        while (true) {
             for (Row row : rows) {
                 int batch = row.bytes() >= 1 << 16 ? WARM_UP_BATCH_LONG : WARM_UP_BATCH_SHORT;
                 for (int i = 0; i < batch; i++) {
                     call(world, row, a, b);
                 }
             }
-            if (world.rank() == 0) {
-                more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
+            // Every rank's say, gathered, so that all of them decide alike (a bcast from rank 0 could not carry the others' JIT).
+            long now = System.nanoTime();
+            int mine = now < deadline ? WANTS_TIME : now >= limit ? PAST_LIMIT : jit.quiet() ? QUIET : NOT_QUIET;
+            world.allgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT, MemorySegment.ofArray(says));
+            boolean everyQuiet = Arrays.stream(says).allMatch(say -> say == QUIET);
+            if (everyQuiet || Arrays.stream(says).anyMatch(say -> say == PAST_LIMIT)) {
+                return everyQuiet;
             }
-            world.bcast(more, 1, Datatype.INT, 0);
-        } while (more.get(ValueLayout.JAVA_INT, 0) != 0);
+        }
     }
+
+    /** A rank's say after a warm-up batch. */
+    private static final int QUIET = 0;
+    private static final int NOT_QUIET = 1;
+    private static final int WANTS_TIME = 2;
+    private static final int PAST_LIMIT = 3;
 
     /** One row, as bench/peers/mpi/collectives.c times it: calibrate, warm up, then time each call. */
     private String measure(Communicator world, Row row, MemorySegment a, MemorySegment b) {

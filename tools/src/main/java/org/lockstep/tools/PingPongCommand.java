@@ -76,9 +76,10 @@ final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the results as CSV to FILE.")
     Path csv;
 
-    @Option(names = "--processes", paramLabel = "2",
-            description = "Run the two ranks as separate JVM processes over a device file in /dev/shm "
-                    + "(started by the launcher) instead of threads of this JVM.")
+    @Option(names = "--processes", paramLabel = "N",
+            description = "Run the ranks as N >= 2 separate JVM processes over a device file in /dev/shm (started by the "
+                    + "launcher) instead of two threads of this JVM; ranks other than 0 and the echo rank wait in a barrier, "
+                    + "as the peers' pingpong.c under mpirun -np N (e.g. 4 on 2 cores: oversubscribed).")
     Integer processes;
 
     @Option(names = "--echo-rank", paramLabel = "R", defaultValue = "1",
@@ -103,8 +104,8 @@ final class PingPongCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--warmup-seconds must be >= 0 and --max-seconds-per-size > 0");
         }
         if (processes != null) {
-            if (processes != 2) {
-                throw new ParameterException(spec.commandLine(), "--processes must be 2, got " + processes);
+            if (processes < 2) {
+                throw new ParameterException(spec.commandLine(), "--processes must be at least 2, got " + processes);
             }
             return launchProcesses();
         }
@@ -112,7 +113,8 @@ final class PingPongCommand implements Callable<Integer> {
         JobOptions options = settings.jobOptions(2, sizedHeap());
         boolean launched = LaunchEnvironment.current().isPresent();
         if (!launched || LaunchEnvironment.current().get().rank() == PING) {
-            out.printf("lockstep bench pingpong: 2 ranks (%s), provider %s, device %s%n", launched ? "processes" : "threads",
+            out.printf("lockstep bench pingpong: %d ranks (%s), provider %s, device %s%n",
+                    launched ? LaunchEnvironment.current().get().size() : 2, launched ? "processes" : "threads",
                     JobSettings.providerFor(options).name(), settings.device);
             out.printf("%d round trips per size after %.1f s of warm-up; one-way latency = round trip / 2; MB = 10^6 bytes%n%n",
                     iterations, warmupSeconds);
@@ -166,9 +168,9 @@ final class PingPongCommand implements Callable<Integer> {
     /** The mailbox transport's default heap partition (MailboxOptions.DEFAULT_HEAP_PER_RANK, which this module cannot see). */
     private static final long DEFAULT_HEAP_BYTES = 16L << 20;
 
-    /** Runs this same command as two launched processes over a mapped device file. */
+    /** Runs this same command as launched processes over a mapped device file. */
     private int launchProcesses() {
-        return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), 2,
+        return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), processes,
                 List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"), bindToCore);
     }
 

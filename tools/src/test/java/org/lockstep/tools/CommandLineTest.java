@@ -31,6 +31,13 @@ class CommandLineTest {
     }
 
     @Test
+    void aPingPongOfOneProcessIsAUsageError() {
+        Run r = run("bench", "pingpong", "--processes", "1");
+        assertEquals(LockstepCommand.USAGE, r.exitCode());
+        assertTrue(r.err().contains("--processes must be at least 2, got 1"), r.err());
+    }
+
+    @Test
     void aBadCollectiveRowIsAUsageErrorBeforeAnyRankRuns() {
         for (String row : new String[] {"foo:8", "allreduce:lots", "bcast"}) {
             Run r = run("bench", "collectives", "--row", row);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,18 @@ class JobRunTest {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(3, lines.size(), String.join("\n", lines));
         assertTrue(lines.get(1).startsWith("8,50,") && lines.get(2).startsWith("4096,50,"), String.join("\n", lines));
+    }
+
+    @Test
+    void collectivesWarmUpEndsByItsLimitWhenTheJitIsNotQuietAndSaysSo() {
+        CommandLineTest.Run r = CommandLineTest.run("bench", "collectives", "-n", "2", "--row", "barrier:0", "--warmup-seconds", "0",
+                "--max-warmup-seconds", "0.6", "--row-warmup-seconds", "0", "--budget", "0.01");
+        assertEquals(0, r.exitCode(), r.err());
+        Matcher warmUp = Pattern.compile("(?m)^WARMUP seconds=([0-9.]+) jit_quiet=(true|false) jvm_uptime_s=[0-9.]+$").matcher(r.out());
+        assertTrue(warmUp.find(), r.out());
+        // Past the limit it stops, quiet or not: a JIT that never settles must not hold the bench (0.6 s plus a batch).
+        assertTrue(Double.parseDouble(warmUp.group(1)) < 5, r.out());
+        assertTrue(Pattern.compile("(?m)^COLL op=barrier bytes=0 np=2 iters=\\d+ ").matcher(r.out()).find(), r.out());
     }
 
     @Test

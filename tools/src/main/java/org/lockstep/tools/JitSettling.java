@@ -1,0 +1,42 @@
+package org.lockstep.tools;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * Whether this JVM's JIT has gone quiet, for benchmarks that warm up until it has. A warm-up by
+ * time alone is not enough on a loaded host: with 4 ranks on 2 cores at load 12-20 the compiler
+ * threads were still compiling the barrier's path at level 3 twenty seconds into a run (Dec 2026,
+ * -XX:+LogCompilation), so rows timed after a 4 s warm-up timed interpreted code and the compile
+ * queue's CPU use (p99 8-15 ms, against 0.1-3.6 ms with -XX:TieredStopAtLevel=1 in the same runs).
+ */
+final class JitSettling {
+    /** The JIT counts as quiet when it compiled for at most this share of a window's wall time. */
+    private static final double QUIET_SHARE = 0.02;
+    /** The shortest window judged: the JIT's clock counts in milliseconds. */
+    private static final long WINDOW_NANOS = 500_000_000L;
+
+    private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    private long windowStartNanos = System.nanoTime();
+    private long windowStartCompileMillis = compileMillis();
+
+    /**
+     * Whether the JIT was quiet over the window that ends now, if it is long enough; a new window
+     * starts then. False while the window is shorter; true when this JVM cannot say.
+     */
+    boolean quiet() {
+        long now = System.nanoTime();
+        if (now - windowStartNanos < WINDOW_NANOS) {
+            return false;
+        }
+        long compiled = compileMillis();
+        boolean quiet = compiled < 0 || (compiled - windowStartCompileMillis) * 1e6 <= QUIET_SHARE * (now - windowStartNanos);
+        windowStartNanos = now;
+        windowStartCompileMillis = compiled;
+        return quiet;
+    }
+
+    private long compileMillis() {
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+}
