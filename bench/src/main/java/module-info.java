@@ -3,13 +3,13 @@
  * ring and layout directly, which that provider module exports to this module only.
  * Run on the class path by tools/bench/jmh.sh (JMH finds its generated classes there).
  */
-// JMH has no module name of its own; its Blackhole is in the benchmarks' public signatures
+// JMH is an automatic module (named in the manifest by repackaged/jmh); its Blackhole is in the benchmarks' public signatures
 @SuppressWarnings("requires-transitive-automatic")
 module org.lockstep.bench {
     requires org.lockstep.api;
     requires org.lockstep.spi;
     requires org.lockstep.pcie;
-    requires transitive jmh.core;
+    requires transitive org.openjdk.jmh;
 
     exports org.lockstep.bench;
 }
