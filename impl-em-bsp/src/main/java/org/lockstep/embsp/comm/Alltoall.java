@@ -64,9 +64,11 @@ final class Alltoall {
         Location myRecv = Location.of(me, recvAll);
         Location mySend = Location.of(me, sendAll);
         BoundaryCache cache = calls.cacheOf(call);
+        List<long[]> receiving = new ArrayList<>();
         if (!myRecv.isExternal()) {
             for (int j = 0; j < n; j++) {
                 cache.snapshotEnds(me, myRecv.offset() + recvDispls[j], recvCounts[j]);
+                receiving.add(new long[] {myRecv.offset() + recvDispls[j], myRecv.offset() + recvDispls[j] + recvCounts[j]});
             }
         }
         // the blocks a re-read of the send regions could cost, for the bound
@@ -81,6 +83,8 @@ final class Alltoall {
         calls.locked(() -> {
             call.io.messageOf(Math.max(max(sendCounts), max(recvCounts)));
             call.io.rereads(Math.min(call.io.coveringBlocks(sendRanges), me.context().swapBytes()));
+            // before any sender can see the table: a swap-out need not write what the messages will overwrite
+            me.context().awaitDeliveries(receiving);
             call.recvBuffers[rank] = myRecv;
             call.recvCounts[rank] = recvCounts.clone();
             call.recvDisplacements[rank] = recvDispls.clone();
@@ -102,8 +106,21 @@ final class Alltoall {
                 call.arrivals.set(calls.scheduler());
             }
         });
+        try {
+            deliverAndWait(c, call, earlier, deferred, mySend, sendAll, sendCounts, sendDispls, cache);
+        } finally {
+            me.context().endDeliveries();
+        }
+        cache.overlay(me);
+    }
+
+    /** Delivers to the receivers that recorded first at once, to the others once every VP has recorded; waits for every delivery. */
+    private void deliverAndWait(EmCommunicator c, CallState call, List<Integer> earlier, List<Integer> deferred, Location mySend,
+                                MemorySegment sendAll, long[] sendCounts, long[] sendDispls, BoundaryCache cache) {
+        Vp me = c.vp();
+        int n = c.size();
         List<Integer> now = new ArrayList<>(earlier);
-        now.add(rank);
+        now.add(c.rank());
         deliver(c, call, now, sendAll, sendCounts, sendDispls, cache);
         if (!deferred.isEmpty()) {
             List<long[]> deferredRanges = new ArrayList<>();
@@ -117,7 +134,6 @@ final class Alltoall {
         }
         calls.countFinished(call, n);
         calls.finalSynchronisation(c, call, "alltoallv waiting for every delivery");
-        cache.overlay(me);
     }
 
     private void deliver(EmCommunicator c, CallState call, List<Integer> receivers, MemorySegment sendAll, long[] sendCounts,

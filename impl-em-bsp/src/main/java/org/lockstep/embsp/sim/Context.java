@@ -40,6 +40,7 @@ public final class Context {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile Residency residency;
     private List<long[]> loaned = List.of();
+    private final AwaitedRegions awaited = new AwaitedRegions();
     /** The kit's self-test fault SWAPS_TWICE; false in every real job. */
     private final boolean swapsTwice;
 
@@ -211,16 +212,37 @@ public final class Context {
         }
     }
 
+    /**
+     * A collective call will deliver into {@code ranges} ({start, end} bytes): until a message
+     * reaches them their bytes are meaningless, and a swap-out does not write their whole blocks.
+     */
+    public void awaitDeliveries(List<long[]> ranges) {
+        for (long[] r : ranges) {
+            awaited.await(r[0], r[1]);
+        }
+    }
+
+    /** A message reached {@code [from, to)} (in memory or on disk). */
+    void delivered(long from, long to) {
+        awaited.arrived(from, to);
+    }
+
+    /** The call that awaited deliveries is over. */
+    public void endDeliveries() {
+        awaited.clear();
+    }
+
     /** Bytes one swap of this context moves now. */
     public long swapBytes() {
         return stationary ? 0 : allocator.swapBytes(store.blockSize());
     }
 
-    /** The allocated blocks on pages written since the swap-in (every allocated block if that is unknown). */
+    /** The allocated blocks on pages written since the swap-in (every allocated block if that is unknown), less those awaiting a delivery. */
     private List<long[]> changedBlockRanges() {
         List<long[]> allocated = allocator.allocatedBlockRanges(store.blockSize());
         List<long[]> written = writes.written(memory);
-        return written == null ? allocated : intersect(allocated, mergeToBlocks(written, store.blockSize()));
+        List<long[]> changed = written == null ? allocated : intersect(allocated, mergeToBlocks(written, store.blockSize()));
+        return AwaitedRegions.subtract(changed, awaited.wholeBlocks(store.blockSize()));
     }
 
     /** The parts both sorted, disjoint range lists cover. */

@@ -139,6 +139,7 @@ public final class DataMover {
         inFlight.lockForAccess(c);
         try {
             onDisk = c.residency() != Residency.RESIDENT;
+            c.delivered(destination.offset(), destination.offset() + length);
             if (onDisk) {
                 writeToDisk(actor, source, receiver, destination.offset(), cache, inFlight);
             } else {
