@@ -36,7 +36,7 @@ final class CollectiveCalls {
     private Request run(boolean start, Supplier<Request> nonBlocking, Runnable blocking, Runnable after) {
         if (start) {
             Request r = nonBlocking.get();
-            return after == null ? r : new FinishingRequest(r, after);
+            return after == null ? r : CompletingRequest.afterSuccess(r, after);
         }
         blocking.run();
         if (after != null) {

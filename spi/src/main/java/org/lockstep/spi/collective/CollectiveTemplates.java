@@ -68,7 +68,7 @@ public abstract class CollectiveTemplates extends PointToPointTemplates {
         }
         String kind = CollectiveRecording.started(event);
         long recordedBytes = recordedBytes(bytes);
-        return new RecordedCompletion(request, status -> CollectiveRecording.completed(event, operation, kind, this, recordedBytes));
+        return new CompletingRequest(request, status -> CollectiveRecording.completed(event, operation, kind, this, recordedBytes));
     }
 
     private static long recordedBytes(LongSupplier bytes) {

@@ -180,7 +180,7 @@ public abstract class CommunicatorHooks implements Communicator {
         }
         int rank = rank();
         boolean collective = carriesCollectives;
-        return new RecordedCompletion(started, status -> {
+        return new CompletingRequest(started, status -> {
             if (status != null && !status.cancelled()) {
                 event.received(rank, status.source(), status.tag(), status.byteCount(), anySource, collective, false);
             }

@@ -154,7 +154,7 @@ final class NeighborhoodCollectives {
         };
         if (start) {
             Request started = schedule.start();
-            return unpack == null ? started : new FinishingRequest(started, unpack);
+            return unpack == null ? started : CompletingRequest.afterSuccess(started, unpack);
         }
         schedule.run();
         if (unpack != null) {

@@ -7,11 +7,12 @@ import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 
 /**
- * A started request whose completion ends a Flight Recorder event: the first wait or test that
- * returns it complete (MPI's completion) hands its status to {@link Completion}, once. Made only
- * while a recording wants the event, so unrecorded requests are not wrapped.
+ * A started request with one step at its completion: the first wait or test that returns it
+ * complete (MPI's completion) hands its status to {@link Completion}, once — a collective's unpacking
+ * of a packed copy into the user's buffer ({@link #afterSuccess}), or the end of a Flight Recorder
+ * event (made only while a recording wants the event, so unrecorded requests are not wrapped).
  */
-final class RecordedCompletion implements Request {
+final class CompletingRequest implements Request {
     /** What a request's completion records. */
     @FunctionalInterface
     interface Completion {
@@ -22,9 +23,18 @@ final class RecordedCompletion implements Request {
     private final Request started;
     private Completion completion;
 
-    RecordedCompletion(Request started, Completion completion) {
+    CompletingRequest(Request started, Completion completion) {
         this.started = started;
         this.completion = completion;
+    }
+
+    /** {@code started}, whose successful completion runs {@code finish} (local work done once, by the completing caller). */
+    static CompletingRequest afterSuccess(Request started, Runnable finish) {
+        return new CompletingRequest(started, status -> {
+            if (status != null) {
+                finish.run();
+            }
+        });
     }
 
     @Override
