@@ -112,6 +112,15 @@ final class EndpointOperations {
         }
     }
 
+    /** Fails if world rank {@code peer} is known to have failed or finished (for a wait that polls, see {@code failIfGone}). */
+    void failIfGone(int peer, Group group, String what) {
+        core.checkOpen();
+        core.locked(() -> {
+            core.peers.failIfGone(peer, group, what);
+            return null;
+        });
+    }
+
     /** The status of a matching message if one is there now; the source in group ranks. */
     Optional<Status> iprobe(int source, int tag, int context, Group group) {
         core.checkOpen();

@@ -16,13 +16,14 @@ import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.window.WindowFactory;
 import org.lockstep.spi.messaging.ConstructingRequest;
+import org.lockstep.spi.messaging.PeerLiveness;
 
 /**
  * A communicator of the mailbox transport: a group of world ranks and two context ids — one for
  * point-to-point, the next for collectives — over this rank's {@link MailboxEndpoint}. Messages
  * on different contexts never match each other, wildcards or not.
  */
-final class MailboxCommunicator extends AbstractCommunicator {
+final class MailboxCommunicator extends AbstractCommunicator implements PeerLiveness {
     /**
      * Tag of the context agreement of {@link #dup} and {@link #split} on the parent's collective
      * channel: below 2^30, the range the default collective algorithms keep free.
@@ -92,6 +93,14 @@ final class MailboxCommunicator extends AbstractCommunicator {
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
         return operations.iprobe(group.worldRank(source), tag, context, group);
+    }
+
+    @Override
+    public void failIfGone(int rank) {
+        checkOpen();
+        if (rank != this.rank) {
+            operations.failIfGone(group.worldRank(rank), group, "wait for a message from");
+        }
     }
 
     // ---- communicators

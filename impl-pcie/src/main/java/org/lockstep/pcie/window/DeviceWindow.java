@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.pcie.layout.DeviceWindowDescriptor;
 import org.lockstep.spi.device.ExternalMemory;
@@ -94,12 +95,20 @@ final class DeviceWindow extends PointToPointWindow {
         }
     }
 
-    /** Takes the accumulate lock at {@code word}, serving this rank's frames while another rank holds it. */
+    /**
+     * Takes the accumulate lock at {@code word}, serving this rank's frames while another rank holds
+     * it; fails if the holder (the word says which) is gone, since it would never give it back.
+     */
     private void acquire(long word) {
         IdleStrategy idle = null;
         while (!device.compareAndSetLong(word, 0, rank() + 1)) {
             idle = idle == null ? new IdleStrategy() : idle;
             serve();
+            long holder = device.getLongAcquire(word);
+            LockstepException gone = holder == 0 ? null : goneError((int) holder - 1);
+            if (gone != null && device.getLongAcquire(word) == holder) {
+                throw gone;
+            }
             idle.idle();
         }
     }
@@ -160,8 +169,12 @@ final class DeviceWindow extends PointToPointWindow {
         for (int r = 0; r < parts.length; r++) {
             while (fencesSeen(r) < epoch) {
                 idle = idle == null ? new IdleStrategy() : idle;
+                LockstepException gone = goneError(r); // judged before its count is read again: it may have fenced and ended
                 serve();
                 checkFenceMatched(epoch);
+                if (gone != null && fencesSeen(r) < epoch) {
+                    throw gone;
+                }
                 idle.idle();
             }
         }

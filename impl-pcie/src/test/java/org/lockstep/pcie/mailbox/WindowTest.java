@@ -193,4 +193,47 @@ class WindowTest {
             }
         });
     }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void aGetAfterAFenceSeesEveryPutOfTheEpochBefore(boolean device) {
+        // Rank 2's puts outnumber the mailbox's slots, so most wait in its queue while rank 0, past the
+        // fence, already asks rank 1 for the value: rank 1 must answer only once its own fence is over.
+        int puts = 200;
+        TestWorlds.run(3, world -> {
+            Window win = window(world, 8, device);
+            win.fence();
+            if (world.rank() == 2) {
+                for (long v = 1; v <= puts; v++) {
+                    win.put(MemorySegment.ofArray(new long[] {v}), 1, Datatype.LONG, 1, 0);
+                }
+            }
+            win.fence();
+            long[] got = new long[1];
+            if (world.rank() == 0) {
+                win.get(MemorySegment.ofArray(got), 1, Datatype.LONG, 1, 0);
+            }
+            win.fence();
+            if (world.rank() == 0) {
+                assertEquals(puts, got[0]);
+            }
+            win.free();
+        });
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void aStartWhoseTargetDiedFailsInsteadOfWaiting(boolean device) {
+        try (MailboxThreadWorld threads = MailboxThreadWorld.open(TestWorlds.options(2))) {
+            Communicator origin = threads.communicator(0);
+            Communicator target = threads.communicator(1);
+            java.util.concurrent.CompletableFuture<Window> targetWindow =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> window(target, 8, device));
+            Window win = window(origin, 8, device);
+            targetWindow.join();
+            threads.rankFailed(1, new IllegalStateException("rank 1 killed by the test"));
+            LockstepException e = assertThrows(LockstepException.class, () -> win.start(origin.group().incl(1)));
+            assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
+        }
+    }
 }

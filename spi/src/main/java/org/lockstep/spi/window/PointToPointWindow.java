@@ -5,6 +5,7 @@ import java.util.function.IntPredicate;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
+import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 
 /**
@@ -83,12 +84,12 @@ public class PointToPointWindow extends AbstractWindow {
 
     @Override
     protected void implGet(int target, long byteOffset, MemorySegment destination) {
-        agent.send(target, RmaFrame.of(RmaFrame.Kind.GET, agent.expect(destination), byteOffset, destination.byteSize(), 0));
+        agent.send(target, RmaFrame.of(RmaFrame.Kind.GET, agent.expect(target, destination), byteOffset, destination.byteSize(), 0));
     }
 
     @Override
     protected void implAccumulate(int target, long byteOffset, MemorySegment data, Datatype element, Op op, MemorySegment result) {
-        int ticket = result == null ? -1 : agent.expect(result);
+        int ticket = result == null ? -1 : agent.expect(target, result);
         RmaFrame f = RmaFrame.of(RmaFrame.Kind.ACCUMULATE, ticket, byteOffset, data.byteSize(), data.byteSize()).withElement(element, op);
         MemorySegment.copy(data, 0, f.payload(), 0, data.byteSize());
         agent.send(target, f);
@@ -97,7 +98,7 @@ public class PointToPointWindow extends AbstractWindow {
     @Override
     protected void implCompareAndSwap(int target, long byteOffset, MemorySegment origin, MemorySegment compare, MemorySegment result) {
         long n = origin.byteSize();
-        RmaFrame f = RmaFrame.of(RmaFrame.Kind.COMPARE_AND_SWAP, agent.expect(result), byteOffset, n, 2 * n);
+        RmaFrame f = RmaFrame.of(RmaFrame.Kind.COMPARE_AND_SWAP, agent.expect(target, result), byteOffset, n, 2 * n);
         MemorySegment.copy(origin, 0, f.payload(), 0, n);
         MemorySegment.copy(compare, 0, f.payload(), n, n);
         agent.send(target, f);
@@ -109,7 +110,9 @@ public class PointToPointWindow extends AbstractWindow {
         for (int r = 0; r < comm.size(); r++) {
             agent.send(r, RmaFrame.of(RmaFrame.Kind.FENCE, -1, 0, 0, 0));
         }
-        agent.awaitUntil(() -> all(r -> agent.fences[r] >= epoch) && agent.noneAwaited(), () -> checkFenceMatched(epoch));
+        agent.awaitUntil(() -> all(r -> agent.fences[r] >= epoch) && agent.noneAwaited(),
+                r -> agent.fences[r] < epoch || agent.owesReply(r), () -> checkFenceMatched(epoch));
+        agent.fenceOver(epoch);
     }
 
     /** Waits until every frame this rank sent has left it: a subclass's fence publishes its count only after them. */
@@ -146,7 +149,7 @@ public class PointToPointWindow extends AbstractWindow {
     @Override
     protected void implStart(int[] targets) {
         IntPredicate posted = r -> agent.posts[r] > postsTaken[r];
-        agent.awaitUntil(() -> allOf(targets, posted), () -> checkNoFence(targets, "start", posted));
+        agent.awaitUntil(() -> allOf(targets, posted), owing(targets, posted), () -> checkNoFence(targets, "start", posted));
         for (int r : targets) {
             postsTaken[r]++;
         }
@@ -157,13 +160,13 @@ public class PointToPointWindow extends AbstractWindow {
         for (int r : targets) {
             agent.send(r, RmaFrame.of(RmaFrame.Kind.COMPLETE, -1, 0, 0, 0));
         }
-        agent.awaitUntil(agent::noneAwaited, () -> { });
+        agent.awaitUntil(agent::noneAwaited, agent::owesReply, () -> { });
     }
 
     @Override
     protected void implWaitExposure(int[] origins) {
         IntPredicate completed = r -> agent.completes[r] > completesTaken[r];
-        agent.awaitUntil(() -> allOf(origins, completed), () -> checkNoFence(origins, "wait", completed));
+        agent.awaitUntil(() -> allOf(origins, completed), owing(origins, completed), () -> checkNoFence(origins, "wait", completed));
         for (int r : origins) {
             completesTaken[r]++;
         }
@@ -189,7 +192,7 @@ public class PointToPointWindow extends AbstractWindow {
         for (int r = 0; r < comm.size(); r++) {
             agent.send(r, RmaFrame.of(RmaFrame.Kind.FREE, -1, 0, 0, 0));
         }
-        agent.awaitUntil(() -> all(r -> agent.frees[r] > 0), () -> { });
+        agent.awaitUntil(() -> all(r -> agent.frees[r] > 0), r -> agent.frees[r] == 0, () -> { });
         agent.close();
         comm.close();
         implRelease();
@@ -204,9 +207,9 @@ public class PointToPointWindow extends AbstractWindow {
 
     /** Sends a request to {@code target} and serves until its answer comes. */
     private void request(RmaFrame.Kind kind, int target, int argument) {
-        int ticket = agent.expect(null);
+        int ticket = agent.expect(target, null);
         agent.send(target, RmaFrame.of(kind, ticket, 0, 0, 0).withArgument(argument));
-        agent.awaitUntil(() -> agent.answered(ticket), () -> { });
+        agent.awaitUntil(() -> agent.answered(ticket), r -> r == target, () -> { });
     }
 
     /** Fails with RMA_SYNC if a peer whose frame {@code call} waits for made a fence this rank has not made instead. */
@@ -220,6 +223,29 @@ public class PointToPointWindow extends AbstractWindow {
                 throw Epochs.sync("rank " + r + " called fence where rank " + rank() + " called " + call);
             }
         }
+    }
+
+    /** The ranks among {@code ranks} whose frame has not {@code arrived}. */
+    private static IntPredicate owing(int[] ranks, IntPredicate arrived) {
+        return r -> !arrived.test(r) && contains(ranks, r);
+    }
+
+    private static boolean contains(int[] ranks, int r) {
+        for (int x : ranks) {
+            if (x == r) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * For a subclass's own polling waits: the {@code PROC_FAILED} error if rank {@code r}, whose step
+     * the wait needs, has failed or finished, else null. Judge it before looking for the step, and
+     * throw it only if the step is still missing: a rank may take its step and then end.
+     */
+    protected final LockstepException goneError(int r) {
+        return agent.goneAmong(x -> x == r);
     }
 
     private boolean all(IntPredicate p) {

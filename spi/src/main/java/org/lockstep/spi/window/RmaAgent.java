@@ -1,6 +1,7 @@
 package org.lockstep.spi.window;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -17,6 +19,7 @@ import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.api.Window.LockType;
 import org.lockstep.spi.messaging.IdleStrategy;
+import org.lockstep.spi.messaging.PeerLiveness;
 import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
@@ -31,6 +34,10 @@ import org.lockstep.spi.messaging.ProgressAgents;
  * served in the order sent: a fence, complete, flush or unlock that follows an origin's accesses
  * reaches the target after them, and needs no count of them.
  *
+ * <p>Fence epochs: an access that an origin sends after its k-th fence belongs to epoch k + 1, and
+ * waits here until this rank's own k-th fence is over — the origin may leave a fence before a third
+ * rank's accesses of the epoch before have reached this one.
+ *
  * <p>Progress: a target serves only while it is inside the library — in a call of this window, or
  * in any wait that runs the thread's {@link ProgressAgents} (those of {@code AbstractRequest} and
  * the SPI's schedules). A passive-target origin therefore waits for a target that is busy outside
@@ -42,6 +49,7 @@ final class RmaAgent {
     private static final MemorySegment NO_DATA = MemorySegment.ofArray(new byte[0]);
 
     private final Communicator comm;
+    private final PeerLiveness liveness;
     private final MemorySegment memory;
     private final TargetLocks locks = new TargetLocks();
     /** Synchronisation frames received, per source and kind. */
@@ -51,8 +59,17 @@ final class RmaAgent {
     final long[] frees;
     /** Where each awaited reply goes, by ticket. */
     private final Map<Integer, MemorySegment> awaited = new HashMap<>();
+    /** Replies awaited from each target: a wait for them must fail if that target is gone. */
+    private final int[] repliesOwed;
     private int nextTicket;
     private final List<Request> sends = new ArrayList<>();
+    /** This rank's fences that are over: accesses of a later epoch wait in {@link #early}. */
+    private long fencesOver;
+    private final ArrayDeque<EarlyAccess> early = new ArrayDeque<>();
+
+    /** An access frame from {@code source} of fence epoch {@code epoch + 1}, received before this rank's fence {@code epoch} was over. */
+    private record EarlyAccess(int source, long epoch, RmaFrame frame) {
+    }
     /**
      * Whether waits poll instead of blocking in a probe: needed where a condition can change without
      * a frame (a device window's fence counts, which a start or wait checks for a mismatch).
@@ -64,12 +81,17 @@ final class RmaAgent {
 
     RmaAgent(Communicator comm, MemorySegment memory) {
         this.comm = comm;
+        // A provider that knows when ranks are gone gets polled, so that a wait whose peer died fails
+        // (its blocking ANY_SOURCE probe fails only once every peer is gone).
+        this.liveness = comm instanceof PeerLiveness l ? l : null;
+        this.polling = liveness != null;
         this.memory = memory;
         int n = comm.size();
         this.fences = new long[n];
         this.posts = new long[n];
         this.completes = new long[n];
         this.frees = new long[n];
+        this.repliesOwed = new int[n];
         ProgressAgents.register(asAgent);
     }
 
@@ -77,11 +99,17 @@ final class RmaAgent {
         polling = true;
     }
 
-    /** A ticket whose reply's data (if any) goes to {@code destination}. */
-    int expect(MemorySegment destination) {
+    /** A ticket for a reply from {@code target} whose data (if any) goes to {@code destination}. */
+    int expect(int target, MemorySegment destination) {
         int ticket = nextTicket++;
         awaited.put(ticket, destination == null ? NO_DATA : destination);
+        repliesOwed[target]++;
         return ticket;
+    }
+
+    /** Whether {@code target} owes this rank a reply. */
+    boolean owesReply(int target) {
+        return repliesOwed[target] > 0;
     }
 
     boolean answered(int ticket) {
@@ -122,8 +150,10 @@ final class RmaAgent {
     /**
      * Serves frames until {@code done} holds, blocking while none arrives (every condition a window
      * waits for is a frame's arrival); {@code check} runs before each wait and throws on a mismatch.
+     * A polling wait fails if a rank that {@code owes} a frame to it is gone (a blocking probe
+     * fails by itself when no rank is left to send).
      */
-    void awaitUntil(BooleanSupplier done, Runnable check) {
+    void awaitUntil(BooleanSupplier done, IntPredicate owes, Runnable check) {
         boolean outer = !serving;
         serving = true;
         try {
@@ -137,15 +167,13 @@ final class RmaAgent {
                     receive(comm.mprobe(Communicator.ANY_SOURCE, TAG));
                     continue;
                 }
-                Optional<Message> m;
-                try {
-                    m = comm.improbe(Communicator.ANY_SOURCE, TAG);
-                } catch (LockstepException peerGone) {
-                    check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
-                    throw peerGone;
-                }
+                LockstepException gone = goneAmong(owes); // judged before the probe: what a peer sent before it ended comes first
+                Optional<Message> m = comm.improbe(Communicator.ANY_SOURCE, TAG);
                 if (m.isPresent()) {
                     receive(m.get());
+                } else if (gone != null) {
+                    check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
+                    throw gone;
                 } else {
                     idle = idle == null ? new IdleStrategy() : idle;
                     idle.idle();
@@ -153,6 +181,32 @@ final class RmaAgent {
             }
         } finally {
             serving = !outer;
+        }
+    }
+
+    /** The error of the first rank that {@code owes} a frame and is gone, or null. */
+    LockstepException goneAmong(IntPredicate owes) {
+        if (liveness == null) {
+            return null;
+        }
+        for (int r = 0; r < frees.length; r++) {
+            if (owes.test(r)) {
+                try {
+                    liveness.failIfGone(r);
+                } catch (LockstepException e) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** This rank's fence {@code epoch} is over: serves the accesses of the next epoch that came early. */
+    void fenceOver(long epoch) {
+        fencesOver = epoch;
+        while (!early.isEmpty() && early.peekFirst().epoch() <= epoch) {
+            EarlyAccess a = early.pollFirst();
+            apply(a.source(), a.frame());
         }
     }
 
@@ -193,6 +247,14 @@ final class RmaAgent {
     }
 
     private void dispatch(int source, RmaFrame f) {
+        if (fences[source] > fencesOver && f.kind().isAccess()) {
+            early.addLast(new EarlyAccess(source, fences[source], f));
+        } else {
+            apply(source, f);
+        }
+    }
+
+    private void apply(int source, RmaFrame f) {
         switch (f.kind()) {
             case PUT -> MemorySegment.copy(f.payload(), 0, memory, f.offset(), f.length());
             case GET -> reply(source, f.ticket(), memory.asSlice(f.offset(), f.length()));
@@ -217,6 +279,9 @@ final class RmaAgent {
             case FREE -> frees[source]++;
             case REPLY -> {
                 MemorySegment destination = awaited.remove(f.ticket());
+                if (destination != null) {
+                    repliesOwed[source]--;
+                }
                 if (destination != null && destination.byteSize() > 0) {
                     MemorySegment.copy(f.payload(), 0, destination, 0, destination.byteSize());
                 }

@@ -26,7 +26,14 @@ import org.lockstep.api.Op;
  * put or accumulate, origin then compare element of a compare-and-swap, or a reply's data.
  */
 final class RmaFrame {
-    enum Kind { PUT, GET, ACCUMULATE, COMPARE_AND_SWAP, LOCK, UNLOCK, FLUSH, FENCE, POST, COMPLETE, FREE, REPLY }
+    enum Kind {
+        PUT, GET, ACCUMULATE, COMPARE_AND_SWAP, LOCK, UNLOCK, FLUSH, FENCE, POST, COMPLETE, FREE, REPLY;
+
+        /** Whether the frame reads or writes the target's memory (and so belongs to an epoch). */
+        boolean isAccess() {
+            return this == PUT || this == GET || this == ACCUMULATE || this == COMPARE_AND_SWAP;
+        }
+    }
 
     static final int HEADER = 32;
     private static final long KIND = 0;
