@@ -236,4 +236,18 @@ class WindowTest {
             assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
         }
     }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void aFenceMetByAStartAndThenAFreeFailsInsteadOfHanging(boolean device) {
+        TestWorlds.run(2, world -> {
+            Window win = window(world, 8, device);
+            if (world.rank() == 0) {
+                assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, win::fence).errorClass());
+            } else {
+                assertEquals(ErrorClass.RMA_SYNC, assertThrows(LockstepException.class, () -> win.start(world.group().incl(0))).errorClass());
+            }
+            win.free();
+        });
+    }
 }

@@ -145,7 +145,14 @@ public abstract class AbstractWindow implements Window {
         int[] ranks = ranksOf(targets);
         epochs.start(ranks);
         startedGroup = ranks;
-        implStart(ranks);
+        try {
+            implStart(ranks);
+        } catch (RuntimeException e) {
+            // a start that failed opened nothing: the window can still be fenced or freed
+            epochs.complete();
+            startedGroup = null;
+            throw e;
+        }
     }
 
     @Override
@@ -174,7 +181,12 @@ public abstract class AbstractWindow implements Window {
         }
         checkRank(target);
         epochs.lock(type, target);
-        implLock(type, target);
+        try {
+            implLock(type, target);
+        } catch (RuntimeException e) {
+            epochs.unlock(target); // not granted: nothing to unlock
+            throw e;
+        }
     }
 
     @Override

@@ -136,6 +136,9 @@ public class PointToPointWindow extends AbstractWindow {
             if (fencesSeen(r) < epoch && (agent.posts[r] > postsTaken[r] || agent.completes[r] > completesTaken[r])) {
                 throw Epochs.sync("rank " + r + " called post or complete where rank " + rank() + " called fence");
             }
+            if (fencesSeen(r) < epoch && agent.frees[r] > 0) {
+                throw Epochs.sync("rank " + r + " freed the window where rank " + rank() + " called fence");
+            }
         }
     }
 
@@ -221,6 +224,9 @@ public class PointToPointWindow extends AbstractWindow {
             }
             if (fencesSeen(r) > fencesDone && !arrived.test(r)) {
                 throw Epochs.sync("rank " + r + " called fence where rank " + rank() + " called " + call);
+            }
+            if (agent.frees[r] > 0 && !arrived.test(r)) {
+                throw Epochs.sync("rank " + r + " freed the window where rank " + rank() + " called " + call);
             }
         }
     }
