@@ -19,6 +19,7 @@ import org.lockstep.conformance.scenario.SearchResult;
 public final class MessagingRuleContext {
     /** The threshold assumed for sizes when a provider declares none: a common eager limit. */
     public static final int ASSUMED_THRESHOLD = 4096;
+    private static final Duration LAUNCHED_SHRINK_BUDGET = Duration.ofDays(1);
 
     private final Rule rule;
     private final MessagingTarget target;
@@ -92,6 +93,10 @@ public final class MessagingRuleContext {
 
     /** How long a generated rule may spend shrinking a failure. */
     public Duration shrinkBudget() {
+        if (target.provider() instanceof org.lockstep.conformance.run.LaunchedWorld) {
+            // Every process of a launched job must shrink alike, which a clock cannot promise: the cycles bound it.
+            return LAUNCHED_SHRINK_BUDGET;
+        }
         return settings.runDeadline().multipliedBy(2);
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.LockstepProvider;
@@ -22,6 +23,7 @@ import org.lockstep.conformance.RuleExecutor;
 import org.lockstep.conformance.RuleOutcome;
 import org.lockstep.conformance.RuleSkipped;
 import org.lockstep.conformance.RunSettings;
+import org.lockstep.conformance.run.LaunchPlan;
 import org.lockstep.spi.device.CrashInjectable;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceProviders;
@@ -99,22 +101,40 @@ public final class Tck {
             RunSettings settings = settings(configuration, seed);
             first = first == null ? settings : first;
             progress.accept("seed " + seed + ": " + rules.size() + " rules against " + target.name());
-            for (Rule rule : rules) {
-                RunSettings ruleSettings = configuration.testlist().map(t -> t.settingsFor(rule, settings)).orElse(settings);
-                RuleOutcome o;
-                if (rule.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE) {
-                    o = device.map(d -> RuleExecutor.run(rule, d, ruleSettings)).orElseGet(() -> new RuleOutcome(rule,
-                            RuleOutcome.Verdict.SKIPPED, "no device to check", "", java.util.OptionalLong.empty(), Duration.ZERO));
-                } else {
-                    o = RuleExecutor.run(rule, target, ruleSettings);
-                }
-                if (configuration.testlist().isPresent()) {
-                    o = configuration.testlist().get().declared(o);
-                }
-                progress.accept(String.format("  %-9s %-10s %-42s %s", rule.id(), rule.level().prefix(), rule.name(),
+            Function<Rule, RunSettings> settingsOf = rule -> configuration.testlist().map(t -> t.settingsFor(rule, settings)).orElse(settings);
+            Consumer<RuleOutcome> record = outcome -> {
+                RuleOutcome o = configuration.testlist().map(t -> t.declared(outcome)).orElse(outcome);
+                progress.accept(String.format("  %-9s %-10s %-42s %s", o.rule().id(), o.rule().level().prefix(), o.rule().name(),
                         o.verdict() + (o.verdict() == RuleOutcome.Verdict.PASSED ? "" : ": " + firstLine(o.message()))
                                 + " (" + o.elapsed().toMillis() + " ms)"));
-                merged.merge(rule, o, Tck::worse);
+                merged.merge(o.rule(), o, Tck::worse);
+            };
+            // Under a launcher the messaging rules run in the job's processes; device rules check the device from here.
+            List<Rule> inThisJvm = configuration.launcher().isEmpty() ? rules
+                    : rules.stream().filter(r -> r.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE).toList();
+            if (configuration.launcher().isPresent()) {
+                List<LaunchPlan.Step> steps = rules.stream().filter(r -> !inThisJvm.contains(r))
+                        .map(r -> new LaunchPlan.Step(r, settingsOf.apply(r))).toList();
+                int ranks = configuration.maxRanks().orElse(configuration.rankCounts().stream().mapToInt(Integer::intValue).max().orElse(2));
+                LaunchPlan plan = new LaunchPlan(provider.name(), profile.properties(), profile.capabilities().indirectionThreshold(),
+                        profile.capabilities().features(), steps);
+                notes.add("messaging rules ran in jobs of " + ranks + " rank processes started by " + configuration.launcher().get().command()
+                        + " " + String.join(" ", configuration.launcher().get().flags()));
+                try {
+                    LaunchedKit.run(configuration.launcher().get(), plan, ranks, r -> LaunchedKit.ruleLimit(settingsOf.apply(r)), record,
+                            progress);
+                } catch (KitLauncher.LaunchFailed e) {
+                    return TckReport.nothingRan(provider.name(), e.getMessage(), started);
+                }
+            }
+            for (Rule rule : inThisJvm) {
+                RunSettings ruleSettings = settingsOf.apply(rule);
+                if (rule.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE) {
+                    record.accept(device.map(d -> RuleExecutor.run(rule, d, ruleSettings)).orElseGet(() -> new RuleOutcome(rule,
+                            RuleOutcome.Verdict.SKIPPED, "no device to check", "", java.util.OptionalLong.empty(), Duration.ZERO)));
+                } else {
+                    record.accept(RuleExecutor.run(rule, target, ruleSettings));
+                }
             }
         }
         configuration.testlist().ifPresent(t -> merged.values().stream()

@@ -37,6 +37,9 @@ public final class TckArguments {
     /** Usage text: picocli's, from the options' descriptions. */
     public static final String USAGE = new CommandLine(new Options()).getUsageMessage(CommandLine.Help.Ansi.OFF).stripTrailing();
 
+    /** Rank counts under a launcher unless --ranks says otherwise: every world is part of one job of this many processes. */
+    static final List<Integer> LAUNCHED_RANK_COUNTS = List.of(2, 3, 4);
+
     private TckArguments() {
     }
 
@@ -101,6 +104,12 @@ public final class TckArguments {
         boolean selfTest;
         @Option(names = "--list", description = "list the rules and exit")
         boolean list;
+        @Option(names = "--launcher", paramLabel = "COMMAND",
+                description = "run the rules in a job of rank processes started by this MPI launcher (mpirun.openmpi, mpirun.mpich,"
+                        + " mpirun, mpiexec), one rank per process, for providers such as mpi and hybrid (default ranks then 2,3,4)")
+        String launcher;
+        @Option(names = "--launcher-arg", paramLabel = "ARG", description = "an extra launcher flag, e.g. --launcher-arg=--mca (repeatable)")
+        List<String> launcherArgs = new ArrayList<>();
         @Option(names = "--testlist", paramLabel = "FILE",
                 description = "the provider's table: RULE RANKS [time=SECONDS] [xfail=REASON] a line; only those rules run")
         Path testlist;
@@ -158,6 +167,9 @@ public final class TckArguments {
         if (o.provider == null && !o.list && !o.help) {
             throw new UsageException("--provider NAME is required");
         }
+        if (o.launcher == null && !o.launcherArgs.isEmpty()) {
+            throw new UsageException("--launcher-arg needs --launcher");
+        }
         if (o.maxRanks != null && o.maxRanks < 1) {
             throw new UsageException("--max-ranks must be at least 1, got " + o.maxRanks);
         }
@@ -172,14 +184,16 @@ public final class TckArguments {
         TckConfiguration c;
         try {
             c = new TckConfiguration(o.provider == null ? "" : o.provider, List.copyOf(o.providerPath), device,
-                    o.deviceProvider == null ? d.deviceProvider() : o.deviceProvider, o.ranks == null ? d.rankCounts() : List.copyOf(o.ranks),
+                    o.deviceProvider == null ? d.deviceProvider() : o.deviceProvider,
+                    o.ranks != null ? List.copyOf(o.ranks) : o.launcher != null ? LAUNCHED_RANK_COUNTS : d.rankCounts(),
                     o.seed == null ? d.seed() : OptionalLong.of(o.seed), o.tries == null ? d.tries() : o.tries,
                     Optional.ofNullable(o.report), o.certify, o.rules == null ? d.rules() : o.rules, o.options,
                     o.maxRanks == null ? OptionalInt.empty() : OptionalInt.of(o.maxRanks),
                     o.threshold == null ? OptionalLong.empty() : OptionalLong.of(o.threshold),
                     o.indirectBytes == null ? OptionalLong.empty() : OptionalLong.of(o.indirectBytes), o.capabilities,
                     o.deadlineSeconds == null ? d.runDeadline() : Duration.ofSeconds(o.deadlineSeconds),
-                    o.stallSeconds == null ? d.stallTimeout() : Duration.ofSeconds(o.stallSeconds), Optional.empty());
+                    o.stallSeconds == null ? d.stallTimeout() : Duration.ofSeconds(o.stallSeconds), Optional.empty(),
+                    o.launcher == null ? Optional.empty() : Optional.of(new KitLauncher(o.launcher, o.launcherArgs)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

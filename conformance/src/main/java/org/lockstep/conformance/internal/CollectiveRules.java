@@ -14,13 +14,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.PayloadPattern;
@@ -145,23 +143,32 @@ final class CollectiveRules {
     private static void barrierWaitsForEveryRank(MessagingRuleContext c) {
         int rounds = 20;
         for (int n : c.rankCounts(2, 8)) {
-            AtomicInteger entered = new AtomicInteger();
             c.runClean(n, "barriers with a late rank 0", rank -> {
                 Communicator w = rank.comm();
+                // when each rank entered and left each barrier, on the host's one clock (ranks may be processes)
+                long[] times = new long[2 * rounds];
                 for (int k = 1; k <= rounds; k++) {
                     if (w.rank() == 0) {
                         // rank 0 enters only after the last rank is already waiting: an early return shows
                         rank.awaitSignal("entered " + k);
                     }
-                    entered.incrementAndGet();
+                    times[2 * k - 2] = System.nanoTime();
                     if (w.rank() == w.size() - 1) {
                         rank.signal("entered " + k);
                     }
                     w.barrier();
-                    int seen = entered.get();
-                    check(seen >= k * w.size(), "rank " + w.rank() + " left barrier " + k + " when only " + (seen - (k - 1) * w.size())
-                            + " of " + w.size() + " ranks had entered it");
-                    w.barrier(); // nobody enters round k + 1 before every rank has checked round k
+                    times[2 * k - 1] = System.nanoTime();
+                }
+                long[][] all = Definitions.atRankZero(w, times);
+                for (int k = 0; all != null && k < rounds; k++) {
+                    int last = 0;
+                    for (int r = 1; r < w.size(); r++) {
+                        last = all[r][2 * k] > all[last][2 * k] ? r : last;
+                    }
+                    for (int r = 0; r < w.size(); r++) {
+                        check(all[r][2 * k + 1] >= all[last][2 * k], "rank " + r + " left barrier " + (k + 1)
+                                + " before rank " + last + " had entered it");
+                    }
                 }
             });
         }
@@ -256,7 +263,6 @@ final class CollectiveRules {
     private static void allreduceSameBits(MessagingRuleContext c) {
         int count = 513;
         for (int n : c.rankCounts(2, 8)) {
-            Map<Integer, double[]> results = new ConcurrentHashMap<>();
             c.runClean(n, "allreduce of order-sensitive doubles", rank -> {
                 Communicator w = rank.comm();
                 double[] mine = new double[count];
@@ -266,16 +272,18 @@ final class CollectiveRules {
                 }
                 double[] sum = new double[count];
                 w.allreduce(MemorySegment.ofArray(mine), MemorySegment.ofArray(sum), count, Datatype.DOUBLE, Op.SUM);
-                results.put(w.rank(), sum);
-            });
-            double[] first = results.get(0);
-            for (int r = 1; r < n; r++) {
-                double[] other = results.get(r);
+                long[] bits = new long[count];
                 for (int i = 0; i < count; i++) {
-                    check(Double.doubleToRawLongBits(first[i]) == Double.doubleToRawLongBits(other[i]), n + " ranks: element " + i
-                            + " is " + first[i] + " on rank 0 but " + other[i] + " on rank " + r);
+                    bits[i] = Double.doubleToRawLongBits(sum[i]);
                 }
-            }
+                long[][] all = Definitions.atRankZero(w, bits);
+                for (int r = 1; all != null && r < w.size(); r++) {
+                    for (int i = 0; i < count; i++) {
+                        check(all[0][i] == all[r][i], w.size() + " ranks: element " + i + " is " + Double.longBitsToDouble(all[0][i])
+                                + " on rank 0 but " + Double.longBitsToDouble(all[r][i]) + " on rank " + r);
+                    }
+                }
+            });
         }
     }
 
@@ -295,8 +303,9 @@ final class CollectiveRules {
                 int from = worldOf(color, previous, members);
                 // Both messages go to the same rank, the split's first and on the same tag: were the contexts
                 // shared, the parent's wildcard receive would take the split's message (messages do not overtake).
-                half.send(PayloadPattern.of(1000 + w.rank(), 16), 16, Datatype.BYTE, next, 7);
-                w.send(PayloadPattern.of(2000 + w.rank(), 16), 16, Datatype.BYTE, to, 7);
+                // non-blocking: with one member a rank sends to itself, which MPI need not buffer
+                Request toHalf = half.isend(PayloadPattern.of(1000 + w.rank(), 16), 16, Datatype.BYTE, next, 7);
+                Request toParent = w.isend(PayloadPattern.of(2000 + w.rank(), 16), 16, Datatype.BYTE, to, 7);
                 MemorySegment b = MemorySegment.ofArray(new byte[16]);
                 Status s = w.recv(b, 16, Datatype.BYTE, ANY_SOURCE, ANY_TAG);
                 check(PayloadPattern.matches(b, 2000 + from, 16), "a wildcard receive on the parent of rank " + w.rank()
@@ -305,6 +314,7 @@ final class CollectiveRules {
                 half.recv(b, 16, Datatype.BYTE, ANY_SOURCE, ANY_TAG);
                 check(PayloadPattern.matches(b, 1000 + from, 16), "the split communicator's receive on rank " + w.rank()
                         + " did not get the message of its previous member");
+                Request.waitAll(toHalf, toParent);
                 half.close();
             });
         }

@@ -5,6 +5,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Set;
 
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.conformance.Capability;
@@ -16,6 +18,9 @@ import org.lockstep.conformance.RuleViolation;
 
 /** Helpers shared by the rule definitions. */
 final class Definitions {
+    /** The tag of {@link #atRankZero}'s messages; no rule's own traffic uses it. */
+    private static final int AT_RANK_ZERO_TAG = 9_999;
+
     private Definitions() {
     }
 
@@ -57,5 +62,24 @@ final class Definitions {
             return;
         }
         throw new RuleViolation(what + " was accepted; MPI says it fails with " + expected.mpiName());
+    }
+
+    /**
+     * Every rank's {@code values} (one length on all ranks) at rank 0, by point-to-point messages;
+     * null on the other ranks. How a check compares what the ranks saw without sharing memory, so
+     * that it holds where the ranks are separate processes (a kit job under a launcher).
+     */
+    static long[][] atRankZero(Communicator w, long[] values) {
+        if (w.rank() != 0) {
+            w.send(MemorySegment.ofArray(values), values.length, Datatype.LONG, 0, AT_RANK_ZERO_TAG);
+            return null;
+        }
+        long[][] all = new long[w.size()][];
+        all[0] = values;
+        for (int r = 1; r < w.size(); r++) {
+            all[r] = new long[values.length];
+            w.recv(MemorySegment.ofArray(all[r]), values.length, Datatype.LONG, r, AT_RANK_ZERO_TAG);
+        }
+        return all;
     }
 }

@@ -78,9 +78,17 @@ public final class ProcessJob implements AutoCloseable {
 
     /** This JVM's java, module path and class path, running {@link ProcessRank} with {@code program}. */
     private static List<String> rankCommand(String... program) {
+        return javaCommand(List.of("-Xmx64m"), ProcessRank.class, List.of(program));
+    }
+
+    /**
+     * A JVM like this one: its java, module path and class path, native access for its own
+     * modules, the options {@code jvmOptions}, running {@code main} (of this module) with {@code arguments}.
+     */
+    public static List<String> javaCommand(List<String> jvmOptions, Class<?> main, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx64m");
+        command.addAll(jvmOptions);
         String ownModules = ModuleLayer.boot().modules().stream().map(Module::getName)
                 .filter(n -> !n.startsWith("java.") && !n.startsWith("jdk.")).collect(Collectors.joining(","));
         command.add("--enable-native-access=ALL-UNNAMED" + (ownModules.isEmpty() ? "" : "," + ownModules));
@@ -90,13 +98,13 @@ public final class ProcessJob implements AutoCloseable {
             command.add("-cp");
             command.add(classPath);
         }
-        if (!modulePath.isEmpty() && ProcessRank.class.getModule().isNamed()) {
+        if (!modulePath.isEmpty() && main.getModule().isNamed()) {
             command.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH", "-m",
-                    ProcessRank.class.getModule().getName() + "/" + ProcessRank.class.getName()));
+                    main.getModule().getName() + "/" + main.getName()));
         } else {
-            command.add(ProcessRank.class.getName());
+            command.add(main.getName());
         }
-        command.addAll(List.of(program));
+        command.addAll(arguments);
         return command;
     }
 

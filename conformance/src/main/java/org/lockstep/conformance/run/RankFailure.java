@@ -9,7 +9,8 @@ package org.lockstep.conformance.run;
 public record RankFailure(int rank, Throwable cause) {
     /** Whether this failure only reports that another rank failed first. */
     public boolean isConsequence() {
-        return cause instanceof org.lockstep.api.ProcessFailedException || cause instanceof RunAborted;
+        return cause instanceof org.lockstep.api.ProcessFailedException || cause instanceof RunAborted
+                || cause instanceof LaunchedRun.RemoteRankFailure remote && remote.consequence();
     }
 
     @Override
@@ -19,6 +20,9 @@ public record RankFailure(int rank, Throwable cause) {
 
     static String describe(Throwable t) {
         String message = t.getMessage();
+        if (t instanceof LaunchedRun.RemoteRankFailure) {
+            return message; // described by its own process
+        }
         return t instanceof AssertionError && message != null ? message : t.getClass().getSimpleName() + ": " + message;
     }
 }

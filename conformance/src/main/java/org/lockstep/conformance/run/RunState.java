@@ -14,9 +14,16 @@ final class RunState {
     private final AtomicLong progress = new AtomicLong();
     private final ConcurrentHashMap<String, CountDownLatch> signals = new ConcurrentHashMap<>();
     final Phaser rendezvous;
+    /** Signals raised without the provider, where the ranks are processes; null where they are this JVM's threads. */
+    final SignalFiles signalFiles;
     private volatile String abortReason;
 
     RunState(int ranks, RunLimits limits) {
+        this(ranks, limits, null);
+    }
+
+    RunState(int ranks, RunLimits limits, SignalFiles signalFiles) {
+        this.signalFiles = signalFiles;
         this.ranks = ranks;
         this.limits = limits;
         this.states = new AtomicReferenceArray<>(ranks);
@@ -43,6 +50,7 @@ final class RunState {
     }
 
     String abortReason() {
-        return abortReason;
+        String reason = abortReason;
+        return reason != null || signalFiles == null ? reason : signalFiles.abortReason();
     }
 }

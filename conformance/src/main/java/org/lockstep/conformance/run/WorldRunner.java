@@ -28,10 +28,16 @@ import org.lockstep.api.TruncationException;
  * {@link #END_TAG} to every other rank and receives from each, in order, until that rank's marker:
  * by non-overtaking, anything received before the marker is a message that the body never received.
  * Rules therefore never use {@link #END_TAG}.
+ *
+ * <p>Under a launcher ({@link LaunchedWorld}) this process runs one rank and {@link LaunchedRun}
+ * agrees with the others on the result.
  */
 public final class WorldRunner {
-    /** The tag of the end-of-run marker; rule traffic never uses it. */
-    public static final int END_TAG = Communicator.TAG_UB;
+    /**
+     * The tag of the end-of-run marker; rule traffic never uses it. MPI's least {@code MPI_TAG_UB}
+     * (§8.1.2), so that every library accepts it (MPICH's bound is 2^28 - 1, not the API's TAG_UB).
+     */
+    public static final int END_TAG = 32_767;
     /** Receive capacity for leftovers; longer ones are reported as truncated leftovers. */
     private static final int LEFTOVER_CAPACITY = 1 << 16;
     private static final long MONITOR_MILLIS = 10;
@@ -44,6 +50,9 @@ public final class WorldRunner {
 
     /** Runs {@code body} on {@code options.ranks()} ranks of {@code provider}. */
     public static RunResult run(LockstepProvider provider, JobOptions options, RunLimits limits, RankBody body) {
+        if (provider instanceof LaunchedWorld launched) {
+            return LaunchedRun.run(launched, options, limits, body);
+        }
         int ranks = options.ranks();
         RunState run = new RunState(ranks, limits);
         CountDownLatch ended = new CountDownLatch(1);
@@ -88,7 +97,7 @@ public final class WorldRunner {
         return new RunResult(ranks, elapsed, List.copyOf(failures), hang, List.copyOf(leftovers), leaked);
     }
 
-    private static void runRank(RunState run, Communicator world, RankBody body) throws Exception {
+    static void runRank(RunState run, Communicator world, RankBody body) throws Exception {
         RankState state = run.states.get(world.rank());
         state.thread = Thread.currentThread();
         RecordingCommunicator comm = new RecordingCommunicator(world, state);
@@ -224,7 +233,7 @@ public final class WorldRunner {
         return anyUnfinished;
     }
 
-    private static HangReport report(RunState run, String reason) {
+    static HangReport report(RunState run, String reason) {
         long now = System.nanoTime();
         List<HangReport.RankSnapshot> snapshots = new ArrayList<>();
         for (int r = 0; r < run.ranks; r++) {

@@ -18,6 +18,7 @@ import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
 import org.lockstep.conformance.PayloadPattern;
+import org.lockstep.conformance.run.LaunchedWorld;
 import org.lockstep.conformance.run.RankContext;
 import org.lockstep.conformance.run.RunLimits;
 import org.lockstep.conformance.run.RunResult;
@@ -43,6 +44,11 @@ public final class ScenarioExecution {
         ConcurrentLinkedQueue<ScenarioRecord.CancelRecord> cancels = new ConcurrentLinkedQueue<>();
         RunResult result = WorldRunner.run(provider, options, limits,
                 rank -> new RankRun(scenario, rank, sends, receives, cancels).run());
+        if (provider instanceof LaunchedWorld launched) {
+            GatheredRecords.Records all = GatheredRecords.allGather(launched, scenario,
+                    new GatheredRecords.Records(List.copyOf(sends), List.copyOf(receives), List.copyOf(cancels)));
+            return new ScenarioRecord(scenario, List.copyOf(all.sends()), List.copyOf(all.receives()), List.copyOf(all.cancels()), result);
+        }
         return new ScenarioRecord(scenario, List.copyOf(sends), List.copyOf(receives), List.copyOf(cancels), result);
     }
 
