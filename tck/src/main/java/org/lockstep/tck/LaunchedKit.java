@@ -77,7 +77,9 @@ final class LaunchedKit {
         OutcomeLog log = new OutcomeLog(directory.resolve("outcomes"));
         plan.write(planFile);
         String jobKey = Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
-        List<String> command = launcher.command(openMpi, ranks, List.of("LOCKSTEP_JOB_KEY"), ProcessJob.javaCommand(RANK_JVM, LaunchedRules.class,
+        List<String> jvm = new ArrayList<>(RANK_JVM);
+        jvm.add("-XX:ErrorFile=" + directory.resolve("hs_err_pid%p.log")); // a crashed rank's log stays out of the working directory
+        List<String> command = launcher.command(openMpi, ranks, List.of("LOCKSTEP_JOB_KEY"), ProcessJob.javaCommand(jvm, LaunchedRules.class,
                 List.of(planFile.toString(), directory.resolve("outcomes").toString())));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile.toFile());
         Map<String, String> env = builder.environment();

@@ -115,7 +115,9 @@ public final class Tck {
             if (configuration.launcher().isPresent()) {
                 List<LaunchPlan.Step> steps = rules.stream().filter(r -> !inThisJvm.contains(r))
                         .map(r -> new LaunchPlan.Step(r, settingsOf.apply(r))).toList();
-                int ranks = configuration.maxRanks().orElse(configuration.rankCounts().stream().mapToInt(Integer::intValue).max().orElse(2));
+                // one job holds every world: as many processes as the largest rank count of any rule
+                int ranks = configuration.maxRanks().orElse(steps.stream().flatMap(st -> st.settings().rankCounts().stream())
+                        .mapToInt(Integer::intValue).max().orElse(2));
                 LaunchPlan plan = new LaunchPlan(provider.name(), profile.properties(), profile.capabilities().indirectionThreshold(),
                         profile.capabilities().features(), steps);
                 notes.add("messaging rules ran in jobs of " + ranks + " rank processes started by " + configuration.launcher().get().command()

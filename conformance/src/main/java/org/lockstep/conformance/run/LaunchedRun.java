@@ -28,6 +28,8 @@ import org.lockstep.conformance.RuleSkipped;
 final class LaunchedRun {
     /** Exit status of a process whose world passed its deadline. */
     static final int HUNG_EXIT = 97;
+    private static final String FINISHED = "kit: finished ";
+    private static final Duration MEMBER_POLL = Duration.ofMillis(1);
     /** Longest failure text carried to the other processes. */
     private static final int MAX_TEXT = 16 << 10;
 
@@ -105,6 +107,7 @@ final class LaunchedRun {
                     ownFailure != null && new RankFailure(me, ownFailure).isConsequence(), ownFailure instanceof RuleSkipped,
                     state.leftovers());
         }
+        awaitMembers(run, ranks, members == null ? -1 : members.rank());
         List<RankFailure> failures = new ArrayList<>();
         List<Leftover> leftovers = new ArrayList<>();
         for (byte[] each : launched.allGather(mine.encode())) {
@@ -125,6 +128,27 @@ final class LaunchedRun {
         failures.sort((a, b) -> Boolean.compare(a.isConsequence(), b.isConsequence()));
         return new RunResult(ranks, Duration.ofNanos(System.nanoTime() - start), List.copyOf(failures), Optional.empty(),
                 List.copyOf(leftovers), false);
+    }
+
+    /**
+     * Waits, sleeping, until every member of the world has left its body, so that no process spins
+     * in the agreement's collective meanwhile (an MPI library busy-polls a blocking collective, and
+     * the job's processes may outnumber the cores). A member that never leaves ends the job itself.
+     */
+    private static void awaitMembers(RunState run, int ranks, int me) {
+        if (me >= 0) {
+            run.signalFiles.raise(FINISHED + me);
+        }
+        for (int r = 0; r < ranks; r++) {
+            while (!run.signalFiles.raised(FINISHED + r)) {
+                try {
+                    Thread.sleep(MEMBER_POLL);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RunAborted("interrupted while waiting for the world's members");
+                }
+            }
+        }
     }
 
     private static String text(Throwable t) {

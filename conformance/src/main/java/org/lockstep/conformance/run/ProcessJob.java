@@ -89,10 +89,20 @@ public final class ProcessJob implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        String ownModules = ModuleLayer.boot().modules().stream().map(Module::getName)
-                .filter(n -> !n.startsWith("java.") && !n.startsWith("jdk.")).collect(Collectors.joining(","));
-        command.add("--enable-native-access=ALL-UNNAMED" + (ownModules.isEmpty() ? "" : "," + ownModules));
         String modulePath = System.getProperty("jdk.module.path", "");
+        // every module the child may resolve: this JVM's, and those on its module path that it left unresolved
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        ModuleLayer.boot().modules().stream().map(Module::getName).forEach(names::add);
+        if (!modulePath.isEmpty()) {
+            try {
+                java.lang.module.ModuleFinder.of(java.util.Arrays.stream(modulePath.split(java.io.File.pathSeparator)).map(Path::of)
+                        .toArray(Path[]::new)).findAll().forEach(m -> names.add(m.descriptor().name()));
+            } catch (java.lang.module.FindException unreadable) {
+                // the child fails on the same path and says why; native access is the least of it
+            }
+        }
+        String ownModules = names.stream().filter(n -> !n.startsWith("java.") && !n.startsWith("jdk.")).collect(Collectors.joining(","));
+        command.add("--enable-native-access=ALL-UNNAMED" + (ownModules.isEmpty() ? "" : "," + ownModules));
         String classPath = System.getProperty("java.class.path", "");
         if (!classPath.isEmpty()) {
             command.add("-cp");

@@ -161,7 +161,8 @@ final class MpiRequest implements Request {
                     status = Status.ofCancelled();
                 } else {
                     long length = abi.statusBytes(s);
-                    long delivered = truncated ? Math.min(length, capacity) : length;
+                    // where truncation keeps nothing, the status's count is no length either: nothing was delivered
+                    long delivered = !truncated ? length : abi.truncationKeepsPrefix() ? Math.min(length, capacity) : 0;
                     copyBack(delivered);
                     int source = abi.statusSource(s);
                     status = new Status(source == abi.procNull() ? Communicator.PROC_NULL : source, abi.statusTag(s),
