@@ -3,10 +3,7 @@ package org.lockstep.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,12 +44,9 @@ class CheckpointRecordingTest {
                 List.of("checkpoint-ring", Integer.toString(STEPS), Integer.toString(EVERY), Integer.toString(DIE_AFTER)),
                 Optional.empty(), properties, jvm, List.of(Path.of("target", "test-classes").toAbsolutePath().toString()), false,
                 Duration.ofSeconds(10), false).withRestarts(1);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProcessLauncher.Outcome outcome;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            outcome = new ProcessLauncher(o, o).run(job);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
+        CapturedLaunch launch = CapturedLaunch.run(job);
+        ProcessLauncher.Outcome outcome = launch.outcome();
+        String printed = launch.printed();
         assertEquals(0, outcome.exitCode(), printed);
         assertEquals(1, outcome.restarts().size(), printed);
         assertTrue(printed.contains("[1] checkpoint-ring OK on rank 1 incarnation 2"), printed);

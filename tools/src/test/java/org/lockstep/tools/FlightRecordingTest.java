@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,13 +32,10 @@ class FlightRecordingTest {
         ProcessLauncher.Job job = new ProcessLauncher.Job(2, "org.lockstep.launchtest.LaunchedPrograms", List.of("collectives"),
                 Optional.empty(), Map.of(), jvm, List.of(Path.of("target", "test-classes").toAbsolutePath().toString()), false,
                 Duration.ofSeconds(10), false);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProcessLauncher.Outcome outcome;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            outcome = new ProcessLauncher(o, o).run(job);
-        }
-        assertEquals(0, outcome.exitCode(), out.toString(StandardCharsets.UTF_8));
-        assertFalse(out.toString(StandardCharsets.UTF_8).contains("Started recording"), "JFR's own announcement stays quiet");
+        CapturedLaunch launch = CapturedLaunch.run(job);
+        ProcessLauncher.Outcome outcome = launch.outcome();
+        assertEquals(0, outcome.exitCode(), launch.printed());
+        assertFalse(launch.printed().contains("Started recording"), "JFR's own announcement stays quiet");
 
         List<Path> parts = FlightRecording.rankFiles(file);
         assertEquals(List.of(FlightRecording.rankFile(file.toAbsolutePath(), "0"), FlightRecording.rankFile(file.toAbsolutePath(), "1")),

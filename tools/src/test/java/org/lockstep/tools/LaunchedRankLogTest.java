@@ -3,10 +3,7 @@ package org.lockstep.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,12 +38,9 @@ class LaunchedRankLogTest {
                 Optional.empty(), Map.of(PRINT_STATISTICS, "true"),
                 List.of("-Xms64m", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Djava.util.logging.config.file=" + logging),
                 List.of(Path.of("target", "test-classes").toAbsolutePath().toString()), false, Duration.ofSeconds(10), false);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProcessLauncher.Outcome outcome;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            outcome = new ProcessLauncher(o, o).run(job);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
+        CapturedLaunch launch = CapturedLaunch.run(job);
+        ProcessLauncher.Outcome outcome = launch.outcome();
+        String printed = launch.printed();
         assertEquals(0, outcome.exitCode(), printed);
         for (int rank = 0; rank < 2; rank++) {
             String line = "logged INFO org.lockstep.pcie.mailbox.ProcessWorld: lockstep rank " + rank + ": ";
