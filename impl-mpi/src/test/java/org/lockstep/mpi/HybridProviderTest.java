@@ -59,4 +59,9 @@ class HybridProviderTest {
     void communicatorsAcrossUnevenPretendHosts() throws Exception {
         runs("communicators", 3, 2);
     }
+
+    @Test
+    void intercommunicatorsWhoseGroupsSpanPretendHosts() throws Exception {
+        runs("intercommunicators", 4, 2); // evens and odds: each group has a rank on each host
+    }
 }

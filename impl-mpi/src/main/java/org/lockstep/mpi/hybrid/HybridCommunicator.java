@@ -3,6 +3,7 @@ package org.lockstep.mpi.hybrid;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
@@ -37,11 +38,23 @@ final class HybridCommunicator extends AbstractCommunicator {
     private final HybridMatching matching = new HybridMatching(this);
     private final TwoLevelCollectives collectives;
     private Communicator channel;
+    private final HybridWorld world;
 
+    /** Tags of the creations of spanning communicators: below MPI's least TAG_UB, each creation its own (modulo). */
+    private static final int SPANNING_TAGS = 1 << 14;
+    /** This process's creations of spanning communicators: a proposal is the next; members take the largest. */
+    private static final AtomicLong SPANNING_CREATIONS = new AtomicLong();
+
+    /** The world communicator of a rank on host {@code myHost}. */
     HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost) {
+        this(mpi, local, myHost, null);
+    }
+
+    private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world) {
         this.mpi = mpi;
         this.local = local;
         this.layout = HostLayout.gather(mpi, myHost, local.rank());
+        this.world = world != null ? world : HybridWorld.of(mpi, local, layout);
         this.memberOfLocal = new int[local.size()];
         for (int r = 0; r < mpi.size(); r++) {
             if (layout.sameHost(r)) {
@@ -252,7 +265,7 @@ final class HybridCommunicator extends AbstractCommunicator {
     @Override
     protected Communicator implDup() {
         MpiCommunicator mpiCopy = (MpiCommunicator) mpi.dup();
-        return new HybridCommunicator(mpiCopy, local.dup(), layout.myHost());
+        return new HybridCommunicator(mpiCopy, local.dup(), world.host(), world);
     }
 
     @Override
@@ -262,7 +275,7 @@ final class HybridCommunicator extends AbstractCommunicator {
         if (mpiPart == null) {
             return null;
         }
-        return new HybridCommunicator(mpiPart, localPart, layout.myHost());
+        return new HybridCommunicator(mpiPart, localPart, world.host(), world);
     }
 
     @Override
@@ -282,7 +295,27 @@ final class HybridCommunicator extends AbstractCommunicator {
         MpiCommunicator mpiPart = (MpiCommunicator) mpi.createGroup(mpi.group().incl(ranks), tag);
         int[] localRanks = Arrays.stream(ranks).filter(layout::sameHost).map(r -> layout.localRankOf()[r]).toArray();
         Communicator localPart = local.createGroup(local.group().incl(localRanks), tag);
-        return new HybridCommunicator(mpiPart, localPart, layout.myHost());
+        return new HybridCommunicator(mpiPart, localPart, world.host(), world);
+    }
+
+    @Override
+    protected long implSpanningProposal() {
+        return SPANNING_CREATIONS.incrementAndGet();
+    }
+
+    /**
+     * A communicator of world ranks {@code worldRanks} (an intercommunicator's bridge), made from the
+     * worlds since its members share no other communicator: native MPI's createGroup over all of
+     * them, the local transport's over those on this host, both tagged by the agreed creation.
+     */
+    @Override
+    protected Communicator implSpanning(int[] worldRanks, long agreed) {
+        SPANNING_CREATIONS.accumulateAndGet(agreed, Math::max);
+        int tag = (int) (agreed % SPANNING_TAGS);
+        MpiCommunicator mpiPart = (MpiCommunicator) world.mpi().createGroup(world.mpi().group().incl(worldRanks), tag);
+        int[] here = Arrays.stream(worldRanks).map(w -> world.localRankOf()[w]).filter(l -> l >= 0).toArray();
+        Communicator localPart = world.local().createGroup(world.local().group().incl(here), tag);
+        return new HybridCommunicator(mpiPart, localPart, world.host(), world);
     }
 
     @Override
