@@ -4,6 +4,7 @@
 # each run), the STXXL peer (`bash bench/peers/setup.sh stxxl`) and the built tools module
 # (`mvn -q -DskipTests package`).
 #   GIB=4 M_MIB=512 VPS=128 OUT=/tmp/embsp-bench bash impl-em-bsp/bench/sort-vs-stxxl.sh
+# EXTRA: further `lockstep embsp` options for our runs, e.g. EXTRA="-o lockstep.embsp.writeWatch=true".
 # RUNS (in the order given): stxxl; embsp (one process, budget M_MIB, k=CORES); embsp-p2 (two processes
 # of one core each, budget M_MIB/2 each, each its own disk directory); embsp-indirect, embsp-p2-indirect
 # (the same with PEMS1's indirect area: a slot per (sender, receiver) of SLOT bytes, default twice the
@@ -19,6 +20,7 @@ IO=${IO:-async}
 THREADS=${THREADS:-virtual}
 # auto: lockstep embsp sizes its JVMs from the budget; a size (e.g. 128m) hand-sets every JVM's heap instead
 HEAP=${HEAP:-auto}
+read -ra extra <<< "${EXTRA:-}"
 BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
 RUNS=${RUNS:-"stxxl embsp"}
@@ -46,7 +48,7 @@ embsp() {
   /usr/bin/time -v \
     "$root/lockstep" embsp --processors "$processors" "${jvm[@]}" --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
     --disks "$disks" --io "$IO" --threads "$THREADS" --delivery "$delivery" -o lockstep.embsp.direct=true \
-    -o "lockstep.embsp.indirectSlot=$SLOT" --bench-out "$OUT/sort-${GIB}g-$name.dat" -- sort --keys "$n" \
+    -o "lockstep.embsp.indirectSlot=$SLOT" "${extra[@]}" --bench-out "$OUT/sort-${GIB}g-$name.dat" -- sort --keys "$n" \
     > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
   local rss wall
   rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")
