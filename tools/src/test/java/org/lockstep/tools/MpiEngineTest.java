@@ -83,6 +83,18 @@ class MpiEngineTest {
         assertTrue(r.err().contains("--engine mpi"), r.err());
     }
 
+    /** PEMS2 on two real processors that talk through native MPI (seed 003's P processors over MPI), started by mpirun. */
+    @Test
+    void anEmBspJobSpansTwoProcessorsThatTalkThroughNativeMpi() {
+        Assumptions.assumeTrue(MpiEngine.onPath("mpirun.openmpi").isPresent() || "true".equals(System.getenv("CI")),
+                "mpirun.openmpi is not installed");
+        CommandLineTest.Run r = CommandLineTest.run("run", "--engine", "mpi", "--mpirun", "mpirun.openmpi", "-n", "2",
+                "--provider", "embsp", "-o", "lockstep.embsp.network=mpi", "-o", "lockstep.embsp.vps=8",
+                "--jvm-option", "-XX:TieredStopAtLevel=1", "--", "sort", "--keys", "20000");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("ranks=8") && r.out().contains("check=ok"), r.out());
+    }
+
     private static void runsUnder(String mpirun) {
         Assumptions.assumeTrue(MpiEngine.onPath(mpirun).isPresent() || "true".equals(System.getenv("CI")), mpirun + " is not installed");
         CommandLineTest.Run r = CommandLineTest.run("run", "--engine", "mpi", "--mpirun", mpirun, "-n", "2",
