@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -377,13 +376,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
         return createOverGroup(ranks, tag, Arrays.stream(ranks).map(r -> parentWorld[r]).toArray());
     }
 
-    /** Tags of {@code MPI_Comm_create_group} on the world for spanning communicators: each such creation its own. */
-    private static final AtomicLong SPANNING_CREATIONS = new AtomicLong();
-
-    /** A spanning communicator's proposal: this process's next creation number; members take the largest. */
+    /** A spanning communicator's proposal: this process's next creation number ({@link SpanningCreations}). */
     @Override
     protected long implSpanningProposal() {
-        return SPANNING_CREATIONS.incrementAndGet();
+        return SpanningCreations.propose();
     }
 
     /**
@@ -392,8 +388,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
      */
     @Override
     protected Communicator implSpanning(int[] worldRanks, long agreed) {
-        SPANNING_CREATIONS.accumulateAndGet(agreed, Math::max);
-        int tag = (int) (agreed % session.tagUpperBound());
+        int tag = SpanningCreations.agreed(agreed, session.tagUpperBound());
         return session.world().createOverGroup(worldRanks, tag, worldRanks.clone());
     }
 

@@ -3,7 +3,6 @@ package org.lockstep.mpi.hybrid;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.CommunicatorRequest;
@@ -12,6 +11,7 @@ import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
 import org.lockstep.mpi.comm.MpiCommunicator;
+import org.lockstep.mpi.comm.SpanningCreations;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
@@ -40,10 +40,8 @@ final class HybridCommunicator extends AbstractCommunicator {
     private Communicator channel;
     private final HybridWorld world;
 
-    /** Tags of the creations of spanning communicators: below MPI's least TAG_UB, each creation its own (modulo). */
+    /** Tags of the creations of spanning communicators: below MPI's least TAG_UB and the local transport's bound. */
     private static final int SPANNING_TAGS = 1 << 14;
-    /** This process's creations of spanning communicators: a proposal is the next; members take the largest. */
-    private static final AtomicLong SPANNING_CREATIONS = new AtomicLong();
 
     /** The world communicator of a rank on host {@code myHost}. */
     HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost) {
@@ -300,7 +298,7 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     @Override
     protected long implSpanningProposal() {
-        return SPANNING_CREATIONS.incrementAndGet();
+        return SpanningCreations.propose();
     }
 
     /**
@@ -310,8 +308,7 @@ final class HybridCommunicator extends AbstractCommunicator {
      */
     @Override
     protected Communicator implSpanning(int[] worldRanks, long agreed) {
-        SPANNING_CREATIONS.accumulateAndGet(agreed, Math::max);
-        int tag = (int) (agreed % SPANNING_TAGS);
+        int tag = SpanningCreations.agreed(agreed, SPANNING_TAGS);
         MpiCommunicator mpiPart = (MpiCommunicator) world.mpi().createGroup(world.mpi().group().incl(worldRanks), tag);
         int[] here = Arrays.stream(worldRanks).map(w -> world.localRankOf()[w]).filter(l -> l >= 0).toArray();
         Communicator localPart = world.local().createGroup(world.local().group().incl(here), tag);
