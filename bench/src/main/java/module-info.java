@@ -10,6 +10,8 @@ module org.lockstep.bench {
     requires org.lockstep.spi;
     requires org.lockstep.pcie;
     requires transitive org.openjdk.jmh;
+    // CpuPerMessage reads its thread's CPU time and allocated bytes
+    requires jdk.management;
 
     exports org.lockstep.bench;
 }
