@@ -80,9 +80,11 @@ final class SpanningAlltoall {
         Location myRecv = Location.of(me, recvAll);
         Location mySend = Location.of(me, sendAll);
         BoundaryCache cache = calls.cacheOf(call);
+        List<long[]> receiving = new ArrayList<>();
         if (!myRecv.isExternal()) {
             for (int j = 0; j < n; j++) {
                 cache.snapshotEnds(me, myRecv.offset() + recvDispls[j], recvCounts[j]);
+                receiving.add(new long[] {myRecv.offset() + recvDispls[j], myRecv.offset() + recvDispls[j] + recvCounts[j]});
             }
         }
         List<long[]> sendRanges = new ArrayList<>();
@@ -96,6 +98,8 @@ final class SpanningAlltoall {
         calls.locked(() -> {
             call.io.messageOf(Math.max(max(sendCounts), max(recvCounts)));
             call.io.rereads(Math.min(call.io.coveringBlocks(sendRanges), me.context().swapBytes()));
+            // before any sender here or elsewhere can see the table: a swap-out need not write what the messages will overwrite
+            me.context().awaitDeliveries(receiving);
             call.recvBuffers[rank] = myRecv;
             call.recvCounts[rank] = recvCounts.clone();
             call.recvDisplacements[rank] = recvDispls.clone();
@@ -129,6 +133,21 @@ final class SpanningAlltoall {
             remote.toOthers(group, Frame.of(FrameKind.SUMMARY, group.key(), call.sequence, rank, 0, 0)
                     .with(MemorySegment.ofArray(sendCounts.clone())), call);
         });
+        try {
+            deliverAndWait(c, call, now, deferred, mySend, sendAll, sendCounts, sendDispls, cache);
+        } finally {
+            me.context().endDeliveries();
+        }
+        cache.overlay(me);
+        failIfFailed(call);
+    }
+
+    /** Delivers to the receivers that have recorded at once, to the others once every VP has recorded; waits for every delivery. */
+    private void deliverAndWait(EmCommunicator c, CallState call, List<Integer> now, List<Integer> deferred, Location mySend,
+                                MemorySegment sendAll, long[] sendCounts, long[] sendDispls, BoundaryCache cache) {
+        Vp me = c.vp();
+        Group group = c.vpGroup();
+        SpanningState span = call.span;
         SendWindow window = remote.window(call);
         deliver(c, call, now, sendAll, sendCounts, sendDispls, cache, window);
         if (!deferred.isEmpty()) {
@@ -149,8 +168,6 @@ final class SpanningAlltoall {
         calls.await(c, call, () -> span.failure != null || call.finished.count() == group.localMembers() && allRecorded(group, call)
                 && span.summariesReceived == group.remoteMembers() && span.deliveredBytes == expectedIncoming(group, call),
                 call.finished, "alltoallv waiting for every delivery");
-        cache.overlay(me);
-        failIfFailed(call);
     }
 
     private static boolean allRecorded(Group group, CallState call) {
