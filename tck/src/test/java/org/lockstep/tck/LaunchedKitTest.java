@@ -3,6 +3,7 @@ package org.lockstep.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +55,22 @@ class LaunchedKitTest {
     @Test
     void hybridOnMpichAcrossTwoPretendHosts() {
         passes("hybrid", "mpirun.mpich", List.of(), TWO_PRETEND_HOSTS);
+    }
+
+    @Test
+    void theTestlistsHoldTheWholeCatalogueWithAReasonForEachExpectedFailure() throws IOException {
+        List<String> messagingRules = org.lockstep.conformance.RuleCatalog.all().stream()
+                .filter(r -> r.group().subject() != org.lockstep.conformance.Group.Subject.DEVICE).map(r -> r.id()).toList();
+        try (Stream<Path> files = Files.list(Path.of("testlists"))) {
+            List<Path> testlists = files.filter(f -> f.toString().endsWith(".testlist")).toList();
+            assertEquals(4, testlists.size(), "mpi and hybrid on Open MPI and MPICH: " + testlists);
+            for (Path f : testlists) {
+                Testlist t = Testlist.read(f);
+                assertEquals(messagingRules, t.rules().stream().map(r -> r.id()).toList(), f + " lists every messaging rule");
+                assertTrue(t.lines().values().stream().allMatch(l -> l.expectedFailure().map(x -> x.length() > 40).orElse(true)),
+                        f + ": an expected failure says why");
+            }
+        }
     }
 
     @Test
