@@ -289,7 +289,7 @@ final class MailboxCommunicator extends AbstractCommunicator implements PeerLive
     /** Windows in device memory: one-sided accesses are copies on the device ({@link DeviceWindows}). */
     @Override
     protected WindowFactory implWindows() {
-        return new DeviceWindows(endpoint.device());
+        return new DeviceWindows(endpoint.device(), endpoint.progressEngine()::newIdleStrategy);
     }
 
     /** Closing the world communicator ends this rank's use of the transport; closing another frees only it. */

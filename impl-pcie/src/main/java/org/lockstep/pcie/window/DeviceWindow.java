@@ -2,6 +2,7 @@ package org.lockstep.pcie.window;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -32,8 +33,9 @@ final class DeviceWindow extends PointToPointWindow {
     private final LockType[] held;
 
     /** Collective over {@code owner}: {@code buffer} is this rank's device buffer, its first line zeroed. */
-    DeviceWindow(Communicator owner, ExternalMemory device, MemorySegment buffer, long size, int dispUnit, boolean shared) {
-        super(owner, buffer.asSlice(DeviceWindowDescriptor.DATA_OFFSET, size), dispUnit, false);
+    DeviceWindow(Communicator owner, ExternalMemory device, MemorySegment buffer, long size, int dispUnit, boolean shared,
+                 Supplier<IdleStrategy> backOff) {
+        super(owner, buffer.asSlice(DeviceWindowDescriptor.DATA_OFFSET, size), dispUnit, false, backOff);
         this.device = device;
         this.buffer = buffer;
         this.shared = shared;
@@ -102,7 +104,7 @@ final class DeviceWindow extends PointToPointWindow {
     private void acquire(long word) {
         IdleStrategy idle = null;
         while (!device.compareAndSetLong(word, 0, rank() + 1)) {
-            idle = idle == null ? new IdleStrategy() : idle;
+            idle = idle == null ? newIdleStrategy() : idle;
             serve();
             long holder = device.getLongAcquire(word);
             LockstepException gone = holder == 0 ? null : goneError((int) holder - 1);
@@ -118,7 +120,7 @@ final class DeviceWindow extends PointToPointWindow {
         long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
         IdleStrategy idle = null;
         while (!tryLock(type, word)) {
-            idle = idle == null ? new IdleStrategy() : idle;
+            idle = idle == null ? newIdleStrategy() : idle;
             serve();
             idle.idle();
         }
@@ -168,7 +170,7 @@ final class DeviceWindow extends PointToPointWindow {
         IdleStrategy idle = null;
         for (int r = 0; r < parts.length; r++) {
             while (fencesSeen(r) < epoch) {
-                idle = idle == null ? new IdleStrategy() : idle;
+                idle = idle == null ? newIdleStrategy() : idle;
                 LockstepException gone = goneError(r); // judged before its count is read again: it may have fenced and ended
                 serve();
                 checkFenceMatched(epoch);

@@ -1,6 +1,7 @@
 package org.lockstep.pcie.window;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Info;
@@ -8,6 +9,7 @@ import org.lockstep.api.Window;
 import org.lockstep.pcie.layout.DeviceWindowDescriptor;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
 import org.lockstep.spi.window.WindowFactory;
 
 /**
@@ -18,9 +20,15 @@ import org.lockstep.spi.window.WindowFactory;
  */
 public final class DeviceWindows implements WindowFactory {
     private final ExternalMemory device;
+    private final Supplier<IdleStrategy> backOff;
+    /** Windows over the caller's memory, their waits backing off as the transport's. */
+    private final WindowFactory pointToPoint;
 
-    public DeviceWindows(ExternalMemory device) {
+    /** Windows on {@code device}, whose polling waits back off as {@code backOff}'s strategies (the transport's policy). */
+    public DeviceWindows(ExternalMemory device, Supplier<IdleStrategy> backOff) {
         this.device = device;
+        this.backOff = backOff;
+        this.pointToPoint = WindowFactory.pointToPoint(backOff);
     }
 
     @Override
@@ -35,16 +43,16 @@ public final class DeviceWindows implements WindowFactory {
 
     @Override
     public Window create(Communicator comm, MemorySegment base, int dispUnit, Info hints) {
-        return POINT_TO_POINT.create(comm, base, dispUnit, hints);
+        return pointToPoint.create(comm, base, dispUnit, hints);
     }
 
     private Window onDevice(Communicator comm, long byteSize, int dispUnit, Info hints, boolean shared) {
         if (!device.has(DeviceCapability.ATOMIC_CAS)) {
-            return shared ? POINT_TO_POINT.allocateShared(comm, byteSize, dispUnit, hints) : POINT_TO_POINT.allocate(comm, byteSize, dispUnit, hints);
+            return shared ? pointToPoint.allocateShared(comm, byteSize, dispUnit, hints) : pointToPoint.allocate(comm, byteSize, dispUnit, hints);
         }
         // a device buffer of this rank, zeroed (lock words free) before the collective creation lets any rank see it
         MemorySegment buffer = comm.allocate(DeviceWindowDescriptor.DATA_OFFSET + byteSize);
         buffer.fill((byte) 0);
-        return new DeviceWindow(comm, device, buffer, byteSize, dispUnit, shared);
+        return new DeviceWindow(comm, device, buffer, byteSize, dispUnit, shared, backOff);
     }
 }

@@ -2,11 +2,13 @@ package org.lockstep.spi.window;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
  * The default window of every provider: one-sided calls as messages of {@link RmaAgent}'s protocol
@@ -32,6 +34,7 @@ public class PointToPointWindow extends AbstractWindow {
     private final Communicator owner;
     private final Communicator comm;
     private final RmaAgent agent;
+    private final Supplier<IdleStrategy> backOff;
     private final MemorySegment memory;
     /** Whether the memory is the window's, given back by {@link #implFree}. */
     private final boolean ownsMemory;
@@ -44,15 +47,27 @@ public class PointToPointWindow extends AbstractWindow {
      * {@code owner}; the memory is given back to {@code owner} at free if {@code ownsMemory}.
      */
     protected PointToPointWindow(Communicator owner, MemorySegment memory, int dispUnit, boolean ownsMemory) {
+        this(owner, memory, dispUnit, ownsMemory, IdleStrategy::new);
+    }
+
+    /** As above, its polling waits backing off as {@code backOff}'s strategies do (the provider's policy for its host). */
+    protected PointToPointWindow(Communicator owner, MemorySegment memory, int dispUnit, boolean ownsMemory,
+                                 Supplier<IdleStrategy> backOff) {
         Communicator comm = owner.dup();
         super(comm, memory, dispUnit, WindowExtents.exchange(comm, memory.byteSize(), dispUnit));
         this.owner = owner;
         this.comm = comm;
         this.ownsMemory = ownsMemory;
         this.memory = memory;
-        this.agent = new RmaAgent(comm, memory);
+        this.backOff = backOff;
+        this.agent = new RmaAgent(comm, memory, backOff);
         this.postsTaken = new long[comm.size()];
         this.completesTaken = new long[comm.size()];
+    }
+
+    /** A back-off for a subclass's own polling wait. */
+    protected final IdleStrategy newIdleStrategy() {
+        return backOff.get();
     }
 
     /** The communicator the window was made on. */

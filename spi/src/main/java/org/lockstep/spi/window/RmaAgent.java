@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
@@ -50,6 +51,7 @@ final class RmaAgent {
 
     private final Communicator comm;
     private final PeerLiveness liveness;
+    private final Supplier<IdleStrategy> backOff;
     private final MemorySegment memory;
     private final TargetLocks locks = new TargetLocks();
     /** Synchronisation frames received, per source and kind. */
@@ -79,8 +81,9 @@ final class RmaAgent {
     private boolean serving;
     private final BooleanSupplier asAgent = this::serveAvailable;
 
-    RmaAgent(Communicator comm, MemorySegment memory) {
+    RmaAgent(Communicator comm, MemorySegment memory, Supplier<IdleStrategy> backOff) {
         this.comm = comm;
+        this.backOff = backOff;
         // A provider that knows when ranks are gone gets polled, so that a wait whose peer died fails
         // (its blocking ANY_SOURCE probe fails only once every peer is gone).
         this.liveness = comm instanceof PeerLiveness l ? l : null;
@@ -175,7 +178,7 @@ final class RmaAgent {
                     check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
                     throw gone;
                 } else {
-                    idle = idle == null ? new IdleStrategy() : idle;
+                    idle = idle == null ? backOff.get() : idle;
                     idle.idle();
                 }
             }
