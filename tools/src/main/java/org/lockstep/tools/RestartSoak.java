@@ -69,13 +69,14 @@ final class RestartSoak {
 
     /** The reference run, then every trial; the summary's line closes the report. */
     SoakSummary run() {
-        Launch reference = launch(Optional.empty(), Duration.ofMinutes(5));
-        if (reference.outcome().exitCode() != 0 || reference.results().size() != settings.processes()) {
-            throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed (exit " + reference.outcome().exitCode()
-                    + ", results of " + reference.results().size() + " ranks):\n" + tail(reference.output()));
-        }
-        progress.accept(String.format(java.util.Locale.ROOT, "reference: %d processes, %d iterations, %d ms, no restart",
-                settings.processes(), settings.iterations(), reference.elapsed().toMillis()));
+        // The faster of two: the first run also warms the host's caches, and a reference slower than the
+        // trials would draw kill moments after the victim has ended (seen in CI: 6.5 s against 3.3-4.6 s).
+        Launch first = faultFree();
+        Launch second = faultFree();
+        Launch reference = second.elapsed().compareTo(first.elapsed()) < 0 ? second : first;
+        progress.accept(String.format(java.util.Locale.ROOT, "reference: %d processes, %d iterations, %d ms (the faster of %d and %d ms), no restart",
+                settings.processes(), settings.iterations(), reference.elapsed().toMillis(), first.elapsed().toMillis(),
+                second.elapsed().toMillis()));
         SplittableRandom random = new SplittableRandom(settings.seed());
         List<SoakSummary.Trial> trials = new ArrayList<>();
         for (int t = 1; t <= settings.trials(); t++) {
@@ -89,6 +90,16 @@ final class RestartSoak {
             progress.accept(trials.getLast().line());
         }
         return new SoakSummary(trials);
+    }
+
+    /** A fault-free run of the job, which must succeed. */
+    private Launch faultFree() {
+        Launch reference = launch(Optional.empty(), Duration.ofMinutes(5));
+        if (reference.outcome().exitCode() != 0 || reference.results().size() != settings.processes()) {
+            throw new LockstepException(ErrorClass.OTHER, "the fault-free reference run failed (exit " + reference.outcome().exitCode()
+                    + ", results of " + reference.results().size() + " ranks):\n" + tail(reference.output()));
+        }
+        return reference;
     }
 
     private SoakSummary.Trial judge(int number, Launch reference, Launch trial) {
