@@ -170,17 +170,22 @@ final class RmaAgent {
                     receive(comm.mprobe(Communicator.ANY_SOURCE, TAG));
                     continue;
                 }
-                LockstepException gone = goneAmong(owes); // judged before the probe: what a peer sent before it ended comes first
                 Optional<Message> m = comm.improbe(Communicator.ANY_SOURCE, TAG);
+                if (m.isEmpty()) {
+                    // Liveness only when idle, and judged before a second probe: what a peer sent before it ended comes first.
+                    LockstepException gone = goneAmong(owes);
+                    m = comm.improbe(Communicator.ANY_SOURCE, TAG);
+                    if (m.isEmpty() && gone != null) {
+                        check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
+                        throw gone;
+                    }
+                }
                 if (m.isPresent()) {
                     receive(m.get());
-                } else if (gone != null) {
-                    check.run(); // a peer that failed a mismatch and ended: the mismatch is the error to report
-                    throw gone;
-                } else {
-                    idle = idle == null ? backOff.get() : idle;
-                    idle.idle();
+                    continue;
                 }
+                idle = idle == null ? backOff.get() : idle;
+                idle.idle();
             }
         } finally {
             serving = !outer;
