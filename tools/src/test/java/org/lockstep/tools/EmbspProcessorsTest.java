@@ -29,7 +29,8 @@ class EmbspProcessorsTest {
 
     @ParameterizedTest(name = "{0} P={3} v={4} {5}")
     @CsvSource({"sort, --keys, 40000, 2, 4, direct", "prefix-sums, --values, 30000, 2, 6, direct",
-            "list-ranking, --nodes, 2000, 2, 4, direct", "sort, --keys, 40000, 4, 8, direct", "sort, --keys, 40000, 2, 4, indirect"})
+            "list-ranking, --nodes, 2000, 2, 4, direct", "sort, --keys, 40000, 4, 8, direct", "sort, --keys, 40000, 2, 4, indirect",
+            "prefix-sums, --values, 30000, 4, 8, direct", "list-ranking, --nodes, 2000, 4, 8, direct"})
     void applicationsGiveTheSequentialDigest(String name, String sizeOption, long size, int processors, int v, String delivery)
             throws IOException {
         Application app = Applications.create(name, List.of(sizeOption, Long.toString(size)));
