@@ -37,9 +37,10 @@ final class Delivery {
 
     /**
      * A receive matched {@code message}: {@code copy_message}, then {@code unlock_mailbox}. A
-     * fragmented message completes the receive only once its last fragment is copied.
+     * fragmented message completes the receive only once its last fragment is copied; until then
+     * {@code channel} (the message's) holds the receive for the fragments still to come.
      */
-    void deliver(ReceiveRequest receive, IncomingMessage message) {
+    void deliver(ReceiveChannel channel, ReceiveRequest receive, IncomingMessage message) {
         log.matched(receive, message);
         receive.matched = message;
         receive.delivered += copyMessage(message, receive.buffer, 0, receive.capacity);
@@ -56,9 +57,7 @@ final class Delivery {
                     + reassembly.arrived + " bytes"));
             return;
         }
-        reassembly.receive = receive;
-        long staged = reassembly.arrived - message.length;
-        long room = Math.max(0, Math.min(staged, receive.capacity - message.length));
+        long room = Math.max(0, Math.min(reassembly.afterFirst(), receive.capacity - message.length));
         if (room > 0) {
             MemorySegment.copy(reassembly.staging(), 0, receive.buffer, message.length, room);
             receive.delivered += room;
@@ -67,16 +66,17 @@ final class Delivery {
         if (reassembly.isComplete()) {
             reassembly.releaseStaging();
             finish(receive);
+        } else {
+            channel.reassemblingInto = receive;
         }
     }
 
     /**
-     * A later fragment of {@code r}'s message, at {@code offset} within it: into the matched
-     * receive's buffer, or into staging memory until a receive matches.
+     * A later fragment of {@code r}'s message, at {@code offset} within it: into the buffer of
+     * {@code receive}, the receive that matched the message, or into staging memory while none has.
      */
-    void appendFragment(Reassembly r, IncomingMessage fragment, long offset) {
-        if (r.receive != null) {
-            ReceiveRequest receive = r.receive;
+    void appendFragment(Reassembly r, ReceiveRequest receive, IncomingMessage fragment, long offset) {
+        if (receive != null) {
             receive.delivered += copyMessage(fragment, receive.buffer, offset, receive.capacity);
             unlockMailbox(fragment);
             if (r.isComplete()) {

@@ -7,10 +7,10 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 
 /**
- * A message that arrives in fragments. Until a receive matches its first fragment, later fragments
- * are copied into local staging memory and their slots released at once, so that the sender —
- * and later messages on the channel — never wait for a receive that may come much later. Once
- * matched, fragments are copied straight into the receive buffer.
+ * The bytes of a message that arrives in fragments: how many have arrived, and the local staging
+ * memory that holds later fragments until a receive matches the first. Staging lets the sender —
+ * and later messages on the channel — go on without waiting for a receive that may come much
+ * later. Which receive the fragments go to once matched is the {@link ReceiveChannel}'s to know.
  */
 final class Reassembly {
     /** The whole message's bytes, tag and source, and the first fragment's bytes, as the first fragment gave them. */
@@ -23,7 +23,6 @@ final class Reassembly {
     /** Bytes of the message already copied into {@link #staging} (after the first fragment). */
     private MemorySegment staging;
     private Arena stagingArena;
-    ReceiveRequest receive;
     /** Sequence number of the last fragment seen (the message's fragments have consecutive numbers). */
     long lastSequence;
     /** The sender ended before the last fragment: a receive that matches fails. */
@@ -40,8 +39,21 @@ final class Reassembly {
         this.lastSequence = firstSequence;
     }
 
+    /** Counts a later fragment of {@code length} bytes in; returns its offset within the message. */
+    long add(long length, long sequence) {
+        long offset = arrived;
+        arrived += length;
+        lastSequence = sequence;
+        return offset;
+    }
+
     boolean isComplete() {
         return arrived == messageLength;
+    }
+
+    /** Bytes after the first fragment that have arrived (staged, unless a receive had matched). */
+    long afterFirst() {
+        return arrived - firstLength;
     }
 
     /** Local memory for the bytes after the first fragment, allocated when first needed. */
@@ -60,10 +72,6 @@ final class Reassembly {
             stagingArena = arena;
         }
         return staging;
-    }
-
-    boolean hasStaging() {
-        return staging != null;
     }
 
     void releaseStaging() {

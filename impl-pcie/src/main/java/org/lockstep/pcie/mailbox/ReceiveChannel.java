@@ -7,7 +7,7 @@ import org.lockstep.pcie.ring.SlotRing;
 /**
  * This rank's end of the channel from one source: its pair mailbox (as the receiver sees it),
  * the next sequence number to deliver and the arrivals ahead of it, and the fragmented message
- * in progress. Used under the endpoint's lock.
+ * in progress with the receive it fills. Used under the endpoint's lock.
  */
 final class ReceiveChannel {
     final int source;
@@ -19,9 +19,17 @@ final class ReceiveChannel {
     final TreeMap<Long, IncomingMessage> ahead = new TreeMap<>();
     /** The fragmented message whose later fragments are still arriving, or null. */
     Reassembly reassembly;
+    /** The receive that matched {@link #reassembly}'s first fragment and takes the later ones; null until one matches. */
+    ReceiveRequest reassemblingInto;
 
     ReceiveChannel(int source, SlotRing ring) {
         this.source = source;
         this.ring = ring;
+    }
+
+    /** The fragmented message in progress has ended: whole, or its sender gone. */
+    void endReassembly() {
+        reassembly = null;
+        reassemblingInto = null;
     }
 }

@@ -216,7 +216,7 @@ final class Receiver {
             singleCopy.answer(message, receive); // before the delivery below releases the offer's block
         }
         if (receive != null) {
-            delivery.deliver(receive, message);
+            delivery.deliver(channel, receive, message);
             return;
         }
         delivery.holdOrSpill(message);
@@ -229,18 +229,17 @@ final class Receiver {
                 || fragment.length > r.messageLength - r.arrived) {
             throw slots.corrupt(fragment.slotAddress, "a fragment that continues no message in progress from rank " + channel.source);
         }
-        long offset = r.arrived;
         if (fragment.isDirect() != r.directTarget >= 0
-                || fragment.isDirect() && fragment.payloadAddress != r.directTarget + offset - r.firstLength) {
+                || fragment.isDirect() && fragment.payloadAddress != r.directTarget + r.afterFirst()) {
             throw slots.corrupt(fragment.slotAddress, "a fragment at device offset " + fragment.payloadAddress
                     + " that does not continue the single-copy delivery into " + r.directTarget);
         }
-        r.arrived += fragment.length;
-        r.lastSequence = fragment.sequence;
+        long offset = r.add(fragment.length, fragment.sequence);
+        ReceiveRequest receive = channel.reassemblingInto;
         if (r.isComplete()) {
-            channel.reassembly = null;
+            channel.endReassembly(); // before the receive completes: its completion may post and drain again
         }
-        delivery.appendFragment(r, fragment, offset);
+        delivery.appendFragment(r, receive, fragment, offset);
     }
 
     // ------------------------------------------------------------------ delivering
@@ -253,7 +252,8 @@ final class Receiver {
     void post(ReceiveRequest request, long selfPublished) {
         MatchingEngine.Arrival<IncomingMessage> found = matching.post(request.posted);
         if (found != null) {
-            delivery.deliver(request, found.handle());
+            IncomingMessage message = found.handle();
+            delivery.deliver(channels[message.source], request, message);
         } else {
             drain(selfPublished);
             if (!request.isMatched()) {
@@ -280,7 +280,7 @@ final class Receiver {
     /** Whether a fragmented message is being received into a matched receive (a checkpoint must wait). */
     boolean receiveInProgress() {
         for (ReceiveChannel channel : channels) {
-            if (channel.reassembly != null && channel.reassembly.receive != null) {
+            if (channel.reassemblingInto != null) {
                 return true;
             }
         }
@@ -304,10 +304,11 @@ final class Receiver {
             if (r != null && peers.isGone(channel.source)) {
                 // The rest of the message will never come.
                 r.broken = true;
-                if (r.receive != null) {
-                    r.receive.failWith(peers.error(channel.source, "receive of a fragmented message from"));
+                ReceiveRequest receive = channel.reassemblingInto;
+                channel.endReassembly();
+                if (receive != null) {
+                    receive.failWith(peers.error(channel.source, "receive of a fragmented message from"));
                 }
-                channel.reassembly = null;
             }
         }
     }
@@ -321,8 +322,8 @@ final class Receiver {
             ((ReceiveRequest.Posted) receive).request.failWith(error.apply("receive"));
         }
         for (ReceiveChannel channel : channels) {
-            if (channel.reassembly != null && channel.reassembly.receive != null) {
-                channel.reassembly.receive.failWith(error.apply("receive"));
+            if (channel.reassemblingInto != null) {
+                channel.reassemblingInto.failWith(error.apply("receive"));
             }
         }
     }
