@@ -105,14 +105,21 @@ class MpiBindingsProgramsTest {
         return printed.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Rank 0's abort fails rank 1's barrier, which aborts under the same handler: which of the two
+     * processes exits first is a race, so the launcher may name either; rank 1's own abort names rank
+     * 0 as failed (not as finished, which a failed process once published).
+     */
     @Test
     void aFailedCallUnderErrorsAreFatalAbortsTheJobWithItsErrorClassOnOneLine() {
         Launch l = processes(2, "FatalError");
-        assertEquals(0, l.outcome().firstFailedRank(), l.err() + l.out());
+        assertTrue(l.outcome().firstFailedRank() >= 0, l.err() + l.out());
         assertEquals(6, l.outcome().exitCodes()[0], "exit status = MPI.ERR_RANK; " + l.err());
         List<String> aborts = l.err().lines().filter(line -> line.contains("MPI abort: rank 0: Comm.send")).toList();
         assertEquals(1, aborts.size(), l.err());
         assertTrue(aborts.getFirst().contains("MPI_ERR_RANK") && aborts.getFirst().contains("ERRORS_ARE_FATAL"), aborts.getFirst());
+        l.err().lines().filter(line -> line.contains("MPI abort: rank 1:")).forEach(second ->
+                assertTrue(second.contains("MPI_ERR_PROC_FAILED") && second.contains("rank 0 has failed"), second));
     }
 
     @Test

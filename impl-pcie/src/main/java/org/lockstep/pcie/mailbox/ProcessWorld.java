@@ -45,6 +45,8 @@ public final class ProcessWorld implements AttachedRank {
     /** Marks this rank failed if the JVM exits without leaving (System.exit, SIGTERM, SIGINT), so peers learn it at once. */
     private final Thread exitHook;
     private volatile boolean ended;
+    /** Set by {@link #failed}: the endpoint's close, which leaves the world, must publish FAILED, not FINISHED. */
+    private volatile boolean failing;
     private boolean printStatistics;
     private static final System.Logger LOG = System.getLogger(ProcessWorld.class.getName());
 
@@ -59,7 +61,7 @@ public final class ProcessWorld implements AttachedRank {
         Runtime.getRuntime().addShutdownHook(exitHook);
         endpoint.lifecycle().beat(1);
         heartbeat.start();
-        endpoint.lifecycle().onClose(() -> leave(false));
+        endpoint.lifecycle().onClose(() -> leave(failing));
     }
 
     /** Attaches this process as {@code launch.rank()}: formats the device or waits for its formatter. */
@@ -133,6 +135,7 @@ public final class ProcessWorld implements AttachedRank {
     @Override
     public void failed(Throwable cause) {
         // The endpoint first: closing it writes to the device (its buffers are given back), which leave() closes.
+        failing = true;
         try {
             endpoint.lifecycle().close();
         } finally {

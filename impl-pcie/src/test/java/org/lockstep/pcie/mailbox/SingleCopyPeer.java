@@ -49,6 +49,7 @@ public final class SingleCopyPeer {
                 case "exchange" -> exchange(world);
                 case "senderDies" -> senderDies(world);
                 case "receiverDies" -> receiverDies(world);
+                case "peerThrows" -> peerThrows(world);
                 default -> throw new IllegalArgumentException("unknown scenario " + args[3]);
             }
             attached.close();
@@ -114,6 +115,19 @@ public final class SingleCopyPeer {
         } catch (ProcessFailedException expected) {
             check(expected.failedRank() == 0, "the failure names rank " + expected.failedRank());
             System.out.println("rank=1 procFailedMs=" + (System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /** Rank 1's program throws (main hands the throwable to {@code failed}); rank 0 receives from it. */
+    private static void peerThrows(Communicator world) {
+        if (world.rank() == 1) {
+            throw new IllegalStateException("rank 1 throws on purpose");
+        }
+        try {
+            world.recv(new byte[1], 1, 0);
+            throw new AssertionError("the receive completed though rank 1 sent nothing");
+        } catch (ProcessFailedException expected) {
+            System.out.println("rank=0 failure=" + expected.getMessage());
         }
     }
 

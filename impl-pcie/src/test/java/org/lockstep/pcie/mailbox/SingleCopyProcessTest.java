@@ -53,6 +53,13 @@ class SingleCopyProcessTest {
         assertTrue(value(out.get(0), "procFailedMs") < PROC_FAILED_BOUND_MS, out.get(0));
     }
 
+    /** A process whose program threw is published as failed, not as finished: its peers' errors say so. */
+    @Test
+    void aRankWhoseProgramThrowsIsSeenAsFailedNotFinished() throws Exception {
+        List<String> out = runPair("peerThrows", 0, 1);
+        assertTrue(out.get(0).contains("rank 1 has failed"), out.get(0));
+    }
+
     /** Runs both ranks of {@code scenario}; checks their exit codes; returns their output. */
     private static List<String> runPair(String scenario, int exit0, int exit1) throws Exception {
         Path device = Path.of("/dev/shm", "lockstep-single-copy-" + ProcessHandle.current().pid() + "-" + scenario);
