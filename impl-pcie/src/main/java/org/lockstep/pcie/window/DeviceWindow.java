@@ -2,6 +2,7 @@ package org.lockstep.pcie.window;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.lockstep.api.Communicator;
@@ -16,8 +17,9 @@ import org.lockstep.spi.window.PointToPointWindow;
 /**
  * A window of the mailbox transport: every rank's part is device memory
  * ({@link DeviceWindowDescriptor}), so a put, get or accumulate is a copy or an update on the
- * device by the origin, with no message and nothing for the target to do; passive-target locks,
- * accumulate atomicity and fences are device words (compare-and-set, release and acquire).
+ * device by the origin, with no message and nothing for the target to do; passive-target locks
+ * ({@link PassiveTargetLock}), accumulate atomicity and fences are device words (compare-and-set,
+ * atomic add, release and acquire), each naming its holder so that a wait on a rank that has gone fails.
  * Post-start-complete-wait and free keep the point-to-point frames of {@link PointToPointWindow}
  * (each frame is published with release and read with acquire, so an origin's copies before its
  * complete frame are visible at the target once the frame is), with a full memory fence around them.
@@ -31,11 +33,12 @@ final class DeviceWindow extends PointToPointWindow {
     private final MemorySegment[] parts;
     /** The lock this rank holds on each target, or null. */
     private final LockType[] held;
+    private final PassiveTargetLock locks;
 
     /** Collective over {@code owner}: {@code buffer} is this rank's device buffer, its first line zeroed. */
     DeviceWindow(Communicator owner, ExternalMemory device, MemorySegment buffer, long size, int dispUnit, boolean shared,
                  Supplier<IdleStrategy> backOff) {
-        super(owner, buffer.asSlice(DeviceWindowDescriptor.DATA_OFFSET, size), dispUnit, false, backOff);
+        super(owner, buffer.asSlice(DeviceWindowDescriptor.dataOffset(owner.size()), size), dispUnit, false, backOff);
         this.device = device;
         this.buffer = buffer;
         this.shared = shared;
@@ -45,9 +48,10 @@ final class DeviceWindow extends PointToPointWindow {
         comm().allgather(MemorySegment.ofArray(mine), 2, Datatype.LONG, MemorySegment.ofArray(headers));
         this.parts = new MemorySegment[n];
         for (int r = 0; r < n; r++) {
-            parts[r] = device.asSegment().asSlice(headers[2 * r] + DeviceWindowDescriptor.DATA_OFFSET, headers[2 * r + 1]);
+            parts[r] = device.asSegment().asSlice(headers[2 * r] + DeviceWindowDescriptor.dataOffset(n), headers[2 * r + 1]);
         }
         this.held = new LockType[n];
+        this.locks = new PassiveTargetLock(device, rank(), n);
         // a start or wait must see a peer's fence count move, which sends no frame to wake a blocking probe
         pollWhileWaiting();
     }
@@ -102,53 +106,51 @@ final class DeviceWindow extends PointToPointWindow {
      * it; fails if the holder (the word says which) is gone, since it would never give it back.
      */
     private void acquire(long word) {
-        IdleStrategy idle = null;
+        LockWait wait = null;
         while (!device.compareAndSetLong(word, 0, rank() + 1)) {
-            idle = idle == null ? newIdleStrategy() : idle;
-            serve();
             long holder = device.getLongAcquire(word);
-            LockstepException gone = holder == 0 ? null : goneError((int) holder - 1);
-            if (gone != null && device.getLongAcquire(word) == holder) {
-                throw gone;
+            if (holder != 0) {
+                wait = wait == null ? new LockWait() : wait;
+                wait.round((int) holder - 1, () -> device.getLongAcquire(word) == holder);
             }
-            idle.idle();
         }
     }
 
     @Override
     protected void implLock(LockType type, int target) {
-        long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
-        IdleStrategy idle = null;
-        while (!tryLock(type, word)) {
-            idle = idle == null ? newIdleStrategy() : idle;
-            serve();
-            idle.idle();
+        if (type == LockType.EXCLUSIVE) {
+            locks.lockExclusive(headers[2 * target], new LockWait());
+        } else {
+            locks.lockShared(headers[2 * target], new LockWait());
         }
         held[target] = type;
-    }
-
-    private boolean tryLock(LockType type, long word) {
-        if (type == LockType.EXCLUSIVE) {
-            return device.compareAndSetLong(word, 0, DeviceWindowDescriptor.EXCLUSIVE);
-        }
-        // one atomic add in the common case; taken back if an exclusive holder was there
-        if ((device.getAndAddLong(word, 1) & DeviceWindowDescriptor.EXCLUSIVE) == 0) {
-            return true;
-        }
-        device.getAndAddLong(word, -1);
-        return false;
     }
 
     @Override
     protected void implUnlock(int target) {
         // the release store and the atomic add both order this rank's accesses before the lock is seen free
-        long word = headers[2 * target] + DeviceWindowDescriptor.PASSIVE_LOCK_OFFSET;
         if (held[target] == LockType.EXCLUSIVE) {
-            device.putLongRelease(word, 0);
+            locks.unlockExclusive(headers[2 * target]);
         } else {
-            device.getAndAddLong(word, -1);
+            locks.unlockShared(headers[2 * target]);
         }
         held[target] = null;
+    }
+
+    /** A wait for a lock's holder: serves frames, fails when the holder has gone while still holding, backs off. */
+    private final class LockWait implements PassiveTargetLock.HolderWait {
+        private IdleStrategy idle;
+
+        @Override
+        public void round(int holder, BooleanSupplier stillInTheWay) {
+            idle = idle == null ? newIdleStrategy() : idle;
+            LockstepException gone = goneError(holder); // judged first: a holder may let go and then end
+            serve();
+            if (gone != null && stillInTheWay.getAsBoolean()) {
+                throw gone;
+            }
+            idle.idle();
+        }
     }
 
     @Override

@@ -51,7 +51,7 @@ public final class DeviceWindows implements WindowFactory {
             return shared ? pointToPoint.allocateShared(comm, byteSize, dispUnit, hints) : pointToPoint.allocate(comm, byteSize, dispUnit, hints);
         }
         // a device buffer of this rank, zeroed (lock words free) before the collective creation lets any rank see it
-        MemorySegment buffer = comm.allocate(DeviceWindowDescriptor.DATA_OFFSET + byteSize);
+        MemorySegment buffer = comm.allocate(DeviceWindowDescriptor.dataOffset(comm.size()) + byteSize);
         buffer.fill((byte) 0);
         return new DeviceWindow(comm, device, buffer, byteSize, dispUnit, shared, backOff);
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.lockstep.api.Communicator;
@@ -249,5 +250,28 @@ class WindowTest {
             }
             win.free();
         });
+    }
+
+    /** A device lock word names its holders: a holder that has gone, and would never let go, fails the wait. */
+    @ParameterizedTest(name = "the gone rank held a {0} lock")
+    @EnumSource(Window.LockType.class)
+    void aLockWhoseHolderDiedFailsInsteadOfWaiting(Window.LockType heldByTheGoneRank) {
+        try (MailboxThreadWorld threads = MailboxThreadWorld.open(TestWorlds.options(2))) {
+            Communicator survivor = threads.communicator(0);
+            java.util.concurrent.CompletableFuture<Window> goneWindow =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> window(threads.communicator(1), 8, true));
+            Window win = window(survivor, 8, true);
+            goneWindow.join().lock(heldByTheGoneRank, 0);
+            threads.rankFailed(1, new IllegalStateException("rank 1 killed by the test"));
+            LockstepException e = assertThrows(LockstepException.class, () -> win.lock(Window.LockType.EXCLUSIVE, 0));
+            assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
+            if (heldByTheGoneRank == Window.LockType.EXCLUSIVE) {
+                assertEquals(ErrorClass.PROC_FAILED, assertThrows(LockstepException.class,
+                        () -> win.lock(Window.LockType.SHARED, 0)).errorClass());
+            } else {
+                win.lock(Window.LockType.SHARED, 0); // a shared lock is still shared with the gone holder
+                win.unlock(0);
+            }
+        }
     }
 }
