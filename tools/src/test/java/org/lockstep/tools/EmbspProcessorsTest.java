@@ -97,15 +97,18 @@ class EmbspProcessorsTest {
         assertTrue(!device.containsKey("lockstep.embsp.contextSize"), device.toString());
     }
 
-    @Test
-    void aProgramOfYourOwnRunsOnTwoProcessors() throws IOException {
-        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", "2", "--vps", "6", "--cores", "1", "--context-size", "64k",
-                "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(), "--progress", "0", "--jvm-option", "-Xmx128m",
-                "-cp", TEST_CLASSES, "--", "org.lockstep.embsptest.UserProgram", "sum");
+    @ParameterizedTest(name = "{0} processors, {1} VPs")
+    @CsvSource({"2, 6", "4, 8"})
+    void aProgramOfYourOwnRunsOnSeveralProcessors(int processors, int vps) throws IOException {
+        CommandLineTest.Run r = CommandLineTest.run("embsp", "--processors", Integer.toString(processors), "--vps", Integer.toString(vps),
+                "--cores", "1", "--context-size", "64k", "--block-size", "4k", "--disks", EmbspCommandTest.diskDir().toString(),
+                "--progress", "0", "--jvm-option", "-Xmx128m", "-cp", TEST_CLASSES, "--", "org.lockstep.embsptest.UserProgram", "sum");
         assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("user program: " + vps + " ranks agree, sum " + vps * (vps - 1) / 2), r.out());
         Map<String, String> line = EmbspCommandTest.closingLine(r.out());
         assertEquals("org.lockstep.embsptest.UserProgram", line.get("program"));
-        assertEquals("6", line.get("vps"));
+        assertEquals(Integer.toString(vps), line.get("vps"));
+        assertEquals(Integer.toString(processors), line.get("processors"), line.toString());
         assertEquals("true", line.get("within_bounds"), r.out());
     }
 
