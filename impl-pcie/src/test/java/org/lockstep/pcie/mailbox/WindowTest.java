@@ -274,4 +274,30 @@ class WindowTest {
             }
         }
     }
+
+    /**
+     * The point-to-point default: rank 1 takes a lock on rank 0's part (granted while rank 0 waits in
+     * a receive, whose wait serves its window), tells rank 0, and fails; rank 0's own lock request
+     * queued behind it is denied with PROC_FAILED naming rank 1 instead of waiting for ever.
+     */
+    @ParameterizedTest(name = "the gone rank held a {0} lock")
+    @EnumSource(Window.LockType.class)
+    void aPointToPointLockWhoseHolderDiedIsDeniedInsteadOfWaiting(Window.LockType heldByTheGoneRank) {
+        java.util.concurrent.atomic.AtomicReference<LockstepException> denied = new java.util.concurrent.atomic.AtomicReference<>();
+        IllegalStateException killed = new IllegalStateException("rank 1 killed by the test");
+        LockstepException job = assertThrows(LockstepException.class, () -> TestWorlds.run(2, world -> {
+            Window win = window(world, 8, false);
+            if (world.rank() == 1) {
+                win.lock(heldByTheGoneRank, 0);
+                world.send(new byte[1], 0, 7);
+                throw killed;
+            }
+            world.recv(new byte[1], 1, 7);
+            Window.LockType conflicting = heldByTheGoneRank == Window.LockType.SHARED ? Window.LockType.EXCLUSIVE : Window.LockType.SHARED;
+            denied.set(assertThrows(LockstepException.class, () -> win.lock(conflicting, 0)));
+        }));
+        assertEquals(killed, job.getCause(), "the job reports rank 1's own failure");
+        assertEquals(ErrorClass.PROC_FAILED, denied.get().errorClass(), denied.get().getMessage());
+        assertEquals(1, ((org.lockstep.api.ProcessFailedException) denied.get()).failedRank());
+    }
 }

@@ -228,6 +228,7 @@ public class PointToPointWindow extends AbstractWindow {
         int ticket = agent.expect(target, null);
         agent.send(target, RmaFrame.of(kind, ticket, 0, 0, 0).withArgument(argument));
         agent.awaitUntil(() -> agent.answered(ticket), r -> r == target, () -> { });
+        agent.failIfDenied(ticket, target);
     }
 
     /** Fails with RMA_SYNC if a peer whose frame {@code call} waits for made a fence this rank has not made instead. */

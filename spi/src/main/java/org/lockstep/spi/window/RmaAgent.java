@@ -16,7 +16,9 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Message;
+import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Op;
+import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Window.LockType;
 import org.lockstep.spi.messaging.IdleStrategy;
@@ -53,7 +55,7 @@ final class RmaAgent {
     private final PeerLiveness liveness;
     private final Supplier<IdleStrategy> backOff;
     private final MemorySegment memory;
-    private final TargetLocks locks = new TargetLocks();
+    private final TargetLocks locks;
     /** Synchronisation frames received, per source and kind. */
     final long[] fences;
     final long[] posts;
@@ -61,6 +63,8 @@ final class RmaAgent {
     final long[] frees;
     /** Where each awaited reply goes, by ticket. */
     private final Map<Integer, MemorySegment> awaited = new HashMap<>();
+    /** Lock requests a target denied, by ticket: the holder that had gone. */
+    private final Map<Integer, Integer> denied = new HashMap<>();
     /** Replies awaited from each target: a wait for them must fail if that target is gone. */
     private final int[] repliesOwed;
     private int nextTicket;
@@ -95,6 +99,7 @@ final class RmaAgent {
         this.completes = new long[n];
         this.frees = new long[n];
         this.repliesOwed = new int[n];
+        this.locks = new TargetLocks(n);
         ProgressAgents.register(asAgent);
     }
 
@@ -144,6 +149,7 @@ final class RmaAgent {
                 served = true;
             }
             reapSends();
+            denyLocksOfGoneHolders();
             return served;
         } finally {
             serving = false;
@@ -184,6 +190,7 @@ final class RmaAgent {
                     receive(m.get());
                     continue;
                 }
+                denyLocksOfGoneHolders();
                 idle = idle == null ? backOff.get() : idle;
                 idle.idle();
             }
@@ -207,6 +214,31 @@ final class RmaAgent {
             }
         }
         return null;
+    }
+
+    /**
+     * Lock requests queued here behind a holder that has gone would wait for ever: each is answered
+     * with a denial naming that holder. The lock stays held (the gone rank's accesses may be half done).
+     */
+    private void denyLocksOfGoneHolders() {
+        if (liveness == null || !locks.hasWaiting()) {
+            return;
+        }
+        int holder = locks.holderAmong(r -> goneAmong(x -> x == r) != null);
+        if (holder >= 0) {
+            for (TargetLocks.Request r : locks.denyWaiting()) {
+                send(r.origin(), RmaFrame.of(RmaFrame.Kind.REPLY, r.ticket(), 0, 0, 0).withArgument(holder + 1));
+            }
+        }
+    }
+
+    /** Fails with PROC_FAILED if the lock request {@code ticket} to {@code target} was denied because its holder had gone. */
+    void failIfDenied(int ticket, int target) {
+        Integer holder = denied.remove(ticket);
+        if (holder != null) {
+            throw new ProcessFailedException(ErrorClass.PROC_FAILED, holder, "rank " + comm.rank() + ": lock of rank " + target
+                    + "'s window part cannot be granted: rank " + holder + ", which holds it, has failed or ended");
+        }
     }
 
     /** This rank's fence {@code epoch} is over: serves the accesses of the next epoch that came early. */
@@ -289,6 +321,9 @@ final class RmaAgent {
                 MemorySegment destination = awaited.remove(f.ticket());
                 if (destination != null) {
                     repliesOwed[source]--;
+                }
+                if (f.argument() > 0) {
+                    denied.put(f.ticket(), f.argument() - 1);
                 }
                 if (destination != null && destination.byteSize() > 0) {
                     MemorySegment.copy(f.payload(), 0, destination, 0, destination.byteSize());
