@@ -1,81 +1,45 @@
 package org.lockstep.embsp.sim;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
-import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
-import org.lockstep.api.ProcessFailedException;
 import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
- * Who runs: the k partition locks of seed 003 §4 (VP t runs only while it holds partition
- * t mod k, so at most k VPs run at once), granted in VP id order round after round; the
- * waiting of VPs on {@link CompositeSignal}s, swapping out only when necessary; and, for the
- * sequential driver, a single CPU token so that exactly one VP runs, chosen by id.
+ * Who runs, and the swaps that handing a partition over takes: VP t runs only while it holds
+ * partition t mod k ({@link RunQueues}, the policy: id order, round after round; for the
+ * sequential driver a single CPU token); VPs wait on {@link CompositeSignal}s ({@link Wakeups},
+ * which also turns a standstill into an error instead of a hang); this class drives the swaps.
  *
  * <p>A VP that waits keeps its partition — and stays swapped in — as long as no other VP wants
  * that partition; the moment one does, the waiter is woken, swaps out and hands the partition
  * over. So every wait works with any number of VPs swapped in or out, and a wait whose condition
  * already holds costs nothing.
  *
- * <p>When every live VP waits and none can be woken, the program is deadlocked (or waits for a
- * VP that has failed or finished): every waiter then fails with an error that lists what each
- * was waiting for, instead of hanging.
- *
  * <p>All state is guarded by one lock, which collectives also use for their own shared state
  * ({@link #lock()}); no I/O is ever done while it is held.
  */
 public final class Scheduler {
-    private static final int DEADLOCK_REPORT_LIMIT = 8;
-
     private final ReentrantLock lock = new ReentrantLock();
-    private final int partitions;
     private final boolean exclusive;
-    private final int[] owner;
-    private final int[] lastGranted;
-    private final List<TreeSet<Integer>> queues = new ArrayList<>();
-    private final TreeSet<Integer> readyHolding = new TreeSet<>();
-    private Vp[] vps = new Vp[0];
-    /** The id of vps[0]: a real processor simulates VPs firstVp … firstVp + v/P − 1. */
-    private int firstVp;
-    private int tokenHolder = -1;
-    private int lastRunner = -1;
-    private int active;
-    private int live;
-    /** VPs that are STARTING or WOKEN: the sequential driver decides only when this is 0, so its choices never depend on timing. */
-    private int unsettled;
-    private Throwable firstFailure;
-    private int firstFailedVp = -1;
-    /** With other real processors, every VP may wait for them: a local standstill is no deadlock. */
-    private boolean remoteEvents;
-    private LockstepException aborted;
+    private final RunStates states = new RunStates();
+    private final RunQueues queues;
+    private final Wakeups wakeups;
 
     public Scheduler(int partitions, boolean exclusive) {
-        this.partitions = partitions;
         this.exclusive = exclusive;
-        this.owner = new int[partitions];
-        this.lastGranted = new int[partitions];
-        for (int p = 0; p < partitions; p++) {
-            owner[p] = -1;
-            lastGranted[p] = -1;
-            queues.add(new TreeSet<>());
-        }
+        this.queues = new RunQueues(partitions, exclusive, states, this::wake);
+        this.wakeups = new Wakeups(exclusive, states, queues);
     }
 
     /** The VPs this scheduler runs; each starts counted as active until it first waits. */
     void register(Vp[] all) {
         lock.lock();
         try {
-            this.vps = all.clone();
-            this.firstVp = all.length == 0 ? 0 : all[0].id();
-            this.active = all.length;
-            this.live = all.length;
-            this.unsettled = all.length;
+            queues.register(all);
+            states.register(all.length);
         } finally {
             lock.unlock();
         }
@@ -101,7 +65,7 @@ public final class Scheduler {
     public void expectRemoteEvents() {
         lock.lock();
         try {
-            remoteEvents = true;
+            wakeups.expectRemoteEvents();
         } finally {
             lock.unlock();
         }
@@ -114,16 +78,7 @@ public final class Scheduler {
     public void abort(LockstepException failure) {
         lock.lock();
         try {
-            if (aborted != null) {
-                return;
-            }
-            aborted = failure;
-            for (Vp vp : vps) {
-                if (vp.state == RunState.BLOCKED) {
-                    vp.failure = failure;
-                    wake(vp);
-                }
-            }
+            wakeups.abort(failure);
         } finally {
             lock.unlock();
         }
@@ -133,7 +88,7 @@ public final class Scheduler {
     public LockstepException aborted() {
         lock.lock();
         try {
-            return aborted;
+            return wakeups.aborted();
         } finally {
             lock.unlock();
         }
@@ -143,7 +98,7 @@ public final class Scheduler {
     public Throwable firstFailure() {
         lock.lock();
         try {
-            return firstFailure;
+            return wakeups.firstFailure();
         } finally {
             lock.unlock();
         }
@@ -153,7 +108,7 @@ public final class Scheduler {
     public int firstFailedVp() {
         lock.lock();
         try {
-            return firstFailedVp;
+            return wakeups.firstFailedVp();
         } finally {
             lock.unlock();
         }
@@ -163,7 +118,7 @@ public final class Scheduler {
     public int live() {
         lock.lock();
         try {
-            return live;
+            return states.live;
         } finally {
             lock.unlock();
         }
@@ -184,23 +139,17 @@ public final class Scheduler {
         lock.lock();
         try {
             if (vp.holdsPartition) {
-                owner[vp.partition().index()] = -1;
-                vp.holdsPartition = false;
+                queues.releasePartition(vp);
             }
-            if (tokenHolder == vp.id()) {
-                tokenHolder = -1;
-            }
+            queues.releaseToken(vp);
             if (vp.state != RunState.BLOCKED && vp.state != RunState.DONE) {
-                active--;
+                states.active--;
             }
-            setState(vp, RunState.DONE);
-            live--;
-            if (failure != null && firstFailure == null) {
-                firstFailure = failure;
-                firstFailedVp = vp.id();
-            }
-            checkDeadlock();
-            dispatch();
+            states.set(vp, RunState.DONE);
+            states.live--;
+            wakeups.ended(vp, failure);
+            wakeups.checkDeadlock();
+            queues.dispatch();
         } finally {
             lock.unlock();
         }
@@ -223,11 +172,11 @@ public final class Scheduler {
         }
         lock.lock();
         try {
-            if (aborted != null && vp.failure == null) {
-                vp.failure = aborted;
+            if (wakeups.aborted() != null && vp.failure == null) {
+                vp.failure = wakeups.aborted();
             }
             while (vp.failure == null && !condition.getAsBoolean()) {
-                if (vp.holdsPartition && contended(vp)) {
+                if (vp.holdsPartition && queues.contended(vp)) {
                     ensureRunning(vp);
                     if (vp.failure != null || condition.getAsBoolean()) {
                         break;
@@ -245,7 +194,7 @@ public final class Scheduler {
                     signal.add(vp);
                 }
                 try {
-                    block(vp, what, condition);
+                    wakeups.block(vp, what, condition);
                 } finally {
                     if (signal != null) {
                         signal.remove(vp);
@@ -280,8 +229,8 @@ public final class Scheduler {
         while (true) {
             lock.lock();
             try {
-                if (aborted != null && vp.failure == null) {
-                    vp.failure = aborted;
+                if (wakeups.aborted() != null && vp.failure == null) {
+                    vp.failure = wakeups.aborted();
                 }
                 if (vp.failure != null || condition.getAsBoolean()) {
                     failure = vp.failure;
@@ -308,7 +257,7 @@ public final class Scheduler {
         boolean handedOver = false;
         lock.lock();
         try {
-            if (vp.holdsPartition && contended(vp)) {
+            if (vp.holdsPartition && queues.contended(vp)) {
                 lock.unlock();
                 try {
                     yieldHook.run();
@@ -319,8 +268,8 @@ public final class Scheduler {
                 ensureRunning(vp);
                 handedOver = true;
             } else if (exclusive) {
-                setState(vp, RunState.WOKEN);
-                tokenHolder = -1;
+                states.set(vp, RunState.WOKEN);
+                queues.releaseToken(vp);
                 ensureRunning(vp);
                 handedOver = true;
             }
@@ -334,57 +283,9 @@ public final class Scheduler {
         }
     }
 
-    /**
-     * Wakes {@code vp} if it waits (lock held). With the sequential driver its condition is
-     * evaluated here, by the waker: if it holds (or the VP failed), the VP queues to run, and its
-     * thread only wakes when it is dispatched — so no thread ever acts on timing. Returns false if
-     * the VP goes on waiting without having run (sequential driver, condition not yet true): then
-     * it must stay registered on its signal, or the signal that makes its condition true later
-     * would find nobody to wake.
-     */
+    /** Wakes {@code vp} if it waits (lock held); see {@link Wakeups#wake}. */
     boolean wake(Vp vp) {
-        if (vp.state != RunState.BLOCKED) {
-            return true;
-        }
-        if (!exclusive) {
-            setState(vp, RunState.WOKEN);
-            active++;
-            vp.wake.signal();
-            return true;
-        }
-        if (vp.failure != null || vp.waitCondition.getAsBoolean()) {
-            queueToRun(vp);
-            if (tokenHolder < 0) {
-                // woken by the network agent (another real processor's frame) while no VP runs: none would pass the token on
-                dispatch();
-            }
-            return true;
-        }
-        return false;
-    }
-
-    /** Sequential driver: a blocked VP is made to run, to re-check or to give up its partition. */
-    private void queueToRun(Vp vp) {
-        setState(vp, RunState.READY);
-        active++;
-        if (vp.holdsPartition) {
-            readyHolding.add(vp.id());
-        } else {
-            queues.get(vp.partition().index()).add(vp.id());
-        }
-    }
-
-    /** Changes {@code vp}'s state, counting the VPs that are not settled yet. */
-    private void setState(Vp vp, RunState next) {
-        boolean was = vp.state == RunState.STARTING || vp.state == RunState.WOKEN;
-        boolean is = next == RunState.STARTING || next == RunState.WOKEN;
-        unsettled += (is ? 1 : 0) - (was ? 1 : 0);
-        vp.state = next;
-    }
-
-    /** Whether some other VP waits for {@code vp}'s partition. */
-    private boolean contended(Vp vp) {
-        return !queues.get(vp.partition().index()).isEmpty();
+        return wakeups.wake(vp);
     }
 
     /** Makes {@code vp} RUNNING, with its partition (and the token): waits for them if needed. */
@@ -392,17 +293,13 @@ public final class Scheduler {
         if (vp.state == RunState.RUNNING) {
             return;
         }
-        setState(vp, RunState.READY);
-        if (vp.holdsPartition) {
-            if (!exclusive) {
-                setState(vp, RunState.RUNNING);
-                return;
-            }
-            readyHolding.add(vp.id());
-        } else {
-            queues.get(vp.partition().index()).add(vp.id());
+        states.set(vp, RunState.READY);
+        if (vp.holdsPartition && !exclusive) {
+            states.set(vp, RunState.RUNNING);
+            return;
         }
-        dispatch();
+        queues.enqueue(vp);
+        queues.dispatch();
         while (vp.state != RunState.RUNNING) {
             vp.wake.awaitUninterruptibly();
         }
@@ -410,142 +307,9 @@ public final class Scheduler {
 
     /** Gives up the partition (after the swap-out); the VP stays active, wanting to run again or to wait. */
     private void releasePartition(Vp vp) {
-        owner[vp.partition().index()] = -1;
-        vp.holdsPartition = false;
-        setState(vp, RunState.WOKEN);
-        if (tokenHolder == vp.id()) {
-            tokenHolder = -1;
-        }
-        dispatch();
-    }
-
-    private void block(Vp vp, String what, BooleanSupplier condition) {
-        setState(vp, RunState.BLOCKED);
-        vp.waitingFor = what;
-        vp.waitCondition = condition;
-        active--;
-        if (tokenHolder == vp.id()) {
-            tokenHolder = -1;
-        }
-        checkDeadlock();
-        dispatch();
-        while (vp.state == RunState.BLOCKED || exclusive && vp.state != RunState.RUNNING) {
-            vp.wake.awaitUninterruptibly();
-        }
-    }
-
-    private void dispatch() {
-        if (!exclusive) {
-            for (int p = 0; p < partitions; p++) {
-                dispatchPartition(p);
-            }
-            return;
-        }
-        for (int p = 0; p < partitions; p++) {
-            if (!queues.get(p).isEmpty() && owner[p] >= 0 && vp(owner[p]).state == RunState.BLOCKED) {
-                // its partition is wanted: it must run to swap out
-                queueToRun(vp(owner[p]));
-            }
-        }
-        if (tokenHolder >= 0 || unsettled > 0) {
-            return;
-        }
-        int best = -1;
-        int bestDistance = Integer.MAX_VALUE;
-        Integer holding = cyclicNext(readyHolding, lastRunner + 1);
-        if (holding != null) {
-            best = holding;
-            bestDistance = distance(holding);
-        }
-        for (int p = 0; p < partitions; p++) {
-            if (owner[p] < 0 && !queues.get(p).isEmpty()) {
-                int candidate = cyclicNext(queues.get(p), lastRunner + 1);
-                int d = distance(candidate);
-                if (d < bestDistance) {
-                    best = candidate;
-                    bestDistance = d;
-                }
-            }
-        }
-        if (best < 0) {
-            return;
-        }
-        Vp chosen = vp(best);
-        if (chosen.holdsPartition) {
-            readyHolding.remove(best);
-        } else {
-            grantPartition(chosen);
-        }
-        tokenHolder = best;
-        lastRunner = best;
-        setState(chosen, RunState.RUNNING);
-        chosen.wake.signal();
-    }
-
-    private void dispatchPartition(int p) {
-        TreeSet<Integer> queue = queues.get(p);
-        if (queue.isEmpty()) {
-            return;
-        }
-        if (owner[p] < 0) {
-            Vp chosen = vp(cyclicNext(queue, lastGranted[p] + 1));
-            grantPartition(chosen);
-            setState(chosen, RunState.RUNNING);
-            chosen.wake.signal();
-        } else if (vp(owner[p]).state == RunState.BLOCKED) {
-            wake(vp(owner[p]));
-        }
-    }
-
-    private Vp vp(int id) {
-        return vps[id - firstVp];
-    }
-
-    private void grantPartition(Vp vp) {
-        int p = vp.partition().index();
-        queues.get(p).remove(vp.id());
-        owner[p] = vp.id();
-        lastGranted[p] = vp.id();
-        vp.holdsPartition = true;
-    }
-
-    private int distance(int id) {
-        return Math.floorMod(id - lastRunner - 1, vps.length);
-    }
-
-    private static Integer cyclicNext(TreeSet<Integer> set, int from) {
-        if (set.isEmpty()) {
-            return null;
-        }
-        Integer next = set.ceiling(from);
-        return next != null ? next : set.first();
-    }
-
-    private void checkDeadlock() {
-        if (active > 0 || live == 0 || remoteEvents && firstFailure == null) {
-            return;
-        }
-        List<Vp> blocked = new ArrayList<>();
-        for (Vp vp : vps) {
-            if (vp.state == RunState.BLOCKED) {
-                blocked.add(vp);
-            }
-        }
-        StringBuilder waits = new StringBuilder();
-        for (int i = 0; i < Math.min(DEADLOCK_REPORT_LIMIT, blocked.size()); i++) {
-            Vp vp = blocked.get(i);
-            waits.append(i == 0 ? "" : "; ").append("VP ").append(vp.id()).append(" in ").append(vp.waitingFor);
-        }
-        if (blocked.size() > DEADLOCK_REPORT_LIMIT) {
-            waits.append("; and ").append(blocked.size() - DEADLOCK_REPORT_LIMIT).append(" more");
-        }
-        for (Vp vp : blocked) {
-            vp.failure = firstFailure != null
-                    ? new ProcessFailedException(ErrorClass.PROC_FAILED, firstFailedVp, "VP " + firstFailedVp + " failed ("
-                            + firstFailure + "), and every remaining VP waits for something it can no longer get: " + waits)
-                    : new LockstepException(ErrorClass.OTHER, "deadlock: every remaining virtual processor waits and none "
-                            + "can proceed (" + live + " live of " + vps.length + "): " + waits);
-            wake(vp);
-        }
+        queues.releasePartition(vp);
+        states.set(vp, RunState.WOKEN);
+        queues.releaseToken(vp);
+        queues.dispatch();
     }
 }
