@@ -47,6 +47,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #FRAME}</td><td>P &gt; 1: most message bytes in one network frame, a multiple of B</td><td>256k</td></tr>
  *   <tr><td>{@value #KEEP_RESIDENT}</td><td>{@code true}: if every context of this processor fits in the budget beside the staging and cache (v/P·μ), each keeps memory of its own and never swaps (the k partitions still bound how many VPs run at once)</td><td>false</td></tr>
  *   <tr><td>{@value #WRITE_WATCH}</td><td>{@code true}: a swap-out writes only the allocated blocks on pages written since the swap-in (the kernel's watch, Linux ≥ 6.7), not every allocated block: a third less I/O for the sort, but a page fault per page first written — 8 GiB sort here 283 s against 188 s without (BENCH.md), so off by default</td><td>false</td></tr>
+ *   <tr><td>{@value #LAZY_SWAP_IN}</td><td>{@code true}: a swap-in maps the context's blocks from its file over the partition (private, copy on write) instead of reading them, so only the pages touched are read and a swap-out writes back only the pages written; needs O_DIRECT disks, a contiguous layout, B a multiple of the page, no write watch, Linux ≥ 6.7 — else every allocated block is read. What the page faults read is counted when the context leaves the partition, so per-call and per-superstep rows may miss it (the run's totals have it); {@code lockstep embsp} turns it on</td><td>false</td></tr>
  *   <tr><td>{@value #FAULTS}</td><td>the kit's self-test only: comma-separated {@link SelfTestFault}s to break this provider with</td><td>none</td></tr>
  * </table>
  */
@@ -55,7 +56,7 @@ public record EmBspOptions(
         int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
         long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes,
-        long indirectSlot, Set<SelfTestFault> faults, boolean keepResident, boolean writeWatch) {
+        long indirectSlot, Set<SelfTestFault> faults, boolean keepResident, boolean writeWatch, boolean lazySwapIn) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -69,6 +70,7 @@ public record EmBspOptions(
     public static final String MEMORY = PREFIX + "memory";
     public static final String KEEP_RESIDENT = PREFIX + "keepResident";
     public static final String WRITE_WATCH = PREFIX + "writeWatch";
+    public static final String LAZY_SWAP_IN = PREFIX + "lazySwapIn";
     public static final String BOUNDARY_CACHE = PREFIX + "boundaryCache";
     public static final String STAGING = PREFIX + "staging";
     public static final String DIRECT = PREFIX + "direct";
@@ -237,7 +239,8 @@ public record EmBspOptions(
         return new EmBspOptions(v, k, mu, block, disks, io, threads, alpha, budget, cache, staging, direct, layout,
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
                 progress, processors, processor, network, delivery, frame, slot, faults(options), keepResident,
-                Boolean.parseBoolean(options.property(WRITE_WATCH).orElse("false").trim()));
+                Boolean.parseBoolean(options.property(WRITE_WATCH).orElse("false").trim()),
+                Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()));
     }
 
     /**

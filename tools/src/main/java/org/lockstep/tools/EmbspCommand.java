@@ -271,6 +271,10 @@ final class EmbspCommand implements Callable<Integer> {
             // contexts that all fit in the budget never swap
             job = job.with(PREFIX + "keepResident", "true");
         }
+        if (!properties.containsKey(PREFIX + "lazySwapIn")) {
+            // a swap-in reads only the pages the superstep touches, a swap-out writes only those written
+            job = job.with(PREFIX + "lazySwapIn", "true");
+        }
         if (memory != null || !properties.containsKey(PREFIX + "memory")) {
             EmbspJvm jvm = jvm();
             if (jvm.simulatorBudget() <= 0) {

@@ -80,6 +80,11 @@ public final class ContextStore implements AutoCloseable {
         return disks.mapping(layout.diskOf(vp - firstVp)).asSlice(layout.contextStart(vp - firstVp), contextSize);
     }
 
+    /** {@link DiskLayout#forEachExtent} for VP {@code vp} (an id, not an index) of this store. */
+    public void forEachExtent(int vp, long offset, long length, DiskLayout.ExtentConsumer consumer) {
+        layout.forEachExtent(vp - firstVp, offset, length, consumer);
+    }
+
     /**
      * Starts moving {@code memory.byteSize()} bytes between {@code memory} and VP {@code vp}'s
      * context at {@code contextOffset}; counts the volume and each request on {@code meters}.

@@ -11,6 +11,7 @@ import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.IoHandle;
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.memory.FirstFitAllocator;
+import org.lockstep.embsp.memory.PrivateMappings;
 import org.lockstep.embsp.memory.WriteWatch;
 import org.lockstep.spi.events.Events;
 
@@ -43,15 +44,22 @@ public final class Context {
     private final AwaitedRegions awaited = new AwaitedRegions();
     /** The kit's self-test fault SWAPS_TWICE; false in every real job. */
     private final boolean swapsTwice;
+    /** Maps the context's blocks over the partition at a swap-in instead of reading them; null: read them all. */
+    private final LazySwapIn lazy;
 
     Context(int vp, MemorySegment memory, ContextStore store) {
-        this(vp, memory, store, WriteWatch.none(), false, false);
+        this(vp, memory, store, WriteWatch.none(), null, false, false);
     }
 
-    /** @param ownMemory the context keeps {@code memory} to itself and never swaps */
-    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, boolean ownMemory, boolean swapsTwice) {
+    /**
+     * @param mappings lazy swap-in's mappings, or null to read every allocated block at a swap-in
+     * @param ownMemory the context keeps {@code memory} to itself and never swaps
+     */
+    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, PrivateMappings mappings, boolean ownMemory,
+            boolean swapsTwice) {
         this.vp = vp;
         this.writes = writes;
+        this.lazy = mappings == null || store.mapped() || ownMemory ? null : new LazySwapIn(mappings, store, vp, memory);
         this.swapsTwice = swapsTwice;
         this.memory = memory;
         this.store = store;
@@ -130,6 +138,13 @@ public final class Context {
             if (residency == Residency.RESIDENT) {
                 SwapEvent event = Events.begun(new SwapEvent());
                 List<long[]> changed = changedBlockRanges();
+                if (lazy != null) {
+                    long read = lazy.countReads();
+                    if (event != null) {
+                        event.swapped(vp, "in, lazily", read);
+                        event = Events.begun(new SwapEvent());
+                    }
+                }
                 long bytes = move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
                 if (swapsTwice) { // kit self-test fault hook, off by default
                     bytes += move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
@@ -137,6 +152,9 @@ public final class Context {
                 if (event != null) {
                     event.swapped(vp, "out", bytes);
                 }
+            }
+            if (lazy != null) {
+                lazy.release();
             }
             residency = Residency.ON_DISK;
             loaned = List.of();
@@ -152,7 +170,12 @@ public final class Context {
         }
         lock.writeLock().lock();
         try {
-            if (residency != Residency.RESIDENT) {
+            if (residency != Residency.RESIDENT && lazy != null) {
+                // the faults read what is touched; the reads count when the context leaves
+                lazy.map(allocator.allocatedBlockRanges(store.blockSize()), meters);
+                residency = Residency.RESIDENT;
+                loaned = List.of();
+            } else if (residency != Residency.RESIDENT) {
                 SwapEvent event = Events.begun(new SwapEvent());
                 // nobody else stores into the partition now; the read's own stores need not be counted
                 writes.allowWrites(memory);
@@ -205,6 +228,12 @@ public final class Context {
     public void discard() {
         lock.writeLock().lock();
         try {
+            if (lazy != null && residency == Residency.RESIDENT) {
+                lazy.countReads();
+            }
+            if (lazy != null && residency != Residency.ON_DISK) {
+                lazy.release();
+            }
             allocator.clear();
             residency = stationary ? Residency.RESIDENT : Residency.ON_DISK;
         } finally {
@@ -240,7 +269,7 @@ public final class Context {
     /** The allocated blocks on pages written since the swap-in (every allocated block if that is unknown), less those awaiting a delivery. */
     private List<long[]> changedBlockRanges() {
         List<long[]> allocated = allocator.allocatedBlockRanges(store.blockSize());
-        List<long[]> written = writes.written(memory);
+        List<long[]> written = lazy != null ? lazy.written() : writes.written(memory);
         List<long[]> changed = written == null ? allocated : intersect(allocated, mergeToBlocks(written, store.blockSize()));
         return AwaitedRegions.subtract(changed, awaited.wholeBlocks(store.blockSize()));
     }

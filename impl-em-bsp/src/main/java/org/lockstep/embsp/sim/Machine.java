@@ -15,6 +15,7 @@ import org.lockstep.embsp.io.DiskSet;
 import org.lockstep.embsp.io.HeapKeepingIoDriver;
 import org.lockstep.embsp.io.IoDriver;
 import org.lockstep.embsp.io.SyncIoDriver;
+import org.lockstep.embsp.memory.PrivateMappings;
 import org.lockstep.embsp.memory.WriteWatch;
 
 /**
@@ -39,6 +40,9 @@ public final class Machine implements AutoCloseable {
     private final DataMover mover;
     private final BlockPool blockPool;
     private final WriteWatch writes;
+    /** Lazy swap-in's file mappings, or null. */
+    private final PrivateMappings mappings;
+    private static final long PAGE = 4096;
 
     private Machine(EmBspOptions options, ContextStore store) {
         this.options = options;
@@ -48,10 +52,13 @@ public final class Machine implements AutoCloseable {
         this.scheduler = new Scheduler(options.cores(), threads.exclusive());
         long alignment = Math.max(options.blockSize(), store.memoryAlignment());
         this.partitions = new Partition[options.cores()];
+        this.mappings = lazySwapIn(options, store) ? PrivateMappings.over(store.disks().files()) : null;
+        boolean lazy = mappings != null && mappings.available();
         long slot = slotSize(options);
         for (int p = 0; p < partitions.length; p++) {
             // kept resident, every context has memory of its own: the partitions need none
-            MemorySegment memory = store.mapped() || options.keepResident() ? null : arena.allocate(options.contextSize(), alignment);
+            MemorySegment memory = store.mapped() || options.keepResident() ? null
+                    : lazy ? mappings.allocate(options.contextSize(), alignment, arena) : arena.allocate(options.contextSize(), alignment);
             MemorySegment staging = store.mapped() ? null : arena.allocate(options.staging(), alignment);
             partitions[p] = new Partition(p, memory, staging, slot);
         }
@@ -69,7 +76,7 @@ public final class Machine implements AutoCloseable {
             Partition partition = partitions[t % partitions.length];
             MemorySegment memory = store.mapped() ? store.mappedContext(id)
                     : options.keepResident() ? arena.allocate(options.contextSize(), alignment) : partition.memory();
-            Context context = new Context(id, memory, store, writes, options.keepResident(),
+            Context context = new Context(id, memory, store, writes, lazy ? mappings : null, options.keepResident(),
                     options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
             vps[t] = new Vp(id, partition, context, scheduler.newCondition(), accounting);
         }
@@ -78,6 +85,16 @@ public final class Machine implements AutoCloseable {
         this.agentPartition = new Partition(-1, null, agentStaging, slot);
         this.mover = new DataMover(store);
         this.blockPool = new BlockPool(arena, options.blockSize(), options.boundaryCache());
+    }
+
+    /**
+     * Whether swap-ins map contexts from their files (lazy swap-in): asked for, with explicit O_DIRECT
+     * I/O on a contiguous layout in whole pages, and no write watch (the kernel's own tracking then).
+     */
+    private static boolean lazySwapIn(EmBspOptions options, ContextStore store) {
+        return options.lazySwapIn() && !options.writeWatch() && !store.mapped() && !options.keepResident() && store.direct()
+                && !store.layout().striped() && options.blockSize() % PAGE == 0
+                && !options.faults().contains(EmBspOptions.SelfTestFault.KEEPS_CONTEXTS_IN_MEMORY);
     }
 
     /** Staging slots: one for synchronous use and up to α for writes in flight, each a multiple of B. */
@@ -224,6 +241,9 @@ public final class Machine implements AutoCloseable {
     public void close() {
         try {
             writes.close();
+            if (mappings != null) {
+                mappings.close();
+            }
             store.close();
             if (indirectArea != null) {
                 indirectArea.close();

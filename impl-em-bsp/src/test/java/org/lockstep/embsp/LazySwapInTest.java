@@ -1,0 +1,79 @@
+package org.lockstep.embsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.junit.jupiter.api.Test;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.JobOptions;
+import org.lockstep.embsp.io.IoCategory;
+
+/**
+ * A lazy swap-in reads nothing of a context that the superstep after it does not touch, and a
+ * swap-out writes back only the pages written since; no write is lost and nothing stale is read:
+ * each VP keeps a large state across supersteps that touch none of it, changes one long of it,
+ * receives messages, and checks all of it at the end.
+ */
+class LazySwapInTest {
+    private static final int VPS = 8;
+    private static final int CORES = 2;
+    private static final long BLOCK = 4096;
+    private static final long STATE = 4L << 20;
+    private static final int QUIET_SUPERSTEPS = 6;
+    private static final long CHANGED_LONG = 123_457;
+
+    @Test
+    void untouchedContextsAreNeitherReadNorWrittenBackAndNothingIsLost() {
+        RunReport eager = run("false");
+        RunReport lazy = run("true");
+        long eagerIn = eager.total().bytes(IoCategory.SWAP_IN);
+        long lazyIn = lazy.total().bytes(IoCategory.SWAP_IN);
+        long lazyOut = lazy.total().bytes(IoCategory.SWAP_OUT);
+        // eager: the whole state in at every superstep's swap-in (of all but the k VPs that keep their partitions)
+        assertTrue(eagerIn >= (VPS - CORES) * QUIET_SUPERSTEPS * STATE, "eager swap-ins read " + eagerIn);
+        // lazy: nothing in the quiet supersteps; around the messages, the changed long and the final check (the kernel reads around a fault)
+        assertTrue(lazyIn < eagerIn / 2, "lazy swap-ins read " + lazyIn + " bytes, eager ones " + eagerIn);
+        assertTrue(lazyIn >= (VPS - CORES) * STATE, "the final check's pages were read from the disk and counted: " + lazyIn);
+        // the state once, then the page changed and the small buffers' pages
+        assertTrue(lazyOut <= VPS * (STATE + 8 * BLOCK), "lazy swap-outs wrote " + lazyOut + " bytes");
+    }
+
+    /** Every VP asserts its whole state and its messages itself: a run that returns got every byte right. */
+    private static RunReport run(String lazySwapIn) {
+        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
+                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, lazySwapIn);
+        return Simulation.run(job, w -> {
+            MemorySegment state = w.allocate(STATE);
+            MemorySegment gathered = w.allocate(8L * w.size());
+            long longs = STATE / 8;
+            for (long i = 0; i < longs; i++) {
+                state.setAtIndex(ValueLayout.JAVA_LONG, i, w.rank() * 10_000_000L + i);
+            }
+            exchange(w, gathered, 1);
+            for (int step = 0; step < QUIET_SUPERSTEPS; step++) {
+                w.barrier();
+            }
+            state.setAtIndex(ValueLayout.JAVA_LONG, CHANGED_LONG, -w.rank() - 1L);
+            w.barrier();
+            exchange(w, gathered, 2);
+            for (long i = 0; i < longs; i++) {
+                long expected = i == CHANGED_LONG ? -w.rank() - 1L : w.rank() * 10_000_000L + i;
+                assertEquals(expected, state.getAtIndex(ValueLayout.JAVA_LONG, i), "VP " + w.rank() + " long " + i);
+            }
+        });
+    }
+
+    /** An Allgather of one long per VP, into contexts swapped in and out, checked. */
+    private static void exchange(org.lockstep.api.Communicator w, MemorySegment gathered, int round) {
+        MemorySegment mine = w.allocate(8);
+        mine.set(ValueLayout.JAVA_LONG, 0, round * 100L + w.rank());
+        w.allgather(mine, 1, Datatype.LONG, gathered);
+        w.free(mine);
+        for (int r = 0; r < w.size(); r++) {
+            assertEquals(round * 100L + r, gathered.getAtIndex(ValueLayout.JAVA_LONG, r), "round " + round + ": value of rank " + r);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package org.lockstep.embsp.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A file range mapped privately over a partition reads the file, keeps stores private, and tells written pages from read ones. */
+class PrivateMappingsTest {
+    private static final long PAGE = 4096;
+
+    @Test
+    void mappedPagesReadTheFileAndOnlyStoresCountAsWritten(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("disk");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate((int) (64 * PAGE));
+            for (int i = 0; i < b.capacity(); i++) {
+                b.put(i, (byte) (i / PAGE + 1));
+            }
+            ch.write(b, 0);
+            ch.force(true); // clean pages: only those can leave the cache
+        }
+        try (Arena arena = Arena.ofShared(); PrivateMappings mappings = PrivateMappings.over(List.of(file))) {
+            assertTrue(mappings.available(), () -> "no private mappings here: " + mappings.unavailableReason());
+            MemorySegment partition = mappings.allocate(32 * PAGE, PAGE, arena);
+            mappings.drop(0, 0, 64 * PAGE);
+            mappings.map(partition, 4 * PAGE, 16 * PAGE, 0, 8 * PAGE);
+            assertEquals(9, partition.get(ValueLayout.JAVA_BYTE, 4 * PAGE), "file page 8 at partition page 4");
+            assertEquals(15, partition.get(ValueLayout.JAVA_BYTE, 10 * PAGE + 5));
+            partition.set(ValueLayout.JAVA_BYTE, 12 * PAGE, (byte) 99);
+            partition.set(ValueLayout.JAVA_BYTE, 25 * PAGE, (byte) 7); // fresh memory outside the mapping
+            byte zero = partition.get(ValueLayout.JAVA_BYTE, 27 * PAGE); // read only: the zero page
+            assertEquals(0, zero);
+            assertEquals(List.of(12 * PAGE, 13 * PAGE, 25 * PAGE, 26 * PAGE), flatten(mappings.written(partition)));
+            assertTrue(mappings.cachedBytes(0, 8 * PAGE, 16 * PAGE) >= 2 * PAGE, "the touched pages were read through the cache");
+            mappings.clear(partition);
+            mappings.drop(0, 0, 64 * PAGE);
+            assertEquals(0, mappings.cachedBytes(0, 0, 64 * PAGE), "nothing of the file stays cached");
+            assertEquals(0, partition.get(ValueLayout.JAVA_BYTE, 12 * PAGE), "cleared: fresh pages");
+            assertEquals(List.of(), flatten(mappings.written(partition)));
+        }
+        assertEquals(13, Files.readAllBytes(file)[(int) (12 * PAGE)], "the file never saw the store");
+    }
+
+    private static List<Long> flatten(List<long[]> ranges) {
+        List<Long> flat = new ArrayList<>();
+        for (long[] r : ranges) {
+            flat.add(r[0]);
+            flat.add(r[1]);
+        }
+        return flat;
+    }
+}
