@@ -364,6 +364,32 @@ public final class Datatype {
         return type;
     }
 
+    /** Receives the contiguous pieces of a typed buffer ({@link #forEachPiece}). */
+    @FunctionalInterface
+    public interface PieceVisitor {
+        /** A piece of {@code byteLength} bytes at {@code byteOffset} from the buffer's start. */
+        void piece(long byteOffset, long byteLength);
+    }
+
+    /**
+     * Hands {@code visitor} the contiguous pieces of bytes that {@code count} elements of this type
+     * occupy from a buffer's start, in type-map order (one piece for a contiguous type, none for no
+     * data): what a one-sided transfer moves piece by piece, the gaps between left alone.
+     *
+     * @throws LockstepException as {@link #span} does, or {@link ErrorClass#TYPE} if the type is not committed
+     */
+    public void forEachPiece(long count, PieceVisitor visitor) {
+        checkUsable(this);
+        long reach = span(count);
+        if (contiguous) {
+            if (reach > 0) {
+                visitor.piece(0, reach);
+            }
+            return;
+        }
+        map.forEachPiece(extent, count, visitor);
+    }
+
     // ================================================================ properties
 
     /** A small integer that identifies a predefined datatype on the device; -1 for a derived one. */

@@ -77,6 +77,19 @@ final class TypeMap {
         }
     }
 
+    /** Hands {@code visitor} each piece of {@code count} elements {@code extent} bytes apart, in type-map order. */
+    void forEachPiece(long extent, long count, Datatype.PieceVisitor visitor) {
+        for (long e = 0; e < count; e++) {
+            long elementStart = e * extent;
+            for (int i = 0; i < runs; i++) {
+                long piece = elementStart + offsets[i];
+                for (long k = 0; k < repeats[i]; k++, piece += strides[i]) {
+                    visitor.piece(piece, lengths[i]);
+                }
+            }
+        }
+    }
+
     /**
      * Copies the data of {@code count} elements, the first at {@code from} in {@code source} and
      * each {@code extent} bytes after the previous, into {@code packed} at {@code to}, stopping

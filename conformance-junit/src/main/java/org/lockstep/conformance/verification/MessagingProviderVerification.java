@@ -578,4 +578,9 @@ public abstract class MessagingProviderVerification {
     public void optional_RMA_09_windowsWorkAcrossProcesses() {
         verify("RMA.09");
     }
+
+    @Test
+    public void required_RMA_10_derivedTypesMoveTheirPieces() {
+        verify("RMA.10");
+    }
 }

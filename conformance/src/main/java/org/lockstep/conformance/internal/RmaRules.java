@@ -90,7 +90,12 @@ final class RmaRules {
                 Definitions.optional(RMA, 9, Capability.SEPARATE_PROCESSES, "windowsWorkAcrossProcesses",
                         "Three ranks that are separate processes fence puts around a ring, count under an exclusive lock,"
                                 + " accumulate, and load and store a shared window's neighbour part, each seeing what the others did.",
-                        List.of(standard("§12 one-sided communications"), mpich("rma/win_shared.c")), RmaRules::acrossProcesses));
+                        List.of(standard("§12 one-sided communications"), mpich("rma/win_shared.c")), RmaRules::acrossProcesses),
+                messaging(RMA, 10, REQUIRED, "derivedTypesMoveTheirPieces",
+                        "A put, get and accumulate of a vector type (a matrix column) move the type's pieces to the same places at"
+                                + " the target as in the origin's buffer, and leave the bytes between them alone on both sides.",
+                        List.of(standard("§12.3 MPI_Put, MPI_Get, MPI_Accumulate with derived datatypes"), mpich("rma/strided_acc_onelock.c"),
+                                mpich("rma/strided_get_indexed.c")), RmaRules::derivedTypes));
     }
 
     private static long[] longs(Window win, int count) {
@@ -134,6 +139,39 @@ final class RmaRules {
                 win.free();
             });
         }
+    }
+
+    private static void derivedTypes(MessagingRuleContext c) {
+        Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
+        c.runClean(2, "a matrix column put, got and accumulated", rank -> {
+            Communicator w = rank.comm();
+            int me = w.rank();
+            int peer = 1 - me;
+            Window win = w.allocateWindow(16L * Long.BYTES, 8, Info.EMPTY);
+            for (int i = 0; i < 16; i++) {
+                win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
+            }
+            long[] matrix = new long[16];
+            Arrays.setAll(matrix, i -> 100L * me + i);
+            win.fence();
+            win.put(MemorySegment.ofArray(matrix), 1, column, peer, 1);
+            win.fence();
+            long[] fetched = new long[16];
+            Arrays.fill(fetched, 7);
+            win.get(MemorySegment.ofArray(fetched), 1, column, peer, 2);
+            long[] ones = new long[16];
+            Arrays.setAll(ones, i -> i % 4 == 0 ? 1 : 0);
+            win.accumulate(MemorySegment.ofArray(ones), 1, column, peer, 1, Op.SUM);
+            win.fence();
+            long[] held = longs(win, 16);
+            for (int i = 0; i < 16; i++) {
+                checkEquals(i % 4 == 1 ? 100L * peer + i : -1, held[i], "element " + i + " of rank " + me
+                        + "'s 4 x 4 part after rank " + peer + " put its column 0 into column 1 and added 1 to each of its elements");
+                checkEquals(i % 4 == 0 ? -1L : 7L, fetched[i], "element " + i + " of rank " + me + "'s buffer after it got rank "
+                        + peer + "'s column 2 into its column 0");
+            }
+            win.free();
+        });
     }
 
     private static void postStartCompleteWait(MessagingRuleContext c) {

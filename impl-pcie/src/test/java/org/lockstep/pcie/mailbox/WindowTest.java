@@ -300,4 +300,45 @@ class WindowTest {
         assertEquals(ErrorClass.PROC_FAILED, denied.get().errorClass(), denied.get().getMessage());
         assertEquals(1, ((org.lockstep.api.ProcessFailedException) denied.get()).failedRank());
     }
+
+    /**
+     * A column of a 4 x 4 matrix of longs (a vector type) moves piece by piece: the put lands in the
+     * target's column and leaves the other columns alone, the get brings a column back into the
+     * origin's column, an accumulate adds into each element of the column.
+     */
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void aVectorTypeMovesItsPiecesAndLeavesTheGapsAlone(boolean device) {
+        Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
+        TestWorlds.run(2, world -> {
+            Window win = window(world, 16 * Long.BYTES, device);
+            for (int i = 0; i < 16; i++) {
+                win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
+            }
+            long[] matrix = new long[16];
+            for (int i = 0; i < 16; i++) {
+                matrix[i] = 100L * world.rank() + i;
+            }
+            int peer = 1 - world.rank();
+            win.fence();
+            win.put(MemorySegment.ofArray(matrix), 1, column, peer, 1); // this rank's column 0 into the peer's column 1
+            win.fence();
+            for (int i = 0; i < 16; i++) {
+                long expected = i % 4 == 1 ? 100L * peer + (i - 1) : -1;
+                assertEquals(expected, win.segment().getAtIndex(ValueLayout.JAVA_LONG, i), "element " + i);
+            }
+            long[] fetched = new long[16];
+            java.util.Arrays.fill(fetched, 7);
+            win.get(MemorySegment.ofArray(fetched), 1, column, peer, 2); // the peer's column 2 (still -1) into column 0
+            long[] ones = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+            win.accumulate(MemorySegment.ofArray(ones), 1, column, peer, 1, Op.SUM);
+            win.fence();
+            for (int i = 0; i < 16; i++) {
+                assertEquals(i % 4 == 0 ? -1 : 7, fetched[i], "fetched element " + i);
+                long expected = i % 4 == 1 ? 100L * peer + i : -1; // column 1 after the sum: the put's value + 1
+                assertEquals(expected, win.segment().getAtIndex(ValueLayout.JAVA_LONG, i), "element " + i + " after the accumulate");
+            }
+            win.free();
+        });
+    }
 }

@@ -70,37 +70,59 @@ public abstract class AbstractWindow implements Window {
 
     @Override
     public final void put(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
-        long bytes = checkTransfer(origin, count, type, false);
+        long reach = checkTransfer(origin, count, type, false);
         if (target != Communicator.PROC_NULL) {
-            implPut(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes));
+            long at = checkAccess(target, targetDisp, reach);
+            if (type.isContiguous()) {
+                implPut(target, at, origin.asSlice(0, reach));
+            } else {
+                type.forEachPiece(count, (offset, length) -> implPut(target, at + offset, origin.asSlice(offset, length)));
+            }
         }
     }
 
     @Override
     public final void get(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
-        long bytes = checkTransfer(origin, count, type, true);
+        long reach = checkTransfer(origin, count, type, true);
         if (target != Communicator.PROC_NULL) {
-            implGet(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes));
+            long at = checkAccess(target, targetDisp, reach);
+            if (type.isContiguous()) {
+                implGet(target, at, origin.asSlice(0, reach));
+            } else {
+                type.forEachPiece(count, (offset, length) -> implGet(target, at + offset, origin.asSlice(offset, length)));
+            }
         }
     }
 
     @Override
     public final void accumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op) {
-        long bytes = checkTransfer(origin, count, type, false);
+        long reach = checkTransfer(origin, count, type, false);
         Datatype element = checkOp(type, op);
         if (target != Communicator.PROC_NULL) {
-            implAccumulate(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes), element, op, null);
+            long at = checkAccess(target, targetDisp, reach);
+            if (type.isContiguous()) {
+                implAccumulate(target, at, origin.asSlice(0, reach), element, op, null);
+            } else {
+                type.forEachPiece(count, (offset, length) -> implAccumulate(target, at + offset, origin.asSlice(offset, length),
+                        element, op, null));
+            }
         }
     }
 
     @Override
     public final void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op) {
-        long bytes = checkTransfer(result, count, type, true);
+        long reach = checkTransfer(result, count, type, true);
         Datatype element = checkOp(type, op);
-        MemorySegment in = op == Op.NO_OP ? MemorySegment.ofArray(new byte[(int) Math.min(bytes, Integer.MAX_VALUE)])
-                : origin.asSlice(0, ArgumentChecks.checkBuffer(origin, count, type, false));
+        MemorySegment in = op == Op.NO_OP ? MemorySegment.ofArray(new byte[(int) Math.min(reach, Integer.MAX_VALUE)])
+                : origin.asSlice(0, reachOf(ArgumentChecks.checkBuffer(origin, count, type, false), count, type));
         if (target != Communicator.PROC_NULL) {
-            implAccumulate(target, checkAccess(target, targetDisp, bytes), in, element, op, result.asSlice(0, bytes));
+            long at = checkAccess(target, targetDisp, reach);
+            if (type.isContiguous()) {
+                implAccumulate(target, at, in, element, op, result.asSlice(0, reach));
+            } else {
+                type.forEachPiece(count, (offset, length) -> implAccumulate(target, at + offset, in.asSlice(offset, length),
+                        element, op, result.asSlice(offset, length)));
+            }
         }
     }
 
@@ -303,14 +325,18 @@ public abstract class AbstractWindow implements Window {
         }
     }
 
-    /** The byte length of a transfer of contiguous elements, the target checked for a rank or PROC_NULL. */
+    /**
+     * The bytes a transfer of {@code count} elements reaches from the buffer's start (its data's
+     * length for a contiguous type, the span of its pieces for another): the same in the origin's
+     * buffer and at the target, since one type lays out both.
+     */
     private long checkTransfer(MemorySegment buffer, long count, Datatype type, boolean writable) {
         checkOpen();
-        long bytes = ArgumentChecks.checkBuffer(buffer, count, type, writable);
-        if (!type.isContiguous()) {
-            throw new LockstepException(ErrorClass.TYPE, "windows move contiguous datatypes only, not " + type);
-        }
-        return bytes;
+        return reachOf(ArgumentChecks.checkBuffer(buffer, count, type, writable), count, type);
+    }
+
+    private static long reachOf(long bytes, long count, Datatype type) {
+        return type.isContiguous() ? bytes : type.span(count);
     }
 
     /** The byte offset of an access of {@code bytes} at {@code disp} in {@code target}'s part, checked for range and epoch. */
@@ -329,6 +355,10 @@ public abstract class AbstractWindow implements Window {
         Datatype element = type.isPredefined() ? type : type.basicType();
         if (element == null || !op.supports(element)) {
             throw new LockstepException(ErrorClass.OP, op + " is not defined on " + type);
+        }
+        if (!type.isContiguous() && element.kind() == Datatype.Kind.PAIR) {
+            // a piece may split a value from its index where the pair has padding between them
+            throw new LockstepException(ErrorClass.TYPE, "one-sided accumulates of value-index pairs take contiguous types, not " + type);
         }
         return element;
     }

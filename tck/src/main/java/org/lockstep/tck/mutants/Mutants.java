@@ -177,6 +177,8 @@ public final class Mutants {
                         + " concurrent update is lost", List.of("RMA.05", "RMA.06"), WindowBreakages.AccumulateNotAtomic::new),
                 windows("SHARED_QUERY_OWN_PART", "sharedQuery gives the caller's own part whatever rank it names", List.of("RMA.07"),
                         WindowBreakages.SharedQueryOwnPart::new),
+                windows("DERIVED_TYPE_PACKED", "a put of a derived datatype writes its packed bytes one after another at the"
+                        + " target, closing the gaps the type leaves", List.of("RMA.10"), WindowBreakages.DerivedTypePacked::new),
                 windows("RANGE_UNCHECKED", "an access outside the target's part is dropped silently, not an RMA_RANGE error",
                         List.of("RMA.08"), WindowBreakages.RangeUnchecked::new),
                 Mutant.communicator("CHECKPOINT_IGNORES_PENDING", "checkpoint() with a pending request succeeds instead of failing with PENDING",

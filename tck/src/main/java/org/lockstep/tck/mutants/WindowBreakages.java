@@ -52,6 +52,25 @@ final class WindowBreakages {
         return () -> real.put(copy, count, type, target, disp);
     }
 
+    /** A put of a derived datatype writes its packed bytes contiguously at the target: the type's gaps close up. */
+    static final class DerivedTypePacked {
+        private final Window real;
+
+        DerivedTypePacked(Window real) {
+            this.real = real;
+        }
+
+        public void put(MemorySegment origin, long count, Datatype type, int target, long disp) {
+            if (type.isContiguous()) {
+                real.put(origin, count, type, target, disp);
+                return;
+            }
+            MemorySegment packed = MemorySegment.ofArray(new byte[(int) type.packSize(count)]);
+            type.pack(origin, count, packed, 0);
+            real.put(packed, packed.byteSize(), Datatype.BYTE, target, disp);
+        }
+    }
+
     /** The closing call of an epoch does not complete its puts: they reach the target in the origin's next epoch. */
     static final class PutsOneEpochLate {
         private final Window real;
