@@ -29,6 +29,11 @@ public final class Lockstep {
     /** Prefix of the system properties that {@link #run(JobOptions, RankProgram)} passes to the provider. */
     public static final String PROPERTY_PREFIX = "lockstep.";
     public static final String PROVIDER_ENVIRONMENT = "LOCKSTEP_PROVIDER";
+    /**
+     * System property: {@code true} asks a Lockstep main that a launcher other than {@code lockstep run}
+     * started (mpirun, srun) for the stack trace of a typed failure, which it otherwise reports on one line.
+     */
+    public static final String STACK_TRACES_PROPERTY = "lockstep.stackTraces";
     /** The provider preferred when several are installed and none is named. */
     public static final String DEFAULT_PROVIDER = "mailbox";
 

@@ -16,7 +16,7 @@ final class PropertyNames {
      * conformance kit's family ({@code lockstep.tck.seed} is a system property of a kit run).
      */
     static final Set<String> OWN = Set.of(Lockstep.PROVIDER_PROPERTY, Checkpoints.ENABLED_PROPERTY, Checkpoints.STATE_BYTES_PROPERTY,
-            Checkpoints.RESTART_ON_FAILURE_PROPERTY, Checkpoints.RESTART_TIMEOUT_PROPERTY, "lockstep.tck.*");
+            Checkpoints.RESTART_ON_FAILURE_PROPERTY, Checkpoints.RESTART_TIMEOUT_PROPERTY, Lockstep.STACK_TRACES_PROPERTY, "lockstep.tck.*");
     private static final String FAMILY = ".*";
 
     private final Set<String> names = new TreeSet<>();

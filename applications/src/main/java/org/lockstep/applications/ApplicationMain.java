@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
+import org.lockstep.api.LaunchEnvironment;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
 
@@ -40,6 +41,20 @@ public final class ApplicationMain {
     }
 
     public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (LockstepException e) {
+            // lockstep run turns the JVM's report into one line itself (its --verbose keeps the trace); mpirun does not
+            if (System.getenv(LaunchEnvironment.LAUNCHER_PID) != null || Boolean.getBoolean(Lockstep.STACK_TRACES_PROPERTY)) {
+                throw e;
+            }
+            System.err.println("ApplicationMain failed: " + e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + " (-D" + Lockstep.STACK_TRACES_PROPERTY + "=true shows the stack trace)");
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) {
         CommandLineOptions options = new CommandLineOptions();
         CommandLine commandLine = new CommandLine(options).setStopAtPositional(true);
         try {
