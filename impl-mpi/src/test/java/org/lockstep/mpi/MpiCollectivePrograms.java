@@ -209,6 +209,7 @@ final class MpiCollectivePrograms {
                 Datatype.DOUBLE, Op.SUM);
         Request.waitAll(barrier, bcast, allreduce);
         check(value[0] == 99 && total[0] == 0.5 * n, "non-blocking collectives: " + value[0] + ", " + total[0]);
+        scheduledNonBlockingCollectives(world);
         try {
             world.bcast(MemorySegment.ofArray(new int[1]), 1, Datatype.INT, -1);
             throw new AssertionError("bad root accepted");
@@ -216,5 +217,38 @@ final class MpiCollectivePrograms {
             check(e.errorClass() == org.lockstep.api.ErrorClass.ROOT, "bad root error class");
         }
         world.barrier();
+    }
+
+    /**
+     * The non-blocking collectives that run the SPI's point-to-point schedules on the collective
+     * channel, all in flight at once: their tags set bit 30, above MPICH's MPI_TAG_UB (2^28 - 1),
+     * so the channel must fold them into the library's bound.
+     */
+    private static void scheduledNonBlockingCollectives(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        int[] gathered = new int[n];
+        Request gather = world.igather(MemorySegment.ofArray(new int[] {me + 5}), 1, Datatype.INT, MemorySegment.ofArray(gathered), 0);
+        int[] everyone = new int[n];
+        Request allgather = world.iallgather(MemorySegment.ofArray(new int[] {3 * me}), 1, Datatype.INT, MemorySegment.ofArray(everyone));
+        int[] toEach = new int[n];
+        for (int r = 0; r < n; r++) {
+            toEach[r] = 100 * me + r;
+        }
+        int[] fromEach = new int[n];
+        Request alltoall = world.ialltoall(MemorySegment.ofArray(toEach), 1, Datatype.INT, MemorySegment.ofArray(fromEach));
+        long[] sum = new long[1];
+        Request reduce = world.ireduce(MemorySegment.ofArray(new long[] {me + 1}), MemorySegment.ofArray(sum), 1, Datatype.LONG,
+                Op.SUM, n - 1);
+        int[] prefix = new int[1];
+        Request scan = world.iscan(MemorySegment.ofArray(new int[] {me + 1}), MemorySegment.ofArray(prefix), 1, Datatype.INT, Op.SUM);
+        Request.waitAll(gather, allgather, alltoall, reduce, scan);
+        for (int r = 0; r < n; r++) {
+            check(me != 0 || gathered[r] == r + 5, "igather block " + r + ": " + Arrays.toString(gathered));
+            check(everyone[r] == 3 * r, "iallgather block " + r + ": " + Arrays.toString(everyone));
+            check(fromEach[r] == 100 * r + me, "ialltoall block " + r + ": " + Arrays.toString(fromEach));
+        }
+        check(me != n - 1 || sum[0] == (long) n * (n + 1) / 2, "ireduce " + sum[0]);
+        check(prefix[0] == (me + 1) * (me + 2) / 2, "iscan " + prefix[0]);
     }
 }

@@ -345,6 +345,13 @@ public final class MpiPrograms {
         expect(ErrorClass.COUNT, () -> world.send(MemorySegment.ofArray(new byte[4]), 8, Datatype.BYTE, 0, 0));
         expect(ErrorClass.ROOT, () -> world.bcast(MemorySegment.ofArray(new byte[4]), 4, Datatype.BYTE, n));
         expect(ErrorClass.ARG, () -> world.split(-7, 0));
+        // A tag within the API's range but above the library's MPI_TAG_UB (MPICH's is 2^28 - 1) names the bound.
+        int bound = org.lockstep.mpi.comm.MpiSession.current().orElseThrow().tagUpperBound();
+        if (bound < Communicator.TAG_UB) {
+            LockstepException aboveBound = expect(ErrorClass.TAG, () -> world.send(new byte[1], 0, bound + 1));
+            check(aboveBound.getMessage().contains("MPI_TAG_UB, " + bound), "the tag error names the bound: " + aboveBound.getMessage());
+            expect(ErrorClass.TAG, () -> world.irecv(new byte[1], 0, bound + 1));
+        }
         // A native error code from the library itself, with the library's text.
         LockstepException nativeError = org.lockstep.mpi.binding.MpiErrors.exception(truncateCode(), "MPI_Recv");
         check(nativeError.errorClass() == ErrorClass.TRUNCATE && nativeError.getMessage().contains("MPI_Recv"),
@@ -360,12 +367,12 @@ public final class MpiPrograms {
         return org.lockstep.mpi.binding.Mpi.ABI.truncateClass();
     }
 
-    private static void expect(ErrorClass errorClass, Runnable call) {
+    private static LockstepException expect(ErrorClass errorClass, Runnable call) {
         try {
             call.run();
         } catch (LockstepException e) {
             check(e.errorClass() == errorClass, "expected " + errorClass + ", got " + e.errorClass() + ": " + e.getMessage());
-            return;
+            return e;
         }
         throw new AssertionError("expected " + errorClass + ", got no error");
     }

@@ -20,6 +20,7 @@ import org.lockstep.mpi.binding.MpiErrors;
 import org.lockstep.mpi.binding.NativeMemory;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.collective.CollectiveTag;
 
 /**
  * A communicator that is a native {@code MPI_Comm}. Point-to-point messages travel as
@@ -34,15 +35,22 @@ public final class MpiCommunicator extends AbstractCommunicator {
     private final int rank;
     private final int size;
     private final boolean isWorld;
+    /** A collective channel: its tags are the SPI's collective tags, folded into the library's bound. */
+    private final boolean foldsCollectiveTags;
     private final List<MemorySegment> allocations = new ArrayList<>();
     private final NativeCollectives collectives;
     private MpiCommunicator channel;
     private int[] worldRanks;
 
     private MpiCommunicator(MpiSession session, long handle, boolean isWorld) {
+        this(session, handle, isWorld, false);
+    }
+
+    private MpiCommunicator(MpiSession session, long handle, boolean isWorld, boolean foldsCollectiveTags) {
         this.session = session;
         this.handle = handle;
         this.isWorld = isWorld;
+        this.foldsCollectiveTags = foldsCollectiveTags;
         Scratch scratch = Scratch.get();
         try {
             Mpi.check((int) Mpi.COMM_RANK.invokeExact(handle, scratch.words), "MPI_Comm_rank");
@@ -84,7 +92,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
     /** A native blocking send ({@code MPI_Send}, {@code MPI_Ssend}) instead of a request awaited. */
     @Override
     protected void implSendBlocking(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         java.lang.invoke.MethodHandle function = synchronous ? Mpi.SSEND : Mpi.SEND;
         String call = synchronous ? "MPI_Ssend" : "MPI_Send";
         int n = messageLength(bytes);
@@ -93,7 +101,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         guard.enter();
         int rc;
         try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, tag, handle);
+            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
@@ -104,7 +112,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Request implSend(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         java.lang.invoke.MethodHandle function = synchronous ? Mpi.ISSEND : Mpi.ISEND;
         String call = synchronous ? "MPI_Issend" : "MPI_Isend";
         Status done = Status.of(dest, tag, bytes);
@@ -117,7 +125,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         guard.enter();
         int rc;
         try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, tag, handle, request.handleAddress());
+            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle, request.handleAddress());
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
@@ -132,10 +140,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
     /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where truncation keeps nothing). */
     @Override
     protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         int n = messageLength(capacity);
         if (!Mpi.ABI.truncationKeepsPrefix()) {
-            return probedReceive(buffer, capacity, source, tag);
+            return probedReceive(buffer, capacity, source, nativeTag);
         }
         Scratch scratch = Scratch.get();
         boolean heap = buffer != null && !buffer.isNative();
@@ -144,7 +152,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         guard.enter();
         int rc;
         try {
-            rc = (int) Mpi.RECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag(tag), handle, scratch.status);
+            rc = (int) Mpi.RECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag, handle, scratch.status);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
@@ -163,12 +171,12 @@ public final class MpiCommunicator extends AbstractCommunicator {
      * {@code MPI_Mrecv}), for libraries whose truncated receives keep nothing: a message longer
      * than the buffer is received whole into scratch memory and its first part copied.
      */
-    private Status probedReceive(MemorySegment buffer, long capacity, int source, int tag) {
+    private Status probedReceive(MemorySegment buffer, long capacity, int source, int nativeTag) {
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
         guard.enter();
         try {
-            Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.words, scratch.status), "MPI_Mprobe");
+            Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status), "MPI_Mprobe");
             long length = Mpi.ABI.statusBytes(scratch.status);
             boolean truncated = length > capacity;
             boolean heap = buffer != null && !buffer.isNative();
@@ -200,7 +208,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         int n = messageLength(capacity);
         MpiRequest.Staged staged = stageIn(buffer, capacity, true);
         MpiRequest request = MpiRequest.receive(session, capacity, staged);
@@ -209,7 +217,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         guard.enter();
         int rc;
         try {
-            rc = (int) Mpi.IRECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag(tag), handle,
+            rc = (int) Mpi.IRECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag, handle,
                     request.handleAddress());
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
@@ -224,13 +232,13 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Status implProbe(int source, int tag) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
         guard.enter();
         int rc;
         try {
-            rc = (int) Mpi.PROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.status);
+            rc = (int) Mpi.PROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.status);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
@@ -242,13 +250,13 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
-        checkTagBound(tag);
+        int nativeTag = nativeTag(tag);
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
         guard.enter();
         int rc;
         try {
-            rc = (int) Mpi.IPROBE.invokeExact(nativeSource(source), nativeTag(tag), handle, scratch.words, scratch.status);
+            rc = (int) Mpi.IPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
@@ -305,9 +313,22 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Communicator implDup() {
+        return duplicate(false);
+    }
+
+    /**
+     * A duplicate for the point-to-point schedules of collectives (this provider's channel, or the
+     * MPI part of the hybrid provider's): tags above the library's bound are collective tags, folded.
+     */
+    public MpiCommunicator dupForCollectives() {
+        checkOpen();
+        return duplicate(true);
+    }
+
+    private MpiCommunicator duplicate(boolean forCollectives) {
         Scratch scratch = Scratch.get();
         call(() -> (int) Mpi.COMM_DUP.invokeExact(handle, scratch.words), "MPI_Comm_dup");
-        MpiCommunicator made = new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false);
+        MpiCommunicator made = new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false, forCollectives);
         made.worldRanks = worldRanks();
         return made;
     }
@@ -430,7 +451,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         checkOpen();
         MpiCommunicator c = channel;
         if (c == null) {
-            c = (MpiCommunicator) implDup();
+            c = duplicate(true);
             channel = c;
         }
         return c;
@@ -464,11 +485,29 @@ public final class MpiCommunicator extends AbstractCommunicator {
         int invoke() throws Throwable;
     }
 
-    private void checkTagBound(int tag) {
-        if (tag > session.tagUpperBound()) {
-            throw new LockstepException(ErrorClass.TAG, "tag " + tag + " is above this MPI library's MPI_TAG_UB, "
-                    + session.tagUpperBound() + " (" + session.library().path() + ")");
+    /**
+     * The library's tag for {@code tag}: its wildcard for {@code ANY_TAG}; on a collective channel the
+     * SPI's collective tags folded into the library's bound ({@link CollectiveTag#fold}); elsewhere the
+     * tag itself, which must be within the bound.
+     */
+    private int nativeTag(int tag) {
+        if (tag == ANY_TAG) {
+            return Mpi.ABI.anyTag();
         }
+        int bound = session.tagUpperBound();
+        if (foldsCollectiveTags) {
+            try {
+                return CollectiveTag.fold(tag, bound);
+            } catch (IllegalArgumentException e) {
+                throw new LockstepException(ErrorClass.INTERN, "a collective's tag does not fit this MPI library's MPI_TAG_UB: "
+                        + e.getMessage(), e);
+            }
+        }
+        if (tag > bound) {
+            throw new LockstepException(ErrorClass.TAG, "tag " + tag + " is above this MPI library's MPI_TAG_UB, "
+                    + bound + " (" + session.library().path() + ")");
+        }
+        return tag;
     }
 
     /** A point-to-point length as MPI's {@code int} count of bytes. */
@@ -482,10 +521,6 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     private static int nativeSource(int source) {
         return source == ANY_SOURCE ? Mpi.ABI.anySource() : source;
-    }
-
-    private static int nativeTag(int tag) {
-        return tag == ANY_TAG ? Mpi.ABI.anyTag() : tag;
     }
 
     static MemorySegment nativeOrNull(MemorySegment buffer) {

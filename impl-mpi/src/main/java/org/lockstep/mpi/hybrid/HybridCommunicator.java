@@ -327,13 +327,14 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     /**
      * A duplicate made at the first collective: the two-level collectives keep to their own
-     * communicators, but the point-to-point schedules of the others need a context of their own.
+     * communicators, but the point-to-point schedules of the others need a context of their own
+     * (whose MPI part folds their tags into the library's bound).
      */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
         if (channel == null) {
-            channel = implDup();
+            channel = new HybridCommunicator(mpi.dupForCollectives(), local.dup(), world.host(), world);
         }
         return channel;
     }
