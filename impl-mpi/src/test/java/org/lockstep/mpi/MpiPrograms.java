@@ -37,6 +37,7 @@ public final class MpiPrograms {
             case "threads" -> Lockstep.run(options, MpiPrograms::threads);
             case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
             case "topologies" -> Lockstep.run(options, MpiTopologyPrograms::topologies);
+            case "truncation" -> Lockstep.run(options, MpiPrograms::truncationStaysInTheBuffer);
             default -> throw new IllegalArgumentException("no program " + program);
         }
         System.out.println("OK " + program);
@@ -335,6 +336,59 @@ public final class MpiPrograms {
             default -> { }
         }
         world.barrier();
+    }
+
+    /**
+     * Truncated receives of messages above the eager sizes, from the rank itself and from a
+     * neighbour, posted before the message comes and after, into native buffers with a guard after
+     * them: the library must write nothing past the buffer. Open MPI 4.1's RDMA protocols (its self
+     * and shared-memory transports' get and put) write the whole message there unless the provider
+     * turns them off.
+     */
+    static void truncationStaysInTheBuffer(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        int guard = 1 << 18;
+        for (int size : new int[] {4095, 20487, 200000}) {
+            int capacity = size / 2;
+            for (boolean fromItself : new boolean[] {true, false}) {
+                int from = fromItself ? me : (me + n - 1) % n;
+                int to = fromItself ? me : (me + 1) % n;
+                for (boolean posted : new boolean[] {true, false}) {
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment area = arena.allocate(capacity + guard);
+                        area.fill((byte) 0x5A);
+                        Request receive = posted ? world.irecv(area.asSlice(0, capacity), capacity, Datatype.BYTE, from, 40) : null;
+                        world.barrier();
+                        Request send = world.isend(MemorySegment.ofArray(pattern(me, size)), size, Datatype.BYTE, to, 40);
+                        if (!posted) {
+                            world.barrier(); // the message has had time to arrive unexpected
+                            receive = world.irecv(area.asSlice(0, capacity), capacity, Datatype.BYTE, from, 40);
+                        }
+                        String what = size + " bytes into " + capacity + (fromItself ? " from itself" : " from rank " + from)
+                                + (posted ? ", posted" : ", unexpected");
+                        try {
+                            receive.await();
+                            throw new AssertionError("no truncation of " + what);
+                        } catch (TruncationException expected) {
+                            check(expected.status().byteCount() <= capacity, "delivered more than the buffer: " + what);
+                        }
+                        send.await();
+                        long written = area.byteSize() - capacity;
+                        for (long i = 0; i < written; i++) {
+                            if (area.get(ValueLayout.JAVA_BYTE, capacity + i) != 0x5A) {
+                                throw new AssertionError("the library wrote past the buffer at +" + i + ": " + what);
+                            }
+                        }
+                        if (org.lockstep.mpi.binding.Mpi.ABI.truncationKeepsPrefix()) {
+                            check(Arrays.equals(area.asSlice(0, capacity).toArray(ValueLayout.JAVA_BYTE),
+                                    Arrays.copyOf(pattern(from, size), capacity)), "the message's first bytes: " + what);
+                        }
+                    }
+                    world.barrier();
+                }
+            }
+        }
     }
 
     /** Bad input is a typed error that leaves the communicator usable. */

@@ -60,6 +60,11 @@ class MpiProviderMpichTest {
     }
 
     @Test
+    void truncatedReceivesWriteNothingPastTheirBuffers() throws Exception {
+        runs("truncation", 2);
+    }
+
+    @Test
     void errors() throws Exception {
         runs("errors", 2);
     }

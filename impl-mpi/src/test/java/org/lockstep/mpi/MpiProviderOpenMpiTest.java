@@ -88,6 +88,11 @@ class MpiProviderOpenMpiTest {
     }
 
     @Test
+    void truncatedReceivesWriteNothingPastTheirBuffers() throws Exception {
+        runs("truncation", 2);
+    }
+
+    @Test
     void errors() throws Exception {
         runs("errors", 2);
     }

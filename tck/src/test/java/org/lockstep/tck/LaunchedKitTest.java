@@ -31,15 +31,13 @@ class LaunchedKitTest {
             "PT2PT.17", "PT2PT.18", "PT2PT.21", "PT2PT.25", "PT2PT.33", "MBX.05", "LARGE.01", "LARGE.07", "COMM.01", "COMM.03",
             "COLL.01", "COLL.03", "COLL.04", "COLL.05", "TYPE.01", "TOPO.06");
     private static final long SEED = 20261203L;
-    /** Open MPI's shared-memory transport with its single copy off: see docs/conformance-under-mpi.md (truncation). */
-    private static final List<String> OPEN_MPI_FLAGS = List.of("--mca", "btl_vader_single_copy_mechanism", "none");
     /** Pretend hosts for hybrid: Open MPI between them over TCP only, so that their traffic crosses the network stack. */
     private static final List<String> OPEN_MPI_TCP = List.of("--mca", "btl", "self,tcp");
     private static final Map<String, String> TWO_PRETEND_HOSTS = Map.of("lockstep.mpi.hostOf", "2");
 
     @Test
     void mpiOnOpenMpi() {
-        passes("mpi", "mpirun.openmpi", OPEN_MPI_FLAGS, Map.of());
+        passes("mpi", "mpirun.openmpi", List.of(), Map.of());
     }
 
     @Test

@@ -86,6 +86,14 @@ public abstract sealed class MpiAbi permits OpenMpiAbi, MpichAbi {
      */
     public abstract boolean truncationKeepsPrefix();
 
+    /**
+     * Settings this library reads from the environment at {@code MPI_Init} that the provider needs
+     * for safety (name to value); the session sets each one the user has not set.
+     */
+    public java.util.Map<String, String> settingsBeforeInit() {
+        return java.util.Map.of();
+    }
+
     /** {@code MPI_MAX_ERROR_STRING}. */
     public abstract int maxErrorString();
 

@@ -213,6 +213,24 @@ public final class OpenMpiAbi extends MpiAbi {
         return true;
     }
 
+    /**
+     * No RDMA get or put in the point-to-point transports of one host. Open MPI 4.1's ob1 layer, on a
+     * transport offering them (self, vader with its CMA single copy, tcp's put), moves a rendezvous
+     * message whole into the receive buffer even when the receive is truncated: a message of
+     * 4095 bytes that a rank sends itself writes 2048 bytes past a 2047-byte buffer (a C program
+     * shows it; MPICH keeps within the buffer), which corrupted the native heap of the JVM. Without
+     * get and put, rendezvous messages go as copied fragments, which stop at the buffer's end. The
+     * cost is the single copy between processes of one host (large messages are copied twice).
+     * A user who sets these explicitly (mpirun's --mca, OMPI_MCA_*) keeps them and the risk.
+     */
+    @Override
+    public Map<String, String> settingsBeforeInit() {
+        return Map.of(
+                "OMPI_MCA_btl_self_flags", "send,inplace",
+                "OMPI_MCA_btl_vader_flags", "send,inplace,atomics,fetching-atomics",
+                "OMPI_MCA_btl_tcp_flags", "send,inplace,need-ack,need-csum");
+    }
+
     @Override
     public int maxErrorString() {
         return 256;

@@ -65,6 +65,7 @@ public final class MpiSession {
         // or at MPI_Init (Open MPI's UCX component).
         NativeMemory.setenvIfAbsent("UCX_ERROR_SIGNALS", "");
         MpiLibrary library = MpiLibrary.loadOnce(MpiLibrary.candidates(explicit, env));
+        library.abi().settingsBeforeInit().forEach(NativeMemory::setenvIfAbsent);
         int required = requiredLevel(options);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
