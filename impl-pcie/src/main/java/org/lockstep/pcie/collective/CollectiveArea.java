@@ -3,6 +3,7 @@ package org.lockstep.pcie.collective;
 import static org.lockstep.pcie.layout.CollectiveAreaDescriptor.*;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -20,7 +21,7 @@ import org.lockstep.spi.messaging.IdleStrategy;
  */
 final class CollectiveArea {
     /** Idle rounds between two calls of the transport's progress in a device-native wait. */
-    private static final int PROGRESS_INTERVAL = 32;
+    static final int PROGRESS_INTERVAL = 32;
 
     final CollectiveSite site;
     final ExternalMemory device;
@@ -131,9 +132,27 @@ final class CollectiveArea {
         }
     }
 
-    /** Whether a wait's idle round {@code rounds} is one that also runs the transport's progress. */
-    static boolean progressRound(int rounds) {
-        return rounds % PROGRESS_INTERVAL == 0;
+    /** Runs {@code operation} to its end on this thread: the blocking form of a device collective. */
+    void run(DeviceOperation operation) {
+        runUntil(operation::advance);
+    }
+
+    /**
+     * Polls {@code done} until it says so, backing off between polls and running the transport's
+     * progress (which also notices failed peers and moves the rank's other requests) now and then.
+     */
+    void runUntil(BooleanSupplier done) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        IdleStrategy idle = site.newIdleStrategy();
+        int rounds = 0;
+        while (!done.getAsBoolean()) {
+            if (++rounds % PROGRESS_INTERVAL == 0) {
+                site.progress();
+            }
+            idle.idle();
+        }
     }
 
     // ================================================================ exposed buffers

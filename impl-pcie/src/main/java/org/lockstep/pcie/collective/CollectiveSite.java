@@ -16,8 +16,8 @@ public interface CollectiveSite {
      * Deliberate breakages of the device collectives, for the compatibility kit's self-test only
      * (job property {@code lockstep.mailbox.faults}); {@link #NONE} otherwise.
      */
-    record Faults(boolean reversesDirectFold, boolean skipsLastSharedPiece) {
-        public static final Faults NONE = new Faults(false, false);
+    record Faults(boolean reversesDirectFold, boolean skipsLastSharedPiece, boolean readsUnpublished) {
+        public static final Faults NONE = new Faults(false, false, false);
     }
 
     /** The breakages the job asked for ({@link Faults#NONE} but in the kit's self-test). */
@@ -59,6 +59,17 @@ public interface CollectiveSite {
      * collectives choose their algorithms by it.
      */
     boolean ranksShareCores();
+
+    /**
+     * Whether the non-blocking barrier, broadcast and allreduce may run on the device (the
+     * default) rather than as point-to-point schedules (for measuring one against the other).
+     */
+    default boolean nonBlockingOnDevice() {
+        return true;
+    }
+
+    /** The rank's communicators with non-blocking device collectives in flight, which its progress advances. */
+    DeviceCollectiveProgress deviceProgress();
 
     /** The barrier the job asks for, or null to let the collectives choose. */
     DeviceCollectives.BarrierAlgorithm requestedBarrier();

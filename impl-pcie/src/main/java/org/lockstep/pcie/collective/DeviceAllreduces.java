@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Op;
+import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.spi.device.ExternalMemory;
 
 /**
@@ -23,33 +24,83 @@ class DeviceAllreduces {
         this.device = area.device;
     }
 
-    /** The allreduce by contributions, a chunk at a time through the members' data areas. */
-    void contributions(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        int size = area.size;
-        long chunkBytes = area.chunkBytes;
-        long elementSize = type.size();
-        long chunkElements = chunkBytes / elementSize;
-        MemorySegment input = send == Communicator.IN_PLACE ? recv : send;
-        long scratchHalf = Math.min(chunkBytes, count * elementSize);
-        // Both operands of the fold in process memory: the operation's accesses then meet one kind of segment.
-        MemorySegment scratchBoth = area.scratch(2 * scratchHalf);
-        MemorySegment contribution = scratchBoth.asSlice(0, scratchHalf);
-        MemorySegment folded = scratchBoth.asSlice(scratchHalf, scratchHalf);
-        for (long first = 0; first < count; first += chunkElements) {
-            long chunk = area.nextChunk();
-            long elements = Math.min(chunkElements, count - first);
-            long offset = first * elementSize;
-            long length = elements * elementSize;
-            long halfOffset = area.halfOffset(chunk, count * elementSize);
-            area.awaitAllConsumed(chunk - 2, "allreduce");
-            device.write(area.block(area.rank) + halfOffset, input, offset, length);
-            area.publish(chunk);
-            area.awaitAllPublished(chunk, "allreduce");
-            // The same fold on every rank, from the highest rank down: c0 op (c1 op (… op c(p−1))).
-            MemorySegment result = folded.asSlice(0, length);
-            device.read(area.block(size - 1) + halfOffset, result, 0, length);
-            MemorySegment operand = contribution.asSlice(0, length);
-            for (int q = size - 2; q >= 0; q--) {
+    /**
+     * The allreduce by contributions, a chunk at a time through the members' data areas — as a
+     * {@link DeviceOperation}, which the blocking allreduce runs to its end.
+     */
+    DeviceOperation contributions(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return new Contributions(send == Communicator.IN_PLACE ? recv : send, recv, count, type, op);
+    }
+
+    private final class Contributions extends DeviceOperation {
+        private final MemorySegment input;
+        private final MemorySegment recv;
+        private final long count;
+        private final Datatype type;
+        private final Op op;
+        private final long chunkElements;
+        /** First element of the chunk in hand. */
+        private long first;
+        /** The chunk in hand, 0 until taken. */
+        private long chunk;
+        /** Whether this rank's contribution to the chunk in hand is published (then it waits for the others'). */
+        private boolean contributed;
+        /** The next member to poll. */
+        private int next;
+
+        Contributions(MemorySegment input, MemorySegment recv, long count, Datatype type, Op op) {
+            super(DeviceAllreduces.this.area);
+            this.input = input;
+            this.recv = recv;
+            this.count = count;
+            this.type = type;
+            this.op = op;
+            this.chunkElements = area.chunkBytes / type.size();
+        }
+
+        @Override
+        boolean proceed() {
+            long elementSize = type.size();
+            while (first < count) {
+                if (chunk == 0) {
+                    chunk = area.nextChunk();
+                    contributed = false;
+                    next = 1;
+                }
+                long elements = Math.min(chunkElements, count - first);
+                long offset = first * elementSize;
+                long length = elements * elementSize;
+                long halfOffset = area.halfOffset(chunk, count * elementSize);
+                if (!contributed) {
+                    next = reachedFrom(next, CollectiveAreaDescriptor.CONSUMED_OFFSET, chunk - 2, "allreduce");
+                    if (next < area.size) {
+                        return false;
+                    }
+                    device.write(area.block(area.rank) + halfOffset, input, offset, length);
+                    area.publish(chunk);
+                    contributed = true;
+                    next = 1;
+                }
+                next = reachedFrom(next, CollectiveAreaDescriptor.PUBLISHED_OFFSET, chunk, "allreduce");
+                if (next < area.size) {
+                    return false;
+                }
+                fold(halfOffset, offset, elements, length);
+                first += elements;
+                chunk = 0;
+            }
+            return true;
+        }
+
+        /** The same fold on every rank, from the highest rank down: c0 op (c1 op (… op c(p−1))); then the chunk is consumed. */
+        private void fold(long halfOffset, long offset, long elements, long length) {
+            // Both operands of the fold in process memory: the operation's accesses then meet one kind of segment.
+            long scratchHalf = Math.min(area.chunkBytes, count * type.size());
+            MemorySegment scratchBoth = area.scratch(2 * scratchHalf);
+            MemorySegment result = scratchBoth.asSlice(scratchHalf, length);
+            MemorySegment operand = scratchBoth.asSlice(0, length);
+            device.read(area.block(area.size - 1) + halfOffset, result, 0, length);
+            for (int q = area.size - 2; q >= 0; q--) {
                 device.read(area.block(q) + halfOffset, operand, 0, length);
                 op.apply(operand, result, elements, type);
             }

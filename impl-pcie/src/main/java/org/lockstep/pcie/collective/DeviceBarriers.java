@@ -2,11 +2,10 @@ package org.lockstep.pcie.collective;
 
 import static org.lockstep.pcie.layout.CollectiveAreaDescriptor.*;
 
-import org.lockstep.spi.device.ExternalMemory;
-import org.lockstep.spi.messaging.IdleStrategy;
-
 /**
- * The barriers on the device ({@link DeviceCollectives} chooses one per communicator):
+ * The barriers on the device ({@link DeviceCollectives} chooses one per communicator), each a
+ * {@link DeviceOperation} that the blocking barrier runs to its end and the non-blocking one
+ * leaves to progress:
  * <ul>
  *   <li><b>flag barrier</b> (single-writer words only, any device): each rank writes its arrival
  *       epoch to its own line and waits until every member's line shows it.</li>
@@ -18,66 +17,52 @@ import org.lockstep.spi.messaging.IdleStrategy;
  */
 final class DeviceBarriers {
     private final CollectiveArea area;
-    private final ExternalMemory device;
     private final long leaderBlock;
     private long barrierEpoch;
     private long counterBarriers;
 
     DeviceBarriers(CollectiveArea area) {
         this.area = area;
-        this.device = area.device;
         this.leaderBlock = area.block(0);
     }
 
-    void flags() {
-        long epoch = ++barrierEpoch;
-        device.putLongRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
-        for (int q = 0; q < area.size; q++) {
-            if (q != area.rank) {
-                area.awaitWord(area.block(q) + ARRIVAL_OFFSET, epoch, q, "barrier");
+    DeviceOperation flags() {
+        return new Flags();
+    }
+
+    DeviceOperation leader() {
+        return new Leader();
+    }
+
+    DeviceOperation counter() {
+        return new Counter();
+    }
+
+    /** Every barrier writes its arrival: a member that sees another gone then knows whether it had arrived. */
+    private abstract class Barrier extends DeviceOperation {
+        long epoch;
+
+        Barrier() {
+            super(DeviceBarriers.this.area);
+        }
+
+        @Override
+        void begin() {
+            epoch = ++barrierEpoch;
+            device.putLongRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
+        }
+
+        /**
+         * Whether the leader's release word has reached {@code release}; fails if a member that has
+         * not arrived is gone (the release would never come), or, when {@code leaderReleases}, if
+         * the leader is gone (it arrived, but will not release).
+         */
+        boolean released(long release, boolean leaderReleases) {
+            if (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) >= release) {
+                return true;
             }
-        }
-    }
-
-    void leader() {
-        long epoch = ++barrierEpoch;
-        // the leader's arrival too: a member that sees a gone leader then knows whether it had arrived
-        device.putLongRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
-        if (area.rank == 0) {
-            for (int q = 1; q < area.size; q++) {
-                area.awaitWord(area.block(q) + ARRIVAL_OFFSET, epoch, q, "barrier");
-            }
-            device.putLongRelease(leaderBlock + RELEASE_OFFSET, epoch);
-            return;
-        }
-        awaitRelease(epoch, epoch, true);
-    }
-
-    void counter() {
-        long epoch = ++barrierEpoch;
-        long target = ++counterBarriers * area.size;
-        // The arrival word says, if a member fails, whether it had arrived.
-        device.putLongRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
-        long counted = device.getAndAddLong(leaderBlock + COUNTER_OFFSET, 1) + 1;
-        if (counted == target) {
-            device.putLongRelease(leaderBlock + RELEASE_OFFSET, counterBarriers);
-            return;
-        }
-        awaitRelease(counterBarriers, epoch, false);
-    }
-
-    /**
-     * Waits until the leader's release word reaches {@code release}; fails if a member that has not
-     * arrived at barrier {@code epoch} is gone (the release would never come), or, when
-     * {@code leaderReleases}, if the leader is gone (it arrived, but will not release).
-     */
-    private void awaitRelease(long release, long epoch, boolean leaderReleases) {
-        CollectiveSite site = area.site;
-        IdleStrategy idle = site.newIdleStrategy();
-        int rounds = 0;
-        while (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
-            if (CollectiveArea.progressRound(++rounds)) {
-                site.progress();
+            if (watchNow()) {
+                CollectiveSite site = area.site;
                 for (int q = 0; q < area.size; q++) {
                     if (q != area.rank && site.isGone(q) && device.getLongAcquire(area.block(q) + ARRIVAL_OFFSET) < epoch
                             && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
@@ -88,7 +73,55 @@ final class DeviceBarriers {
                     throw site.failure(0, "barrier");
                 }
             }
-            idle.idle();
+            return false;
+        }
+    }
+
+    private final class Flags extends Barrier {
+        private int next = 1;
+
+        @Override
+        boolean proceed() {
+            next = reachedFrom(next, ARRIVAL_OFFSET, epoch, "barrier");
+            return next == area.size;
+        }
+    }
+
+    private final class Leader extends Barrier {
+        private int next = 1;
+
+        @Override
+        boolean proceed() {
+            if (area.rank != 0) {
+                return released(epoch, true);
+            }
+            next = reachedFrom(next, ARRIVAL_OFFSET, epoch, "barrier");
+            if (next < area.size) {
+                return false;
+            }
+            device.putLongRelease(leaderBlock + RELEASE_OFFSET, epoch);
+            return true;
+        }
+    }
+
+    private final class Counter extends Barrier {
+        private long release;
+        private boolean last;
+
+        @Override
+        void begin() {
+            super.begin();
+            release = ++counterBarriers;
+            long counted = device.getAndAddLong(leaderBlock + COUNTER_OFFSET, 1) + 1;
+            if (counted == release * area.size) {
+                device.putLongRelease(leaderBlock + RELEASE_OFFSET, release);
+                last = true;
+            }
+        }
+
+        @Override
+        boolean proceed() {
+            return last || released(release, false);
         }
     }
 }

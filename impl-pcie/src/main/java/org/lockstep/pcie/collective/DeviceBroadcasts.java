@@ -2,6 +2,7 @@ package org.lockstep.pcie.collective;
 
 import java.lang.foreign.MemorySegment;
 
+import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.spi.device.ExternalMemory;
 
@@ -19,22 +20,64 @@ class DeviceBroadcasts {
         this.device = area.device;
     }
 
-    /** The broadcast written once: the root writes each chunk to its data area, in two halves, and every rank reads it. */
-    void writtenOnce(MemorySegment buffer, long n, int root) {
-        int rank = area.rank;
-        for (long offset = 0; offset < n; offset += area.chunkBytes) {
-            long chunk = area.nextChunk();
-            long length = Math.min(area.chunkBytes, n - offset);
-            long half = area.block(root) + area.halfOffset(chunk, n);
-            if (rank == root) {
-                area.awaitAllConsumed(chunk - 2, "bcast");
-                device.write(half, buffer, offset, length);
-                area.publish(chunk);
-            } else {
-                area.awaitPublished(root, chunk, "bcast");
-                device.read(half, buffer, offset, length);
+    /**
+     * The broadcast written once: the root writes each chunk to its data area, in two halves, and
+     * every rank reads it — as a {@link DeviceOperation}, which the blocking broadcast runs to its end.
+     */
+    DeviceOperation writtenOnce(MemorySegment buffer, long n, int root) {
+        return new WrittenOnce(buffer, n, root);
+    }
+
+    /** Whether a non-root waits for the root to publish a chunk before it reads it (always; the kit's faulty broadcast does not). */
+    boolean awaitsPublication() {
+        return true;
+    }
+
+    private final class WrittenOnce extends DeviceOperation {
+        private final MemorySegment buffer;
+        private final long n;
+        private final int root;
+        private long offset;
+        /** The chunk of the piece at {@link #offset}, 0 until taken. */
+        private long chunk;
+        /** The root's poll of the members' consumed words: the next member to look at. */
+        private int next;
+
+        WrittenOnce(MemorySegment buffer, long n, int root) {
+            super(DeviceBroadcasts.this.area);
+            this.buffer = buffer;
+            this.n = n;
+            this.root = root;
+        }
+
+        @Override
+        boolean proceed() {
+            while (offset < n) {
+                if (chunk == 0) {
+                    chunk = area.nextChunk();
+                    next = 1;
+                }
+                long length = Math.min(area.chunkBytes, n - offset);
+                long half = area.block(root) + area.halfOffset(chunk, n);
+                if (area.rank == root) {
+                    // the half is free once every member has consumed the chunk two before
+                    next = reachedFrom(next, CollectiveAreaDescriptor.CONSUMED_OFFSET, chunk - 2, "bcast");
+                    if (next < area.size) {
+                        return false;
+                    }
+                    device.write(half, buffer, offset, length);
+                    area.publish(chunk);
+                } else {
+                    if (awaitsPublication() && !reached(area.block(root) + CollectiveAreaDescriptor.PUBLISHED_OFFSET, chunk, root, "bcast")) {
+                        return false;
+                    }
+                    device.read(half, buffer, offset, length);
+                }
+                area.consume(chunk);
+                offset += length;
+                chunk = 0;
             }
-            area.consume(chunk);
+            return true;
         }
     }
 

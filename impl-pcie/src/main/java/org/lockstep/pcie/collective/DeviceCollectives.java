@@ -9,6 +9,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.spi.collective.PointToPointCollectives;
 import org.lockstep.spi.device.DeviceCapability;
@@ -166,6 +167,11 @@ public class DeviceCollectives extends PointToPointCollectives {
     private final DeviceBroadcasts broadcasts;
     private final DeviceAllreduces allreduces;
     private final DeviceAlltoalls alltoalls;
+    private final CollectiveArea area;
+    /** The non-blocking barrier, broadcast and allreduce run on the device too (else as point-to-point schedules). */
+    private final boolean nonBlockingOnDevice;
+    /** This communicator's non-blocking device collectives not yet done, oldest first. */
+    private final StartedDeviceCollectives started;
 
     /**
      * The collectives of the communicator behind {@code site}; with {@code useDevice} false (or no
@@ -188,11 +194,14 @@ public class DeviceCollectives extends PointToPointCollectives {
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
         this.ranksShareCores = site.ranksShareCores();
         this.barrier = chooseBarrier(site.requestedBarrier());
-        CollectiveArea area = new CollectiveArea(site, blocks, chunkBytes);
+        this.area = new CollectiveArea(site, blocks, chunkBytes);
+        this.nonBlockingOnDevice = enabled && site.nonBlockingOnDevice();
+        this.started = new StartedDeviceCollectives(area, site.deviceProgress());
         CollectiveSite.Faults faults = site.faults();
         this.barriers = enabled ? new DeviceBarriers(area) : null;
         // The kit's faulty families only when its self-test asks (CollectiveSite.Faults).
-        this.broadcasts = faults.skipsLastSharedPiece() ? new FaultyCollectives.SkippedLastPiece(area) : new DeviceBroadcasts(area);
+        this.broadcasts = faults.skipsLastSharedPiece() ? new FaultyCollectives.SkippedLastPiece(area)
+                : faults.readsUnpublished() ? new FaultyCollectives.ReadsUnpublished(area) : new DeviceBroadcasts(area);
         this.allreduces = faults.reversesDirectFold() ? new FaultyCollectives.ReversedFold(area) : new DeviceAllreduces(area);
         this.alltoalls = new DeviceAlltoalls(area);
     }
@@ -258,25 +267,37 @@ public class DeviceCollectives extends PointToPointCollectives {
 
     @Override
     public void barrier(Communicator channel) {
-        switch (barrierAlgorithm()) {
+        DeviceOperation barrier = deviceBarrier();
+        if (barrier == null) {
+            super.barrier(channel);
+            return;
+        }
+        started.drain();
+        area.run(barrier);
+    }
+
+    /** The device barrier this communicator runs (recorded), or null for the dissemination barrier over messages. */
+    private DeviceOperation deviceBarrier() {
+        return switch (barrierAlgorithm()) {
             case FLAGS -> {
                 CollectiveRecording.algorithm("device flags barrier");
-                barriers.flags();
+                yield barriers.flags();
             }
             case LEADER -> {
                 CollectiveRecording.algorithm("device leader barrier");
-                barriers.leader();
+                yield barriers.leader();
             }
             case COUNTER -> {
                 CollectiveRecording.algorithm("device counter barrier");
-                barriers.counter();
+                yield barriers.counter();
             }
-            case DISSEMINATION -> super.barrier(channel);
-        }
+            case DISSEMINATION -> null;
+        };
     }
 
     @Override
     public void bcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
+        started.drain();
         long n = count * type.size();
         boolean shared = enabled && n >= (ranksShareCores ? BCAST_NATIVE_MAX_BYTES + 1 : BCAST_SHARED_MIN_BYTES);
         boolean direct = !shared && enabled && n >= BCAST_DIRECT_MIN_BYTES;
@@ -293,11 +314,12 @@ public class DeviceCollectives extends PointToPointCollectives {
             return;
         }
         CollectiveRecording.algorithm(n <= INLINE_HALF_BYTES ? "device bcast, inline" : "device chunked bcast");
-        broadcasts.writtenOnce(buffer, n, root);
+        area.run(broadcasts.writtenOnce(buffer, n, root));
     }
 
     @Override
     public void allreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        started.drain();
         if (count > 0 && allreduceDirect(count, type)) {
             if (allreduces.direct(send, recv, count, type, op)) {
                 CollectiveRecording.algorithm("device direct allreduce (reduce-scatter + allgather)");
@@ -311,11 +333,12 @@ public class DeviceCollectives extends PointToPointCollectives {
             return;
         }
         CollectiveRecording.algorithm("device contributions");
-        allreduces.contributions(send, recv, count, type, op);
+        area.run(allreduces.contributions(send, recv, count, type, op));
     }
 
     @Override
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        started.drain();
         long block = count * type.size();
         if (alltoallDirect(block)) {
             if (alltoalls.direct(send, block, recv)) {
@@ -331,5 +354,41 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         CollectiveRecording.algorithm("device alltoall, written once");
         alltoalls.writtenOnce(send, block, recv);
+    }
+
+    // ================================================================ non-blocking, on the device
+
+    /**
+     * The device barrier, started: it writes its arrival now if no device collective of this
+     * communicator is still in flight, and completes as progress sees every member arrive.
+     */
+    @Override
+    public Request ibarrier(Communicator channel) {
+        DeviceOperation barrier = nonBlockingOnDevice ? deviceBarrier() : null;
+        return barrier == null ? super.ibarrier(channel) : started.start(barrier);
+    }
+
+    /** The broadcast written once, started, up to {@link #BCAST_NATIVE_MAX_BYTES}; larger ones are point-to-point schedules. */
+    @Override
+    public Request ibcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
+        long n = count * type.size();
+        if (!nonBlockingOnDevice || !bcastNative(n)) {
+            return super.ibcast(channel, buffer, count, type, root);
+        }
+        CollectiveRecording.algorithm(n <= INLINE_HALF_BYTES ? "device bcast, inline" : "device chunked bcast");
+        return started.start(broadcasts.writtenOnce(buffer, n, root));
+    }
+
+    /**
+     * The allreduce by contributions, started, up to {@link #ALLREDUCE_NATIVE_MAX_BYTES}; larger
+     * ones are point-to-point schedules (the direct allreduce has no non-blocking form yet).
+     */
+    @Override
+    public Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        if (!nonBlockingOnDevice || count == 0 || !allreduceNative(count, type)) {
+            return super.iallreduce(channel, send, recv, count, type, op);
+        }
+        CollectiveRecording.algorithm("device contributions");
+        return started.start(allreduces.contributions(send, recv, count, type, op));
     }
 }

@@ -33,4 +33,16 @@ final class FaultyCollectives {
             return area.rank == area.size - 1 ? 0 : length;
         }
     }
+
+    /** {@code BCAST_READS_UNPUBLISHED}: the broadcast written once reads the root's chunk without waiting for it to be published. */
+    static final class ReadsUnpublished extends DeviceBroadcasts {
+        ReadsUnpublished(CollectiveArea area) {
+            super(area);
+        }
+
+        @Override
+        boolean awaitsPublication() {
+            return false;
+        }
+    }
 }

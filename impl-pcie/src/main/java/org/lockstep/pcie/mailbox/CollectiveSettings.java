@@ -1,6 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import org.lockstep.pcie.collective.CollectiveSite;
+import org.lockstep.pcie.collective.DeviceCollectiveProgress;
 import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.spi.device.ExternalMemory;
@@ -18,9 +19,12 @@ final class CollectiveSettings {
     private final boolean logged;
     private boolean useDevice;
     private DeviceCollectives.BarrierAlgorithm barrier;
+    private boolean nonBlockingOnDevice = true;
+    private final DeviceCollectiveProgress deviceProgress;
 
-    CollectiveSettings(ExternalMemory device, boolean logged, CollectiveSite.Faults faults) {
+    CollectiveSettings(ExternalMemory device, boolean logged, CollectiveSite.Faults faults, DeviceCollectiveProgress deviceProgress) {
         this.device = device;
+        this.deviceProgress = deviceProgress;
         this.faults = faults;
         this.useDevice = !logged;
         this.logged = logged;
@@ -33,6 +37,20 @@ final class CollectiveSettings {
 
     boolean usesDevice() {
         return useDevice;
+    }
+
+    /** Whether the non-blocking barrier, broadcast and allreduce run on the device (else as point-to-point schedules). */
+    void nonBlockingOnDevice(boolean onDevice) {
+        nonBlockingOnDevice = onDevice;
+    }
+
+    boolean nonBlockingOnDevice() {
+        return nonBlockingOnDevice;
+    }
+
+    /** The rank's communicators with non-blocking device collectives in flight (its progress duty cycle advances them). */
+    DeviceCollectiveProgress deviceProgress() {
+        return deviceProgress;
     }
 
     /** The barrier the job asks for, or null to let the collectives choose. */

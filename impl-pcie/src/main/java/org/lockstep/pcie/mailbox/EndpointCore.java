@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
+import org.lockstep.pcie.collective.DeviceCollectiveProgress;
 import org.lockstep.spi.messaging.IdleStrategy;
 import org.lockstep.spi.messaging.MatchingEngine;
 import org.lockstep.spi.messaging.ProgressEngine;
@@ -32,13 +33,15 @@ final class EndpointCore implements ProgressEngine {
     /** Back-off of waits: all ranks of a job are taken to share this host (the launcher's case; the thread world's). */
     private final IdleStrategy.Policy idlePolicy;
     private final boolean asyncMailboxes;
+    /** This rank's non-blocking device collectives, which each round advances (outside the lock: they touch no role). */
+    private final DeviceCollectiveProgress deviceCollectives;
     private int progressCalls;
     /** Progress calls, counted without the lock (a hint). */
     private int quietRounds;
     private volatile boolean closed;
 
     EndpointCore(int rank, int size, MatchingEngine<IncomingMessage> matching, Sender sender, Receiver receiver, PeerWatch peers,
-                 ChannelLog log, boolean asyncMailboxes) {
+                 ChannelLog log, boolean asyncMailboxes, DeviceCollectiveProgress deviceCollectives) {
         this.rank = rank;
         this.matching = matching;
         this.sender = sender;
@@ -46,6 +49,7 @@ final class EndpointCore implements ProgressEngine {
         this.peers = peers;
         this.log = log;
         this.asyncMailboxes = asyncMailboxes;
+        this.deviceCollectives = deviceCollectives;
         this.idlePolicy = IdleStrategy.Policy.forRanksOnThisHost(size);
     }
 
@@ -57,16 +61,17 @@ final class EndpointCore implements ProgressEngine {
 
     @Override
     public boolean progress() {
+        boolean collectivesMoved = !closed && deviceCollectives.advance();
         // A waiting rank spins here: most rounds only look for a new slot, without taking the lock.
         // Read without the lock, as a hint: a stale read only defers work to the next full round,
         // which also polls the asynchronous mailbox and checks the peers.
         if ((++quietRounds & (FULL_ROUND_INTERVAL - 1)) != 0 && sender.pendingSendCount() == 0 && !sender.awaitsReleases()
                 && receiver.nothingArrived()) {
-            return false;
+            return collectivesMoved;
         }
         lock.lock();
         try {
-            return progressLocked();
+            return progressLocked() | collectivesMoved;
         } finally {
             lock.unlock();
         }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.pcie.collective.CollectiveSite;
+import org.lockstep.pcie.collective.DeviceCollectiveProgress;
 import org.lockstep.pcie.collective.DeviceCollectives;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -90,6 +91,16 @@ final class MailboxCollectiveSite implements CollectiveSite {
     @Override
     public boolean ranksShareCores() {
         return endpoint.collectiveSettings().ranksShareCores();
+    }
+
+    @Override
+    public boolean nonBlockingOnDevice() {
+        return endpoint.collectiveSettings().nonBlockingOnDevice();
+    }
+
+    @Override
+    public DeviceCollectiveProgress deviceProgress() {
+        return endpoint.collectiveSettings().deviceProgress();
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
+import org.lockstep.pcie.collective.DeviceCollectiveProgress;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
@@ -76,10 +77,12 @@ final class MailboxEndpoint {
         ChannelLog log = messageLog == null ? ChannelLog.NONE : messageLog;
         Sender sender = new Sender(device, layout, rank, maxFragment, heap, log, peers, singleCopy, statistics);
         Receiver receiver = new Receiver(device, layout, rank, matching, log, peers, singleCopy, statistics);
-        this.core = new EndpointCore(rank, size, matching, sender, receiver, peers, log, config.asyncSlots() > 0);
+        DeviceCollectiveProgress deviceCollectives = new DeviceCollectiveProgress();
+        this.core = new EndpointCore(rank, size, matching, sender, receiver, peers, log, config.asyncSlots() > 0, deviceCollectives);
         this.operations = new EndpointOperations(core, deviceBuffers, heap, restartPolicy);
         this.lifecycle = new EndpointLifecycle(core, deviceBuffers);
-        this.collectiveSettings = new CollectiveSettings(device, log.retainsMessages(), restartPolicy.faults().collectiveFaults());
+        this.collectiveSettings = new CollectiveSettings(device, log.retainsMessages(), restartPolicy.faults().collectiveFaults(),
+                deviceCollectives);
         Recovery recovery = messageLog == null ? null : recover(messageLog, sender, receiver);
         this.checkpoints = new MailboxCheckpoints(new MailboxCheckpoints.Transport() {
             @Override

@@ -82,6 +82,12 @@ public final class MailboxOptions {
      * the ranks share cores.
      */
     public static final String BARRIER = "lockstep.collectives.barrier";
+    /**
+     * Where the non-blocking barrier, broadcast and allreduce run where their blocking forms would
+     * run on the device: {@code device} (the default: the same device algorithms, progressed) or
+     * {@code schedules} (the point-to-point schedules every provider has; for measuring the two).
+     */
+    public static final String NONBLOCKING_COLLECTIVES = "lockstep.collectives.nonblocking";
 
     public static final String DEFAULT_DEVICE = "emulated";
     public static final int DEFAULT_INLINE_THRESHOLD = 2048;
@@ -96,7 +102,7 @@ public final class MailboxOptions {
     /** Every job property the transport reads ({@code .*}: every key under it). */
     public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
             INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
-            NATIVE_COLLECTIVES, BARRIER, RestartPolicy.LOG_FULL_WAIT_PROPERTY, RECOVER,
+            NATIVE_COLLECTIVES, BARRIER, NONBLOCKING_COLLECTIVES, RestartPolicy.LOG_FULL_WAIT_PROPERTY, RECOVER,
             JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY, LIVENESS_LEASE);
 
     private MailboxOptions() {
@@ -116,6 +122,7 @@ public final class MailboxOptions {
         livenessLeaseNanos(options);
         TransportFaults.from(options);
         barrier(options);
+        nonBlockingOnDevice(options);
         RestartPolicy.from(options);
         for (String flag : List.of(NATIVE_COLLECTIVES, PRINT_STATISTICS, JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY,
                 RECOVER,
@@ -187,6 +194,16 @@ public final class MailboxOptions {
     /** Whether the job asks for the device-native collectives (the default) or only point-to-point ones. */
     static boolean nativeCollectives(JobOptions options) {
         return options.property(NATIVE_COLLECTIVES).map(v -> !v.equalsIgnoreCase("false")).orElse(true);
+    }
+
+    /** Whether the job lets the non-blocking barrier, broadcast and allreduce run on the device ({@link #NONBLOCKING_COLLECTIVES}). */
+    static boolean nonBlockingOnDevice(JobOptions options) {
+        return options.property(NONBLOCKING_COLLECTIVES).map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "device" -> true;
+            case "schedules" -> false;
+            default -> throw new LockstepException(ErrorClass.ARG, NONBLOCKING_COLLECTIVES + "=" + v
+                    + " is neither device nor schedules");
+        }).orElse(true);
     }
 
     /** The barrier the job asks for, or null to let the transport choose. */

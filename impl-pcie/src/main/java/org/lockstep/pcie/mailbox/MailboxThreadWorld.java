@@ -29,6 +29,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
     private long singleCopyThreshold = MailboxOptions.DEFAULT_SINGLE_COPY_THRESHOLD;
     private boolean nativeCollectives = true;
     private DeviceCollectives.BarrierAlgorithm barrier;
+    private boolean nonBlockingOnDevice = true;
     private final RestartPolicy restartPolicy;
 
     private MailboxThreadWorld(ExternalMemory device, MailboxLayout layout, long fragmentLength, RestartPolicy restartPolicy) {
@@ -69,6 +70,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
             world.singleCopyThreshold = MailboxOptions.singleCopyThreshold(options);
             world.nativeCollectives = MailboxOptions.nativeCollectives(options);
             world.barrier = MailboxOptions.barrier(options);
+            world.nonBlockingOnDevice = MailboxOptions.nonBlockingOnDevice(options);
             return world;
         } catch (RuntimeException e) {
             device.close();
@@ -85,6 +87,7 @@ public final class MailboxThreadWorld implements ThreadWorld {
         endpoint.singleCopy().threshold(singleCopyThreshold);
         endpoint.collectiveSettings().useDevice(nativeCollectives);
         endpoint.collectiveSettings().requestBarrier(barrier);
+        endpoint.collectiveSettings().nonBlockingOnDevice(nonBlockingOnDevice);
         endpoints.set(rank, endpoint);
         return MailboxCommunicator.world(endpoint);
     }

@@ -106,6 +106,7 @@ public final class ProcessWorld implements AttachedRank {
                     options.longProperty(MailboxOptions.FRAGMENT, MailboxOptions.DEFAULT_FRAGMENT), RestartPolicy.from(options));
             endpoint.collectiveSettings().useDevice(MailboxOptions.nativeCollectives(options));
             endpoint.collectiveSettings().requestBarrier(MailboxOptions.barrier(options));
+            endpoint.collectiveSettings().nonBlockingOnDevice(MailboxOptions.nonBlockingOnDevice(options));
             endpoint.singleCopy().threshold(MailboxOptions.singleCopyThreshold(options));
             endpoint.lifecycle().livenessLease(MailboxOptions.livenessLeaseNanos(options));
             JobDeviceOwner owner = new JobDeviceOwner(device, layout, launch.rank(), launch.jobKey(), launcher);

@@ -27,7 +27,9 @@ final class TransportFaults {
         /** The direct allreduce folds each segment from rank 0's input up: c(p−1) op (… op c0). */
         DIRECT_FOLD_REVERSED,
         /** The shared broadcast leaves out the last piece of every receive buffer. */
-        SHARED_BCAST_SKIPS_LAST_PIECE
+        SHARED_BCAST_SKIPS_LAST_PIECE,
+        /** The broadcast written once (blocking or not) reads the root's chunk without waiting for its publication. */
+        BCAST_READS_UNPUBLISHED
     }
 
     /**
@@ -80,7 +82,7 @@ final class TransportFaults {
     /** The collectives' faults, as the collectives see them. */
     CollectiveSite.Faults collectiveFaults() {
         return new CollectiveSite.Faults(faults.contains(Fault.DIRECT_FOLD_REVERSED),
-                faults.contains(Fault.SHARED_BCAST_SKIPS_LAST_PIECE));
+                faults.contains(Fault.SHARED_BCAST_SKIPS_LAST_PIECE), faults.contains(Fault.BCAST_READS_UNPUBLISHED));
     }
 
     @Override
