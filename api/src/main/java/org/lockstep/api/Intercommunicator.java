@@ -64,6 +64,47 @@ public interface Intercommunicator extends PointToPoint, AutoCloseable {
     /** Every rank receives the reduction, in rank order, of the remote group's contributions ({@code MPI_Allreduce}). */
     void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
+    // ---- the vector forms and reduce_scatter across the two groups (MPI 4.1 §6.2.2); no IN_PLACE across groups
+
+    /**
+     * The root receives {@code recvCounts[j]} elements from remote rank j at element displacement
+     * {@code displacements[j]} (both indexed by the other group's ranks; only the root's count);
+     * every rank of the other group sends {@code sendCount} ({@code MPI_Gatherv}).
+     */
+    void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements,
+                 int root);
+
+    /**
+     * Remote rank j receives, as {@code recvCount} elements, the root's {@code sendCounts[j]} elements at
+     * element displacement {@code displacements[j]} ({@code MPI_Scatterv}).
+     */
+    void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv, long recvCount,
+                  int root);
+
+    /**
+     * Every rank sends {@code sendCount} elements to each remote rank and receives {@code recvCounts[j]}
+     * elements from remote rank j at element displacement {@code displacements[j]} ({@code MPI_Allgatherv}).
+     */
+    void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements);
+
+    /** As {@link #alltoall} with per-remote-rank counts and element displacements ({@code MPI_Alltoallv}). */
+    void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
+                   long[] recvCounts, long[] recvDisplacements);
+
+    /** As {@link #alltoallv} with a datatype per remote rank and byte displacements ({@code MPI_Alltoallw}). */
+    void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes, MemorySegment recv,
+                   long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /**
+     * Local rank i receives {@code recvCounts[i]} elements of the reduction, in rank order, of the
+     * remote group's vectors; every rank's vector holds the sum of its group's {@code recvCounts}
+     * elements, and that sum must be the same in both groups ({@code MPI_Reduce_scatter}).
+     */
+    void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    /** As {@link #reduceScatter} with {@code recvCount} elements for every local rank ({@code MPI_Reduce_scatter_block}). */
+    void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
     // ---- constructors
 
     /** An intercommunicator of the same two groups on new contexts ({@code MPI_Comm_dup}); collective over both groups. */

@@ -27,13 +27,44 @@ public final class Keyval<T> {
         void delete(Communicator communicator, T value);
     }
 
+    // ---- MPI's predefined attributes (MPI 4.1 §9.1.1, §11.10.1, §11.10.3): every communicator answers them; none can be set,
+    //      deleted or freed (KEYVAL errors)
+
+    /** {@code MPI_TAG_UB}: the largest tag the communicator's provider carries (at least 32767). */
+    public static final Keyval<Integer> TAG_UB = predefined("TAG_UB");
+    /** {@code MPI_HOST}: the rank of a host process, {@link Communicator#PROC_NULL} (there is none). */
+    public static final Keyval<Integer> HOST = predefined("HOST");
+    /**
+     * {@code MPI_IO}: a rank that can do I/O, {@link Communicator#ANY_SOURCE} (every rank can:
+     * each is a Java program with the whole JDK's I/O).
+     */
+    public static final Keyval<Integer> IO = predefined("IO");
+    /** {@code MPI_WTIME_IS_GLOBAL}: whether {@link Environment#wtime()} is synchronised across the communicator's ranks. */
+    public static final Keyval<Boolean> WTIME_IS_GLOBAL = predefined("WTIME_IS_GLOBAL");
+    /** {@code MPI_UNIVERSE_SIZE}: how many ranks the job can have (no dynamic processes: its world's size). */
+    public static final Keyval<Integer> UNIVERSE_SIZE = predefined("UNIVERSE_SIZE");
+    /** {@code MPI_APPNUM}: which program of the job's command line this rank runs (one program: 0). */
+    public static final Keyval<Integer> APPNUM = predefined("APPNUM");
+
     private final Copier<T> copier;
     private final Deleter<T> deleter;
+    /** The MPI name of a predefined key, else null. */
+    private final String predefinedName;
     private volatile boolean freed;
 
-    private Keyval(Copier<T> copier, Deleter<T> deleter) {
+    private Keyval(Copier<T> copier, Deleter<T> deleter, String predefinedName) {
         this.copier = copier;
         this.deleter = deleter;
+        this.predefinedName = predefinedName;
+    }
+
+    private static <T> Keyval<T> predefined(String name) {
+        return new Keyval<>(notCopied(), nothingOnDelete(), name);
+    }
+
+    /** Whether this is one of MPI's predefined keys ({@link #TAG_UB} …), which communicators answer themselves. */
+    public boolean isPredefined() {
+        return predefinedName != null;
     }
 
     /**
@@ -45,7 +76,7 @@ public final class Keyval<T> {
             throw new LockstepException(ErrorClass.ARG, "a keyval needs a copier and a deleter (Keyval.notCopied(), "
                     + "Keyval.sameValue(), Keyval.nothingOnDelete() for MPI's predefined ones)");
         }
-        return new Keyval<>(copier, deleter);
+        return new Keyval<>(copier, deleter, null);
     }
 
     /** A key whose values stay with their communicator and need nothing when they go. */
@@ -73,6 +104,9 @@ public final class Keyval<T> {
      * while values set before stay, are read, copied and deleted as before.
      */
     public void free() {
+        if (isPredefined()) {
+            throw new LockstepException(ErrorClass.KEYVAL, "MPI_" + predefinedName + " is predefined and cannot be freed");
+        }
         freed = true;
     }
 
@@ -88,6 +122,11 @@ public final class Keyval<T> {
             throw new LockstepException(ErrorClass.KEYVAL, "the keyval's copier returned null instead of an Optional");
         }
         return copied;
+    }
+
+    @Override
+    public String toString() {
+        return isPredefined() ? "Keyval[MPI_" + predefinedName + "]" : super.toString();
     }
 
     /** Hands {@code value}, leaving {@code communicator}, to the deleter. */

@@ -48,6 +48,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     static final List<Row> ROWS = List.of(new Row("barrier", 0), new Row("bcast", 8), new Row("bcast", 1 << 20),
             new Row("allreduce", 8), new Row("allreduce", 1 << 20), new Row("alltoall", 8), new Row("alltoall", 1 << 16));
 
+    /** Every op a --row may name: the standard rows' and the non-blocking forms, timed from the start to the end of their wait. */
+    static final List<String> OPS = List.of("barrier", "bcast", "allreduce", "alltoall", "ibarrier", "ibcast", "iallreduce");
+
     @Spec
     CommandSpec spec;
 
@@ -89,7 +92,8 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     Buffers buffers;
 
     @Option(names = "--row", paramLabel = "OP:BYTES",
-            description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536.")
+            description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536; the"
+                    + " non-blocking ibarrier, ibcast and iallreduce are timed from their start to the end of their await.")
     List<String> customRows = new ArrayList<>();
 
     @Mixin
@@ -106,7 +110,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         if (customRows.isEmpty()) {
             return ROWS;
         }
-        List<String> ops = ROWS.stream().map(Row::op).distinct().toList();
+        List<String> ops = OPS;
         List<Row> parsed = new ArrayList<>();
         for (String given : customRows) {
             String[] parts = given.split(":");
@@ -270,7 +274,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             once(world, row, a, b);
             micros[i] = (System.nanoTime() - t0) / 1e3;
             sum += micros[i];
-            if (!row.op().equals("barrier")) {
+            if (!isBarrier(row)) {
                 world.barrier();
             }
         }
@@ -301,9 +305,14 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     /** A call followed by the untimed barrier, as in calibration and warm-up. */
     private static void call(Communicator world, Row row, MemorySegment a, MemorySegment b) {
         once(world, row, a, b);
-        if (!row.op().equals("barrier")) {
+        if (!isBarrier(row)) {
             world.barrier();
         }
+    }
+
+    /** A barrier row needs no untimed barrier between its calls. */
+    private static boolean isBarrier(Row row) {
+        return row.op().equals("barrier") || row.op().equals("ibarrier");
     }
 
     private static void once(Communicator world, Row row, MemorySegment a, MemorySegment b) {
@@ -312,6 +321,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             case "bcast" -> world.bcast(a, row.bytes(), Datatype.BYTE, 0);
             case "allreduce" -> world.allreduce(a, b, row.bytes() / 8, Datatype.DOUBLE, Op.SUM);
             case "alltoall" -> world.alltoall(a, row.bytes(), Datatype.BYTE, b);
+            case "ibarrier" -> world.ibarrier().await();
+            case "ibcast" -> world.ibcast(a, row.bytes(), Datatype.BYTE, 0).await();
+            case "iallreduce" -> world.iallreduce(a, b, row.bytes() / 8, Datatype.DOUBLE, Op.SUM).await();
             default -> throw new IllegalStateException(row.op());
         }
     }

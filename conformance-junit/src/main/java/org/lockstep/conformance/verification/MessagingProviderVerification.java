@@ -360,6 +360,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COLL_12_nonBlockingBarrierBcastAllreduceKeepTheirOrder() {
+        verify("COLL.12");
+    }
+
+    @Test
     public void required_COMM_01_dupAndIdupIsolateTheirTraffic() {
         verify("COMM.01");
     }
@@ -392,6 +397,16 @@ public abstract class MessagingProviderVerification {
     @Test
     public void required_COMM_07_errorHandlersSeeEachErrorOnce() {
         verify("COMM.07");
+    }
+
+    @Test
+    public void required_COMM_08_intercommunicatorVectorCollectives() {
+        verify("COMM.08");
+    }
+
+    @Test
+    public void required_COMM_09_predefinedAttributesAreAnswered() {
+        verify("COMM.09");
     }
 
     @Test

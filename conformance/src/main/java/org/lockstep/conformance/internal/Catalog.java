@@ -21,6 +21,8 @@ public final class Catalog {
         all.addAll(DatatypeRules.rules());
         all.addAll(CollectiveFamilyRules.rules());
         all.addAll(CommunicatorRules.rules());
+        all.addAll(IntercommunicatorVectorRules.rules());
+        all.addAll(PredefinedAttributeRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
         all.addAll(ProcessRules.rules());

@@ -54,7 +54,15 @@ final class CollectiveFamilyRules {
                         "Persistent bcast and allreduce started ten times give each start's inputs' results; starting an active one is a"
                                 + " REQUEST error.",
                         List.of(standard("§6.13 persistent collective operations"), mpich("coll/p_bcast.c"), mpich("coll/p_allred.c")),
-                        CollectiveFamilyRules::persistent));
+                        CollectiveFamilyRules::persistent),
+                messaging(COLL, 12, REQUIRED, "nonBlockingBarrierBcastAllreduceKeepTheirOrder",
+                        "No ibarrier completes before its last rank has started it, no ibcast before its root has; ibcast (8 B and past two"
+                                + " 64 KiB chunks, from changing roots), iallreduce (a non-commutative operation and a sum) and ibarrier in"
+                                + " flight together beside point-to-point, completed in reverse order on some ranks and by tests alone on"
+                                + " others, give the blocking results.",
+                        List.of(standard("§6.12 nonblocking collective operations: ordered per communicator, progress"),
+                                mpich("coll/nonblocking3.c"), mpich("coll/ibarrier.c"), mpich("coll/icbarrier.c")),
+                        NonBlockingOrder::run));
     }
 
     private static long[] blockOf(int source, int length) {

@@ -195,4 +195,10 @@ public final class EmCommunicator extends AbstractCommunicator {
     public String toString() {
         return "rank " + rank + " of " + group;
     }
+
+    /** The simulation's virtual processors ({@code MPI_UNIVERSE_SIZE}). */
+    @Override
+    protected int implUniverseSize() {
+        return world.options().vps();
+    }
 }

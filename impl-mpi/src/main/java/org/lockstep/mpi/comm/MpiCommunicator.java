@@ -544,4 +544,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
         }
         return new MpiRequest.Staged(copy, buffer, -1);
     }
+
+    /** The native library's bound ({@code MPI_TAG_UB} of its world). */
+    @Override
+    protected int implTagUpperBound() {
+        return session.tagUpperBound();
+    }
 }

@@ -343,4 +343,10 @@ final class HybridCommunicator extends AbstractCommunicator {
     protected CollectiveEngine collectiveEngine() {
         return collectives;
     }
+
+    /** The native library's bound: messages between hosts go through it ({@code MPI_TAG_UB}). */
+    @Override
+    protected int implTagUpperBound() {
+        return mpi.session().tagUpperBound();
+    }
 }

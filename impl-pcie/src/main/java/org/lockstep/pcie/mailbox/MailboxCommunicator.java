@@ -300,6 +300,12 @@ final class MailboxCommunicator extends AbstractCommunicator implements PeerLive
         }
     }
 
+    /** The job's world: no dynamic processes here ({@code MPI_UNIVERSE_SIZE}). */
+    @Override
+    protected int implUniverseSize() {
+        return endpoint.size();
+    }
+
     @Override
     public String toString() {
         return "MailboxCommunicator[rank " + rank + " of " + size() + ", context " + context + ", world ranks " + group + "]";

@@ -290,7 +290,7 @@ public abstract class AbstractCommunicator extends TopologyTemplates {
     public final <T> Optional<T> attribute(Keyval<T> key) {
         return withHandler(() -> {
             checkOpen();
-            return attributes.get(key);
+            return key != null && key.isPredefined() ? PredefinedAttributes.of(key, this) : attributes.get(key);
         });
     }
 

@@ -1,6 +1,5 @@
 package org.lockstep.spi.collective;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
@@ -25,15 +24,13 @@ import org.lockstep.spi.messaging.ArgumentChecks;
  * rank 0, and spreads by the local group's own collective).
  */
 final class BridgedIntercommunicator implements Intercommunicator {
-    /** The one tag of the cross-group messages of collectives: each pair's come and go in the collectives' common order. */
-    private static final int CROSSING = 0;
-
     private final Group localGroup;
     private final Group remoteGroup;
     private final boolean localFirst;
     private final Communicator bridge;
     private final Communicator crossing;
     private final Communicator inside;
+    private final IntercommunicatorCollectives collectives;
     private volatile boolean closed;
 
     BridgedIntercommunicator(Group localGroup, Group remoteGroup, boolean localFirst, Communicator bridge, Communicator crossing,
@@ -44,6 +41,8 @@ final class BridgedIntercommunicator implements Intercommunicator {
         this.bridge = bridge;
         this.crossing = crossing;
         this.inside = inside;
+        this.collectives = new IntercommunicatorCollectives(localGroup.rank(), localGroup.size(), remoteGroup.size(),
+                localFirst ? localGroup.size() : 0, crossing, inside);
     }
 
     /** The bridge's rank of remote rank {@code r}. */
@@ -182,118 +181,91 @@ final class BridgedIntercommunicator implements Intercommunicator {
         return bridge.iprobe(source(source), tag).map(this::remote);
     }
 
-    // ---------------------------------------------------------------- collectives
+    // ---------------------------------------------------------------- collectives ({@link IntercommunicatorCollectives})
+
+    private IntercommunicatorCollectives collectives() {
+        checkOpen();
+        return collectives;
+    }
 
     @Override
     public void barrier() {
-        checkOpen();
-        crossing.barrier();
-    }
-
-    /** Checks a rooted collective's root: ROOT or PROC_NULL in the root's group, a remote rank in the other. */
-    private void checkRoot(int root) {
-        checkOpen();
-        if (root != ROOT && root != Communicator.PROC_NULL && (root < 0 || root >= remoteSize())) {
-            throw new LockstepException(ErrorClass.ROOT, "root " + root + " is not ROOT, PROC_NULL nor a remote rank in [0, "
-                    + remoteSize() + ")");
-        }
+        collectives().barrier();
     }
 
     @Override
     public void bcast(MemorySegment buffer, long count, Datatype type, int root) {
-        checkRoot(root);
-        if (root == ROOT) {
-            crossing.send(buffer, count, type, bridgeRankOfRemote(0), CROSSING);
-        } else if (root != Communicator.PROC_NULL) {
-            if (rank() == 0) {
-                crossing.recv(buffer, count, type, bridgeRankOfRemote(root), CROSSING);
-            }
-            inside.bcast(buffer, count, type, 0);
-        }
+        collectives().bcast(buffer, count, type, root);
     }
 
     @Override
     public void gather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        checkRoot(root);
-        if (root == ROOT) {
-            crossing.recv(recv, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
-        } else if (root != Communicator.PROC_NULL) {
-            MemorySegment packed = rank() == 0 ? scratch(type.byteLength(count) * size()) : null;
-            inside.gather(send, count, type, packed, type.byteLength(count), Datatype.BYTE, 0);
-            if (rank() == 0) {
-                crossing.send(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(root), CROSSING);
-            }
-        }
+        collectives().gather(send, count, type, recv, root);
+    }
+
+    @Override
+    public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                        long[] displacements, int root) {
+        collectives().gatherv(send, sendCount, type, recv, recvCounts, displacements, root);
     }
 
     @Override
     public void scatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        checkRoot(root);
-        if (root == ROOT) {
-            crossing.send(send, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
-        } else if (root != Communicator.PROC_NULL) {
-            MemorySegment packed = null;
-            if (rank() == 0) {
-                packed = scratch(type.byteLength(count) * size());
-                crossing.recv(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(root), CROSSING);
-            }
-            inside.scatter(packed, type.byteLength(count), Datatype.BYTE, recv, count, type, 0);
-        }
+        collectives().scatter(send, count, type, recv, root);
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                         long recvCount, int root) {
+        collectives().scatterv(send, sendCounts, displacements, type, recv, recvCount, root);
     }
 
     @Override
     public void allgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        checkOpen();
-        MemorySegment packed = rank() == 0 ? scratch(type.byteLength(count) * size()) : null;
-        inside.gather(send, count, type, packed, type.byteLength(count), Datatype.BYTE, 0);
-        if (rank() == 0) {
-            crossing.sendrecv(packed, packed.byteSize(), Datatype.BYTE, bridgeRankOfRemote(0), CROSSING,
-                    recv, count * remoteSize(), type, bridgeRankOfRemote(0), CROSSING);
-        }
-        inside.bcast(recv, count * remoteSize(), type, 0);
+        collectives().allgather(send, count, type, recv);
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                           long[] displacements) {
+        collectives().allgatherv(send, sendCount, type, recv, recvCounts, displacements);
     }
 
     @Override
     public void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        checkOpen();
-        long block = count == 0 ? 0 : count * type.extent();
-        Request[] requests = new Request[2 * remoteSize()];
-        for (int j = 0; j < remoteSize(); j++) {
-            requests[2 * j] = crossing.irecv(recv.asSlice(j * block), count, type, bridgeRankOfRemote(j), CROSSING);
-        }
-        for (int j = 0; j < remoteSize(); j++) {
-            requests[2 * j + 1] = crossing.isend(send.asSlice(j * block), count, type, bridgeRankOfRemote(j), CROSSING);
-        }
-        Request.waitAll(requests);
+        collectives().alltoall(send, count, type, recv);
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
+                          long[] recvCounts, long[] recvDisplacements) {
+        collectives().alltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
+    }
+
+    @Override
+    public void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes, MemorySegment recv,
+                          long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        collectives().alltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements, recvTypes);
     }
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
-        checkRoot(root);
-        if (root == ROOT) {
-            crossing.recv(recv, count, type, bridgeRankOfRemote(0), CROSSING);
-        } else if (root != Communicator.PROC_NULL) {
-            MemorySegment partial = rank() == 0 ? scratch(type.span(count)) : null;
-            inside.reduce(send, partial, count, type, op, 0);
-            if (rank() == 0) {
-                crossing.send(partial, count, type, bridgeRankOfRemote(root), CROSSING);
-            }
-        }
+        collectives().reduce(send, recv, count, type, op, root);
     }
 
     @Override
     public void allreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        checkOpen();
-        MemorySegment partial = rank() == 0 ? scratch(type.span(count)) : null;
-        inside.reduce(send, partial, count, type, op, 0);
-        if (rank() == 0) {
-            crossing.sendrecv(partial, count, type, bridgeRankOfRemote(0), CROSSING, recv, count, type, bridgeRankOfRemote(0), CROSSING);
-        }
-        inside.bcast(recv, count, type, 0);
+        collectives().allreduce(send, recv, count, type, op);
     }
 
-    private static MemorySegment scratch(long bytes) {
-        return Arena.ofAuto().allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
+    @Override
+    public void reduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        collectives().reduceScatter(send, recv, recvCounts, type, op);
+    }
+
+    @Override
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        collectives().reduceScatterBlock(send, recv, recvCount, type, op);
     }
 
     // ---------------------------------------------------------------- constructors
@@ -312,8 +284,8 @@ final class BridgedIntercommunicator implements Intercommunicator {
         byte[] mine = {(byte) (high ? 1 : 0)};
         byte[] theirs = new byte[1];
         if (rank() == 0) {
-            crossing.sendrecv(MemorySegment.ofArray(mine), 1, Datatype.BYTE, bridgeRankOfRemote(0), CROSSING,
-                    MemorySegment.ofArray(theirs), 1, Datatype.BYTE, bridgeRankOfRemote(0), CROSSING);
+            crossing.sendrecv(MemorySegment.ofArray(mine), 1, Datatype.BYTE, bridgeRankOfRemote(0), IntercommunicatorCollectives.CROSSING,
+                    MemorySegment.ofArray(theirs), 1, Datatype.BYTE, bridgeRankOfRemote(0), IntercommunicatorCollectives.CROSSING);
         }
         inside.bcast(MemorySegment.ofArray(theirs), 1, Datatype.BYTE, 0);
         boolean first = mine[0] == theirs[0] ? localFirst : !high;

@@ -307,7 +307,7 @@ public final class CollectiveArguments {
         }
     }
 
-    private static void checkLength(long[] array, int size, String name) {
+    static void checkLength(long[] array, int size, String name) {
         if (array == null) {
             throw new LockstepException(ErrorClass.COUNT, name + " is null");
         }
@@ -419,7 +419,7 @@ public final class CollectiveArguments {
      * long, counts non-negative, displacements non-negative, every block inside the buffer and, for
      * a buffer that is written, no two non-empty blocks overlapping. Returns the bytes the blocks span.
      */
-    private static long blocks(MemorySegment buffer, long[] counts, long[] displacements, Datatype type, int size,
+    static long blocks(MemorySegment buffer, long[] counts, long[] displacements, Datatype type, int size,
                                boolean written, String what) {
         checkType(type);
         checkCounts(counts, size, what + " counts");

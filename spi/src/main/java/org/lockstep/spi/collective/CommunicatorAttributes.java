@@ -33,6 +33,7 @@ final class CommunicatorAttributes {
         if (key.isFreed()) {
             throw new LockstepException(ErrorClass.KEYVAL, "setAttribute with a freed keyval");
         }
+        refusePredefined(key, "setAttribute");
         delete(owner, key);
         values.put(key, value);
     }
@@ -52,9 +53,17 @@ final class CommunicatorAttributes {
         if (key == null) {
             throw new LockstepException(ErrorClass.ARG, "deleteAttribute needs a key");
         }
+        refusePredefined(key, "deleteAttribute");
         if (values.containsKey(key)) {
             handToDeleter(owner, key, values.get(key));
             values.remove(key);
+        }
+    }
+
+    /** MPI's predefined attributes are the communicator's to answer, a program's to read only. */
+    private static void refusePredefined(Keyval<?> key, String call) {
+        if (key.isPredefined()) {
+            throw new LockstepException(ErrorClass.KEYVAL, call + " with " + key + ", a predefined attribute, which programs only read");
         }
     }
 

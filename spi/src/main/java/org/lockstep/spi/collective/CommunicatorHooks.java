@@ -98,6 +98,27 @@ public abstract class CommunicatorHooks implements Communicator {
         return 0;
     }
 
+    /** The largest tag the provider carries ({@code MPI_TAG_UB}); by default {@link Communicator#TAG_UB}. */
+    protected int implTagUpperBound() {
+        return TAG_UB;
+    }
+
+    /**
+     * How many ranks the job can have ({@code MPI_UNIVERSE_SIZE}), or -1 if the provider cannot
+     * tell; by default the launched job's size, if this process was launched as one of its ranks.
+     */
+    protected int implUniverseSize() {
+        return org.lockstep.api.LaunchEnvironment.current().map(org.lockstep.api.LaunchEnvironment::size).orElse(-1);
+    }
+
+    /**
+     * Whether {@link org.lockstep.api.Environment#wtime()} agrees across the ranks
+     * ({@code MPI_WTIME_IS_GLOBAL}); by default not: each process counts from its own origin.
+     */
+    protected boolean implWtimeIsGlobal() {
+        return false;
+    }
+
     /** {@link #splitType}{@code (SHARED, key)}: by default a split by {@link #implSharedMemoryDomain()}. */
     protected Communicator implSplitShared(int key) {
         return implSplit(implSharedMemoryDomain(), key);

@@ -365,6 +365,57 @@ final class ApiBreakages {
         }
     }
 
+    /** An intercommunicator's gatherv ignores the root's displacements and packs the blocks in remote rank order. */
+    static final class IntercommGathervPacks {
+        private final Communicator real;
+
+        IntercommGathervPacks(Communicator real) {
+            this.real = real;
+        }
+
+        /** The real intercommunicator, with gatherv broken. */
+        static final class Packing {
+            private final org.lockstep.api.Intercommunicator real;
+
+            Packing(org.lockstep.api.Intercommunicator real) {
+                this.real = real;
+            }
+
+            public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                long[] displacements, int root) {
+                long[] packed = displacements == null ? null : new long[displacements.length];
+                for (int j = 1; packed != null && j < packed.length; j++) {
+                    packed[j] = packed[j - 1] + recvCounts[j - 1];
+                }
+                real.gatherv(send, sendCount, type, recv, recvCounts, packed, root);
+            }
+        }
+
+        /** The parts of a split carry the breakage too: intercommunicators are made from them. */
+        public Communicator split(int color, int key) {
+            Communicator part = real.split(color, key);
+            return part == null ? null : Forwarders.forward(Communicator.class, part, new IntercommGathervPacks(part));
+        }
+
+        public org.lockstep.api.Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
+            org.lockstep.api.Intercommunicator made = real.createIntercommunicator(localLeader, peer, remoteLeader, tag);
+            return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, new Packing(made));
+        }
+    }
+
+    /** attribute answers nothing for MPI's predefined keys. */
+    static final class PredefinedUnanswered {
+        private final Communicator real;
+
+        PredefinedUnanswered(Communicator real) {
+            this.real = real;
+        }
+
+        public <T> Optional<T> attribute(org.lockstep.api.Keyval<T> key) {
+            return key.isPredefined() ? Optional.empty() : real.attribute(key);
+        }
+    }
+
     /** dup and idup forget the attributes: the new communicator answers no key. */
     static final class DupDropsAttributes {
         private final Communicator real;

@@ -144,6 +144,11 @@ public final class Mutants {
                         List.of("COMM.02", "COMM.03"), ApiBreakages.GroupReversed::new),
                 Mutant.communicator("MERGE_IGNORES_HIGH", "an intercommunicator's merge puts the groups in the same order whatever"
                         + " high they pass", List.of("COMM.04"), ApiBreakages.MergeIgnoresHigh::new),
+                Mutant.communicator("INTERCOMM_GATHERV_PACKS_BLOCKS", "an intercommunicator's gatherv lays the remote ranks' blocks"
+                        + " one after the other, ignoring the displacements", List.of("COMM.08"), ApiBreakages.IntercommGathervPacks::new),
+                Mutant.communicator("PREDEFINED_ATTRIBUTES_UNANSWERED", "communicators answer no predefined attribute (TAG_UB, HOST,"
+                        + " IO, WTIME_IS_GLOBAL, …): attribute gives empty for them", List.of("COMM.09"),
+                        ApiBreakages.PredefinedUnanswered::new),
                 Mutant.communicator("DUP_DROPS_ATTRIBUTES", "dup and idup give communicators without the attributes the keys' copiers"
                         + " give", List.of("COMM.05"), ApiBreakages.DupDropsAttributes::new),
                 Mutant.communicator("DUP_DROPS_HINTS", "dup gives communicators without the parent's hints",
@@ -190,6 +195,8 @@ public final class Mutants {
                         + "reverse rank order", List.of("COLL.07")),
                 mailboxFault("SHARED_BCAST_SKIPS_LAST_PIECE", "the shared broadcast of a large message leaves out its last piece",
                         List.of("COLL.07")),
+                mailboxFault("BCAST_READS_UNPUBLISHED", "the broadcast written once through the root's data area (ibcast's on the"
+                        + " device too) reads the root's chunks without waiting for the root to publish them", List.of("COLL.12")),
                 mailboxFault("REPLAYS_OUT_OF_ORDER", "at recovery, the first two messages of each channel's replay from the log take "
                         + "each other's place", List.of("CKPT.03")),
                 mailboxFault("FORGETS_WILDCARD_ORDER", "a restarted rank's ANY_SOURCE receives ignore the matching order logged in the "
