@@ -2,32 +2,24 @@ package org.lockstep.mpi.comm;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
-import org.lockstep.api.ErrorClass;
-import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
-import org.lockstep.api.TruncationException;
-import org.lockstep.mpi.abi.MpiAbi;
 import org.lockstep.mpi.binding.Mpi;
-import org.lockstep.mpi.binding.MpiErrors;
-import org.lockstep.mpi.binding.NativeMemory;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
-import org.lockstep.spi.collective.CollectiveTag;
 
 /**
- * A communicator that is a native {@code MPI_Comm}. Point-to-point messages travel as
- * {@code MPI_BYTE}s, so that a receive accepts any message of the right length as the API
- * promises; collectives use the element's MPI type ({@link NativeCollectives}). Arguments are
- * checked as on every provider before the library sees them; what the library still rejects comes
- * back as its own error class and text.
+ * A communicator that is a native {@code MPI_Comm}: its identity and management here (dup, split,
+ * groups, the members' world ranks, closing), point-to-point in {@link NativePointToPoint},
+ * collectives in {@link NativeCollectives}, the native calls that make and free communicators in
+ * {@link NativeCommunicators}, its {@code MPI_Alloc_mem} memory in {@link AllocatedMemory}.
+ * Arguments are checked as on every provider before the library sees them; what the library
+ * still rejects comes back as its own error class and text.
  */
 public final class MpiCommunicator extends AbstractCommunicator {
     private final MpiSession session;
@@ -35,9 +27,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     private final int rank;
     private final int size;
     private final boolean isWorld;
-    /** A collective channel: its tags are the SPI's collective tags, folded into the library's bound. */
-    private final boolean foldsCollectiveTags;
-    private final List<MemorySegment> allocations = new ArrayList<>();
+    private final NativePointToPoint pointToPoint;
+    private final AllocatedMemory memory = new AllocatedMemory();
     private final NativeCollectives collectives;
     private MpiCommunicator channel;
     private int[] worldRanks;
@@ -50,7 +41,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         this.session = session;
         this.handle = handle;
         this.isWorld = isWorld;
-        this.foldsCollectiveTags = foldsCollectiveTags;
+        this.pointToPoint = new NativePointToPoint(session, handle, foldsCollectiveTags);
         Scratch scratch = Scratch.get();
         try {
             Mpi.check((int) Mpi.COMM_RANK.invokeExact(handle, scratch.words), "MPI_Comm_rank");
@@ -89,224 +80,47 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     // ---------------------------------------------------------------- point-to-point
 
-    /** A native blocking send ({@code MPI_Send}, {@code MPI_Ssend}) instead of a request awaited. */
     @Override
     protected void implSendBlocking(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
-        int nativeTag = nativeTag(tag);
-        java.lang.invoke.MethodHandle function = synchronous ? Mpi.SSEND : Mpi.SEND;
-        String call = synchronous ? "MPI_Ssend" : "MPI_Send";
-        int n = messageLength(bytes);
-        MemorySegment data = buffer == null || buffer.isNative() ? nativeOrNull(buffer) : stagedIn(Scratch.get().staging(0, bytes), buffer, bytes);
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle);
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        Mpi.check(rc, call);
+        pointToPoint.sendBlocking(buffer, bytes, dest, tag, synchronous);
     }
 
     @Override
     protected Request implSend(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
-        int nativeTag = nativeTag(tag);
-        java.lang.invoke.MethodHandle function = synchronous ? Mpi.ISSEND : Mpi.ISEND;
-        String call = synchronous ? "MPI_Issend" : "MPI_Isend";
-        Status done = Status.of(dest, tag, bytes);
-        int n = messageLength(bytes);
-        MpiRequest.Staged staged = stageIn(buffer, bytes, false);
-        MpiRequest request = MpiRequest.create(session, call, MpiRequest.Kind.SEND, done, staged);
-        // a local of its own: in a signature-polymorphic call a conditional expression would be typed Object
-        MemorySegment data = staged.copy() != null ? staged.copy() : nativeOrNull(buffer);
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle, request.handleAddress());
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        if (rc != 0) {
-            throw request.startFailed(rc);
-        }
-        return request;
+        return pointToPoint.send(buffer, bytes, dest, tag, synchronous);
     }
 
-    /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where truncation keeps nothing). */
     @Override
     protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
-        int nativeTag = nativeTag(tag);
-        int n = messageLength(capacity);
-        if (!Mpi.ABI.truncationKeepsPrefix()) {
-            return probedReceive(buffer, capacity, source, nativeTag);
-        }
-        Scratch scratch = Scratch.get();
-        boolean heap = buffer != null && !buffer.isNative();
-        MemorySegment data = heap ? scratch.staging(0, capacity) : nativeOrNull(buffer);
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) Mpi.RECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag, handle, scratch.status);
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        boolean truncated = rc != 0 && MpiErrors.errorClass(rc) == Mpi.ABI.truncateClass();
-        if (rc != 0 && !truncated) {
-            Mpi.check(rc, "MPI_Recv");
-        }
-        long length = Mpi.ABI.statusBytes(scratch.status);
-        return received(buffer, data, capacity, length, heap, scratch.status, truncated);
-    }
-
-    /**
-     * A blocking receive that learns the message's length first ({@code MPI_Mprobe}, then
-     * {@code MPI_Mrecv}), for libraries whose truncated receives keep nothing: a message longer
-     * than the buffer is received whole into scratch memory and its first part copied.
-     */
-    private Status probedReceive(MemorySegment buffer, long capacity, int source, int nativeTag) {
-        Scratch scratch = Scratch.get();
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        try {
-            Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status), "MPI_Mprobe");
-            long length = Mpi.ABI.statusBytes(scratch.status);
-            boolean truncated = length > capacity;
-            boolean heap = buffer != null && !buffer.isNative();
-            MemorySegment data = truncated ? scratch.staging(0, length) : heap ? scratch.staging(0, capacity) : nativeOrNull(buffer);
-            int n = messageLength(truncated ? length : capacity);
-            Mpi.check((int) Mpi.MRECV.invokeExact(data, n, session.types().bytes(), scratch.words, scratch.status), "MPI_Mrecv");
-            return received(buffer, data, capacity, length, heap || truncated, scratch.status, truncated);
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-    }
-
-    /** The status of a completed receive of a {@code length}-byte message; copies staged bytes to the heap; throws on truncation. */
-    private static Status received(MemorySegment buffer, MemorySegment data, long capacity, long length, boolean staged,
-                                   MemorySegment nativeStatus, boolean truncated) {
-        long delivered = Math.min(length, capacity);
-        if (staged && delivered > 0) {
-            MemorySegment.copy(data, 0, buffer, 0, delivered);
-        }
-        Status status = new Status(Mpi.ABI.statusSource(nativeStatus), Mpi.ABI.statusTag(nativeStatus), delivered, false,
-                truncated ? ErrorClass.TRUNCATE : null);
-        if (truncated) {
-            throw new TruncationException(status, length);
-        }
-        return status;
+        return pointToPoint.receiveBlocking(buffer, capacity, source, tag);
     }
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
-        int nativeTag = nativeTag(tag);
-        int n = messageLength(capacity);
-        MpiRequest.Staged staged = stageIn(buffer, capacity, true);
-        MpiRequest request = MpiRequest.receive(session, capacity, staged);
-        MemorySegment data = staged.copy() != null ? staged.copy() : nativeOrNull(buffer);
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) Mpi.IRECV.invokeExact(data, n, session.types().bytes(), nativeSource(source), nativeTag, handle,
-                    request.handleAddress());
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        if (rc != 0) {
-            throw request.startFailed(rc);
-        }
-        return request;
+        return pointToPoint.receive(buffer, capacity, source, tag);
     }
 
     @Override
     protected Status implProbe(int source, int tag) {
-        int nativeTag = nativeTag(tag);
-        Scratch scratch = Scratch.get();
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) Mpi.PROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.status);
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        Mpi.check(rc, "MPI_Probe");
-        return probed(scratch.status);
+        return pointToPoint.probe(source, tag);
     }
 
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
-        int nativeTag = nativeTag(tag);
-        Scratch scratch = Scratch.get();
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = (int) Mpi.IPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status);
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
-        Mpi.check(rc, "MPI_Iprobe");
-        return scratch.words.get(ValueLayout.JAVA_INT, 0) == 0 ? Optional.empty() : Optional.of(probed(scratch.status));
-    }
-
-    private static Status probed(MemorySegment status) {
-        MpiAbi abi = Mpi.ABI;
-        return Status.of(abi.statusSource(status), abi.statusTag(status), abi.statusBytes(status));
+        return pointToPoint.iprobe(source, tag);
     }
 
     // ---------------------------------------------------------------- memory
 
     @Override
     protected MemorySegment implAllocate(long byteSize) {
-        Scratch scratch = Scratch.get();
-        try {
-            Mpi.check((int) Mpi.ALLOC_MEM.invokeExact(Math.max(byteSize, 1L), Mpi.ABI.infoNull(), scratch.words), "MPI_Alloc_mem");
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        }
-        MemorySegment memory = scratch.words.get(ValueLayout.ADDRESS, 0).reinterpret(byteSize);
-        synchronized (allocations) {
-            allocations.add(memory);
-        }
-        return memory;
+        return memory.allocate(byteSize);
     }
 
     @Override
     protected void implFree(MemorySegment segment) {
         checkOpen();
-        boolean known;
-        synchronized (allocations) {
-            known = allocations.removeIf(m -> m.address() == segment.address() && m.byteSize() == segment.byteSize());
-        }
-        if (!known) {
-            throw new LockstepException(ErrorClass.ARG, "free of memory this communicator did not allocate (or freed already)");
-        }
-        freeNative(segment);
-    }
-
-    private static void freeNative(MemorySegment memory) {
-        try {
-            Mpi.check((int) Mpi.FREE_MEM.invokeExact(memory), "MPI_Free_mem");
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        }
+        memory.free(segment);
     }
 
     // ---------------------------------------------------------------- communicators
@@ -326,19 +140,14 @@ public final class MpiCommunicator extends AbstractCommunicator {
     }
 
     private MpiCommunicator duplicate(boolean forCollectives) {
-        Scratch scratch = Scratch.get();
-        call(() -> (int) Mpi.COMM_DUP.invokeExact(handle, scratch.words), "MPI_Comm_dup");
-        MpiCommunicator made = new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false, forCollectives);
+        MpiCommunicator made = new MpiCommunicator(session, NativeCommunicators.dup(this, handle), false, forCollectives);
         made.worldRanks = worldRanks();
         return made;
     }
 
     @Override
     protected Communicator implSplit(int color, int key) {
-        int nativeColor = color == UNDEFINED ? Mpi.ABI.undefined() : color;
-        Scratch scratch = Scratch.get();
-        call(() -> (int) Mpi.COMM_SPLIT.invokeExact(handle, nativeColor, key, scratch.words), "MPI_Comm_split");
-        long created = Mpi.ABI.readHandle(scratch.words, 0);
+        long created = NativeCommunicators.split(this, handle, color == UNDEFINED ? Mpi.ABI.undefined() : color, key);
         return created == Mpi.ABI.commNull() ? null : withWorldRanks(new MpiCommunicator(session, created, false));
     }
 
@@ -352,10 +161,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Communicator implSplitShared(int key) {
-        Scratch scratch = Scratch.get();
-        call(() -> (int) Mpi.COMM_SPLIT_TYPE.invokeExact(handle, Mpi.ABI.commTypeShared(), key, Mpi.ABI.infoNull(), scratch.words),
-                "MPI_Comm_split_type");
-        return withWorldRanks(new MpiCommunicator(session, Mpi.ABI.readHandle(scratch.words, 0), false));
+        return withWorldRanks(new MpiCommunicator(session, NativeCommunicators.splitShared(this, handle, key), false));
     }
 
     /** A communicator made by a split learns its members' world ranks by an allgather among them (they are all here). */
@@ -415,27 +221,16 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     /** {@code MPI_Comm_create_group} of this communicator's {@code ranks}, whose world ranks are {@code memberWorldRanks}. */
     private MpiCommunicator createOverGroup(int[] ranks, int tag, int[] memberWorldRanks) {
-        MpiCommunicator made = new MpiCommunicator(session, NativeGroups.createGroup(this, handle, ranks, tag), false);
+        MpiCommunicator made = new MpiCommunicator(session, NativeCommunicators.createGroup(this, handle, ranks, tag), false);
         made.worldRanks = memberWorldRanks;
         return made;
     }
 
     @Override
     protected void implClose() {
-        List<MemorySegment> left;
-        synchronized (allocations) {
-            left = new ArrayList<>(allocations);
-            allocations.clear();
-        }
-        left.forEach(MpiCommunicator::freeNative);
+        memory.freeAll();
         if (!isWorld) {
-            MemorySegment cell = NativeMemory.allocate(8);
-            try {
-                Mpi.ABI.writeHandle(cell, 0, handle);
-                call(() -> (int) Mpi.COMM_FREE.invokeExact(cell), "MPI_Comm_free");
-            } finally {
-                NativeMemory.free(cell);
-            }
+            NativeCommunicators.free(this, handle);
         }
     }
 
@@ -465,84 +260,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
     // ---------------------------------------------------------------- helpers
 
     /** A native call made under the thread guard; its error code is checked. */
-    void call(NativeCall body, String name) {
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = body.invoke();
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
+    void call(ThreadGuard.NativeCall body, String name) {
+        int rc = session.guard().invoke(body);
         NativeTypes.rethrowUpcallFailure();
         Mpi.check(rc, name);
-    }
-
-    @FunctionalInterface
-    interface NativeCall {
-        int invoke() throws Throwable;
-    }
-
-    /**
-     * The library's tag for {@code tag}: its wildcard for {@code ANY_TAG}; on a collective channel the
-     * SPI's collective tags folded into the library's bound ({@link CollectiveTag#fold}); elsewhere the
-     * tag itself, which must be within the bound.
-     */
-    private int nativeTag(int tag) {
-        if (tag == ANY_TAG) {
-            return Mpi.ABI.anyTag();
-        }
-        int bound = session.tagUpperBound();
-        if (foldsCollectiveTags) {
-            try {
-                return CollectiveTag.fold(tag, bound);
-            } catch (IllegalArgumentException e) {
-                throw new LockstepException(ErrorClass.INTERN, "a collective's tag does not fit this MPI library's MPI_TAG_UB: "
-                        + e.getMessage(), e);
-            }
-        }
-        if (tag > bound) {
-            throw new LockstepException(ErrorClass.TAG, "tag " + tag + " is above this MPI library's MPI_TAG_UB, "
-                    + bound + " (" + session.library().path() + ")");
-        }
-        return tag;
-    }
-
-    /** A point-to-point length as MPI's {@code int} count of bytes. */
-    static int messageLength(long bytes) {
-        if (bytes > Integer.MAX_VALUE) {
-            throw new LockstepException(ErrorClass.COUNT, "a message of " + bytes + " bytes is above the 2^31-1 bytes an MPI "
-                    + "count of MPI_BYTE can carry on this provider; send it in parts");
-        }
-        return (int) bytes;
-    }
-
-    private static int nativeSource(int source) {
-        return source == ANY_SOURCE ? Mpi.ABI.anySource() : source;
-    }
-
-    static MemorySegment nativeOrNull(MemorySegment buffer) {
-        return buffer == null ? MemorySegment.NULL : buffer;
-    }
-
-    static MemorySegment stagedIn(MemorySegment copy, MemorySegment heap, long bytes) {
-        MemorySegment.copy(heap, 0, copy, 0, bytes);
-        return copy;
-    }
-
-    /** For a non-blocking call: a native copy of a heap buffer (filled for a send), or none for native memory. */
-    static MpiRequest.Staged stageIn(MemorySegment buffer, long bytes, boolean receive) {
-        if (buffer == null || buffer.isNative()) {
-            return new MpiRequest.Staged(null, null, 0);
-        }
-        MemorySegment copy = NativeMemory.allocate(bytes);
-        if (!receive) {
-            MemorySegment.copy(buffer, 0, copy, 0, bytes);
-            return new MpiRequest.Staged(copy, null, 0);
-        }
-        return new MpiRequest.Staged(copy, buffer, -1);
     }
 
     /** The native library's bound ({@code MPI_TAG_UB} of its world). */

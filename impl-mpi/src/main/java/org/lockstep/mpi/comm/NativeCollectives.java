@@ -312,7 +312,7 @@ final class NativeCollectives implements CollectiveEngine {
         int n = count(count);
         long bytes = type.byteLength(count);
         MpiRequest.Staged staged = staged(buffer, bytes, c.rank() == root, c.rank() != root);
-        MemorySegment b = staged.copy() != null ? staged.copy() : MpiCommunicator.nativeOrNull(buffer);
+        MemorySegment b = staged.copy() != null ? staged.copy() : Staging.nativeOrNull(buffer);
         MpiRequest request = MpiRequest.create(session, "MPI_Ibcast", MpiRequest.Kind.COLLECTIVE, collectiveStatus(), staged);
         start(c, request, () -> (int) Mpi.IBCAST.invokeExact(b, n, t, root, h, request.handleAddress()));
         return request;
@@ -329,24 +329,15 @@ final class NativeCollectives implements CollectiveEngine {
         boolean inPlace = send == Communicator.IN_PLACE;
         MpiRequest.Staged in = inPlace ? new MpiRequest.Staged(null, null, 0) : staged(send, bytes, true, false);
         MpiRequest.Staged out = staged(recv, bytes, inPlace, true);
-        MemorySegment s = inPlace ? Mpi.ABI.inPlace() : in.copy() != null ? in.copy() : MpiCommunicator.nativeOrNull(send);
-        MemorySegment r = out.copy() != null ? out.copy() : MpiCommunicator.nativeOrNull(recv);
+        MemorySegment s = inPlace ? Mpi.ABI.inPlace() : in.copy() != null ? in.copy() : Staging.nativeOrNull(send);
+        MemorySegment r = out.copy() != null ? out.copy() : Staging.nativeOrNull(recv);
         MpiRequest request = MpiRequest.create(session, "MPI_Iallreduce", MpiRequest.Kind.COLLECTIVE, collectiveStatus(), in, out);
         start(c, request, () -> (int) Mpi.IALLREDUCE.invokeExact(s, r, n, t, o, h, request.handleAddress()));
         return request;
     }
 
-    private void start(MpiCommunicator c, MpiRequest request, MpiCommunicator.NativeCall body) {
-        ThreadGuard guard = session.guard();
-        guard.enter();
-        int rc;
-        try {
-            rc = body.invoke();
-        } catch (Throwable t) {
-            throw MpiRequest.rethrown(t);
-        } finally {
-            guard.exit();
-        }
+    private void start(MpiCommunicator c, MpiRequest request, ThreadGuard.NativeCall body) {
+        int rc = session.guard().invoke(body);
         if (rc != 0) {
             throw request.startFailed(rc);
         }

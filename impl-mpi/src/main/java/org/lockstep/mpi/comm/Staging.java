@@ -53,6 +53,11 @@ final class Staging {
         return bytes == 0 ? MemorySegment.NULL : scratch.staging(area, bytes);
     }
 
+    /** A native buffer as the library sees it: {@code NULL} for none. */
+    static MemorySegment nativeOrNull(MemorySegment buffer) {
+        return buffer == null ? MemorySegment.NULL : buffer;
+    }
+
     /** Copies the written buffer back to the heap. */
     void finish() {
         if (backTo != null) {

@@ -45,4 +45,26 @@ final class ThreadGuard {
             owner.set(null);
         }
     }
+
+    /**
+     * {@code body} under this guard; returns its MPI error code unchecked. Not for the per-message
+     * paths ({@link NativePointToPoint}, {@link MpiRequest}), which enter and exit inline so that
+     * no capturing lambda is made per call.
+     */
+    int invoke(NativeCall body) {
+        enter();
+        try {
+            return body.invoke();
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            exit();
+        }
+    }
+
+    /** A native MPI call; returns its error code. */
+    @FunctionalInterface
+    interface NativeCall {
+        int invoke() throws Throwable;
+    }
 }
