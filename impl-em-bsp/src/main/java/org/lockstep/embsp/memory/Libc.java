@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The few libc calls the kernel's page tracking needs (userfaultfd, ioctl, mmap, posix_fadvise,
+ * The few libc calls the kernel's page tracking needs (userfaultfd, ioctl, mmap, madvise, posix_fadvise,
  * cachestat), bound once through FFM; {@link #NATIVE} is null where there are none to bind (not
  * Linux, unknown arch). Also {@code PAGEMAP_SCAN}, which both the write watch and file-backed
  * contexts ask.
@@ -25,7 +25,7 @@ import java.util.List;
  * </pre>
  */
 record Libc(MethodHandle syscall, MethodHandle ioctl, MethodHandle open, MethodHandle close, MethodHandle mmap,
-            MethodHandle munmap, MethodHandle fadvise, MethodHandle rangeSyscall, long userfaultfdNumber, long cachestatNumber) {
+            MethodHandle munmap, MethodHandle madvise, MethodHandle fadvise, MethodHandle rangeSyscall, long userfaultfdNumber, long cachestatNumber) {
     static final long PAGE = 4096;
     static final long UFFD_API = 0xAA;
     static final long UFFDIO_API = 0xC018AA3FL;
@@ -73,13 +73,15 @@ record Libc(MethodHandle syscall, MethodHandle ioctl, MethodHandle open, MethodH
                     ValueLayout.JAVA_LONG));
             MethodHandle munmap = linker.downcallHandle(libc.findOrThrow("munmap"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+            MethodHandle madvise = linker.downcallHandle(libc.findOrThrow("madvise"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
             MethodHandle fadvise = linker.downcallHandle(libc.findOrThrow("posix_fadvise"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
                     ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
             // syscall(nr, fd, struct *, struct *, flags): cachestat
             MethodHandle rangeSyscall = linker.downcallHandle(libc.findOrThrow("syscall"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
                     Linker.Option.firstVariadicArg(1));
-            return new Libc(syscall, ioctl, open, close, mmap, munmap, fadvise, rangeSyscall, number, cachestat);
+            return new Libc(syscall, ioctl, open, close, mmap, munmap, madvise, fadvise, rangeSyscall, number, cachestat);
         } catch (RuntimeException | LinkageError e) {
             return null;
         }
