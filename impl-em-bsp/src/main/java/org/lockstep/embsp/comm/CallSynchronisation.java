@@ -109,24 +109,7 @@ final class CallSynchronisation {
      * on no VP (a fetch in progress that another VP makes, holding its own partition).
      */
     void awaitHolding(BooleanSupplier condition, String what) {
-        while (true) {
-            scheduler().lock().lock();
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-                LockstepException aborted = scheduler().aborted();
-                if (aborted != null) {
-                    throw aborted;
-                }
-            } finally {
-                scheduler().lock().unlock();
-            }
-            if (world.network() != null) {
-                world.network().checkHealthy();
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(what, 50_000);
-        }
+        world.awaitHolding(condition, what);
     }
 
     /** Rooted synchronisation: waits for the root's flag; a VP that arrives after the root does not wait (or swap) at all. */

@@ -6,11 +6,14 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
+import org.lockstep.api.LockstepException;
 import org.lockstep.embsp.EmBspOptions;
 import org.lockstep.embsp.net.Frame;
 import org.lockstep.embsp.net.FrameHandler;
 import org.lockstep.embsp.net.Interconnect;
+import org.lockstep.embsp.net.PollingWait;
 import org.lockstep.embsp.sim.Machine;
 import org.lockstep.embsp.sim.Scheduler;
 import org.lockstep.embsp.sim.Vp;
@@ -87,6 +90,30 @@ public final class CommWorld {
 
     EmBspOptions options() {
         return machine.options();
+    }
+
+    /**
+     * Waits, holding the partition, until {@code condition} holds (evaluated under the scheduler's
+     * lock): only for what depends on no VP here (a fetch another VP makes, frames from elsewhere).
+     * Ends with the run's abort, a failed network, or an interrupt.
+     */
+    void awaitHolding(BooleanSupplier condition, String what) {
+        PollingWait.until(() -> {
+            scheduler().lock().lock();
+            try {
+                return condition.getAsBoolean();
+            } finally {
+                scheduler().lock().unlock();
+            }
+        }, () -> {
+            LockstepException aborted = scheduler().aborted();
+            if (aborted != null) {
+                throw aborted;
+            }
+            if (network() != null) {
+                network().checkHealthy();
+            }
+        }, condition, what);
     }
 
     Scheduler scheduler() {

@@ -16,6 +16,7 @@ import org.lockstep.embsp.net.Frame;
 import org.lockstep.embsp.net.FrameKind;
 import org.lockstep.embsp.net.Interconnect;
 import org.lockstep.embsp.net.Outgoing;
+import org.lockstep.embsp.net.PollingWait;
 import org.lockstep.embsp.net.SendWindow;
 import org.lockstep.embsp.sim.CompositeSignal;
 import org.lockstep.embsp.sim.DataMover;
@@ -163,10 +164,7 @@ final class Remote {
 
     /** Waits, holding whatever the calling thread holds, until {@code pull}'s last byte is in place. */
     void awaitPull(Pull pull) {
-        while (!pull.done) {
-            network.checkHealthy();
-            java.util.concurrent.locks.LockSupport.parkNanos(pull, 1_000_000);
-        }
+        PollingWait.until(() -> pull.done, network::checkHealthy, pull, "bytes pulled from another real processor");
         if (pull.failure != null) {
             throw pull.failure;
         }

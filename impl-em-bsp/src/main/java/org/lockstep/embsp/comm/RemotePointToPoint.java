@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
-import org.lockstep.api.LockstepException;
 import org.lockstep.api.Status;
 import org.lockstep.embsp.net.Frame;
 import org.lockstep.embsp.net.FrameKind;
@@ -111,22 +110,7 @@ final class RemotePointToPoint {
 
     /** Waits, holding the partition, until every byte of an eager message from elsewhere is in its spool (its sender is streaming it). */
     void awaitComplete(Message message) {
-        while (true) {
-            world.scheduler().lock().lock();
-            try {
-                if (message.complete) {
-                    return;
-                }
-                LockstepException aborted = world.scheduler().aborted();
-                if (aborted != null) {
-                    throw aborted;
-                }
-            } finally {
-                world.scheduler().lock().unlock();
-            }
-            remote.network().checkHealthy();
-            java.util.concurrent.locks.LockSupport.parkNanos(message, 50_000);
-        }
+        world.awaitHolding(() -> message.complete, "the rest of an eager message from another real processor");
     }
 
     // ------------------------------------------------------------------ the agent

@@ -36,10 +36,7 @@ public final class Outgoing {
     void await(Interconnect network) {
         waiter = Thread.currentThread();
         try {
-            while (!done) {
-                network.checkHealthy();
-                LockSupport.parkNanos(this, 1_000_000);
-            }
+            PollingWait.until(() -> done, network::checkHealthy, this, "a frame to be sent");
         } finally {
             waiter = null;
         }
