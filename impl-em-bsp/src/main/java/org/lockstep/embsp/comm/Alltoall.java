@@ -106,12 +106,15 @@ final class Alltoall {
                 call.arrivals.set(calls.scheduler());
             }
         });
+        me.context().expectReads(sendRanges);
         try {
             deliverAndWait(c, call, earlier, deferred, mySend, sendAll, sendCounts, sendDispls, cache);
         } finally {
             me.context().endDeliveries();
         }
         cache.overlay(me);
+        // the program reads what it received next
+        me.context().expectReads(receiving);
     }
 
     /** Delivers to the receivers that recorded first at once, to the others once every VP has recorded; waits for every delivery. */

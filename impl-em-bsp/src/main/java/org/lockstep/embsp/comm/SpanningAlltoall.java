@@ -133,12 +133,15 @@ final class SpanningAlltoall {
             remote.toOthers(group, Frame.of(FrameKind.SUMMARY, group.key(), call.sequence, rank, 0, 0)
                     .with(MemorySegment.ofArray(sendCounts.clone())), call);
         });
+        me.context().expectReads(sendRanges);
         try {
             deliverAndWait(c, call, now, deferred, mySend, sendAll, sendCounts, sendDispls, cache);
         } finally {
             me.context().endDeliveries();
         }
         cache.overlay(me);
+        // the program reads what it received next
+        me.context().expectReads(receiving);
         failIfFailed(call);
     }
 

@@ -219,6 +219,22 @@ public final class Context {
         }
     }
 
+    /**
+     * The VP is about to read {@code ranges} ({start, end} bytes) of its resident context (a
+     * collective's send buffer, what it has just received): with lazy swap-in they are read ahead in
+     * large requests instead of page by page as they are touched; otherwise nothing to do.
+     */
+    public void expectReads(List<long[]> ranges) {
+        lock.readLock().lock();
+        try {
+            if (lazy != null && residency == Residency.RESIDENT) {
+                lazy.readAhead(ranges);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** The block ranges a loan read, for accounting. */
     public List<long[]> loanedRanges() {
         return loaned;

@@ -26,7 +26,7 @@ final class LazySwapIn {
     private final int vp;
     private final MemorySegment memory;
     private IoMeter[] swapInMeters = NO_METERS;
-    /** The file ranges mapped now: {disk, position, length}. */
+    /** The file ranges mapped now: {disk, position, length, offset in the partition}. */
     private final List<long[]> mapped = new ArrayList<>();
 
     LazySwapIn(PrivateMappings mappings, ContextStore store, int vp, MemorySegment memory) {
@@ -43,8 +43,21 @@ final class LazySwapIn {
         for (long[] r : blocks) {
             store.forEachExtent(vp, r[0], r[1] - r[0], (disk, position, rangeOffset, length) -> {
                 mappings.map(memory, r[0] + rangeOffset, length, disk, position);
-                mapped.add(new long[] {disk, position, length});
+                mapped.add(new long[] {disk, position, length, r[0] + rangeOffset});
             });
+        }
+    }
+
+    /** Has the mapped parts of {@code ranges} ({start, end} offsets) read ahead: the superstep is about to read them. */
+    void readAhead(List<long[]> ranges) {
+        for (long[] m : mapped) {
+            for (long[] r : ranges) {
+                long from = Math.max(m[3], r[0]);
+                long to = Math.min(m[3] + m[2], r[1]);
+                if (to > from) {
+                    mappings.readAhead(memory, from, to - from);
+                }
+            }
         }
     }
 
