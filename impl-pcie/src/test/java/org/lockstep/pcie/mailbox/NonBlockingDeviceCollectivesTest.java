@@ -1,23 +1,14 @@
 package org.lockstep.pcie.mailbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +19,6 @@ import org.lockstep.api.JobOptions;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
-import org.lockstep.pcie.PeerJvm;
 
 /**
  * The non-blocking barrier, broadcast and allreduce on the device: several in flight on one
@@ -118,54 +108,15 @@ class NonBlockingDeviceCollectivesTest {
     @ParameterizedTest(name = "{0} processes, {1}")
     @CsvSource({"2, device", "3, device", "3, schedules"})
     void inLaunchedProcessesToo(int ranks, String where) throws Exception {
-        Path device = Path.of("/dev/shm", "lockstep-nbc-" + ProcessHandle.current().pid() + "-" + ranks + where);
-        String jobKey = Long.toHexString(System.nanoTime() ^ 0x1BC15L);
-        List<Process> processes = new ArrayList<>();
-        List<Path> logs = new ArrayList<>();
-        try {
-            for (int rank = 0; rank < ranks; rank++) {
-                Path log = Files.createTempFile("lockstep-nbc-" + rank, ".log");
-                logs.add(log);
-                processes.add(new ProcessBuilder(PeerJvm.command("128m", NonBlockingDevicePeer.class, device.toString(),
-                        Integer.toString(rank), Integer.toString(ranks), jobKey, where)).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).start());
+        List<String> out = PeerProcesses.run("nbc-" + ranks + where, NonBlockingDevicePeer.class, new int[ranks],
+                (device, rank, jobKey) -> List.of(device.toString(), Integer.toString(rank), Integer.toString(ranks), jobKey, where));
+        for (int rank = 0; rank < ranks; rank++) {
+            long sent = PeerProcesses.value(out.get(rank), "sent");
+            if (where.equals("device")) {
+                assertEquals(NonBlockingDeviceProgram.ROUNDS, sent, "rank " + rank + " sent only its ring messages: " + out.get(rank));
+            } else {
+                assertTrue(sent > NonBlockingDeviceProgram.ROUNDS, "rank " + rank + ": " + out.get(rank));
             }
-            for (int rank = 0; rank < ranks; rank++) {
-                Process p = processes.get(rank);
-                int r = rank;
-                assertTrue(p.waitFor(120, TimeUnit.SECONDS), () -> "rank " + r + " did not finish: " + read(logs.get(r)));
-                String out = read(logs.get(rank));
-                assertEquals(0, p.exitValue(), "rank " + rank + ": " + out);
-                long sent = sent(out);
-                if (where.equals("device")) {
-                    assertEquals(NonBlockingDeviceProgram.ROUNDS, sent, "rank " + rank + " sent only its ring messages: " + out);
-                } else {
-                    assertTrue(sent > NonBlockingDeviceProgram.ROUNDS, "rank " + rank + ": " + out);
-                }
-            }
-        } finally {
-            for (Process p : processes) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            for (Path log : logs) {
-                Files.deleteIfExists(log);
-            }
-            Files.deleteIfExists(device);
-            assertFalse(Files.exists(device));
-        }
-    }
-
-    private static long sent(String output) {
-        Matcher m = Pattern.compile("\\bsent=(\\d+)").matcher(output);
-        assertTrue(m.find(), () -> "no sent= in: " + output);
-        return Long.parseLong(m.group(1));
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.readString(log, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + log + ": " + e + ")";
         }
     }
 }

@@ -1,21 +1,11 @@
 package org.lockstep.pcie.mailbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import org.lockstep.pcie.PeerJvm;
 
 /**
  * Single-copy delivery between two JVM processes over a /dev/shm device: each rank is a
@@ -62,51 +52,11 @@ class SingleCopyProcessTest {
 
     /** Runs both ranks of {@code scenario}; checks their exit codes; returns their output. */
     private static List<String> runPair(String scenario, int exit0, int exit1) throws Exception {
-        Path device = Path.of("/dev/shm", "lockstep-single-copy-" + ProcessHandle.current().pid() + "-" + scenario);
-        String jobKey = Long.toHexString(System.nanoTime() ^ 0x5C0FFEEL);
-        List<Process> ranks = new ArrayList<>();
-        List<Path> logs = new ArrayList<>();
-        try {
-            for (int rank = 0; rank < 2; rank++) {
-                Path log = Files.createTempFile("lockstep-single-copy-" + rank, ".log");
-                logs.add(log);
-                ranks.add(new ProcessBuilder(PeerJvm.command("128m", SingleCopyPeer.class, device.toString(), Integer.toString(rank),
-                        jobKey, scenario)).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).start());
-            }
-            List<String> out = new ArrayList<>();
-            int[] expected = {exit0, exit1};
-            for (int rank = 0; rank < 2; rank++) {
-                Process p = ranks.get(rank);
-                int r = rank;
-                assertTrue(p.waitFor(120, TimeUnit.SECONDS), () -> "rank " + r + " did not finish: " + read(logs.get(r)));
-                out.add(read(logs.get(rank)));
-                assertEquals(expected[rank], p.exitValue(), "exit code of rank " + rank + ": " + out.get(rank));
-            }
-            return out;
-        } finally {
-            for (Process p : ranks) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            for (Path log : logs) {
-                Files.deleteIfExists(log);
-            }
-            Files.deleteIfExists(device);
-            assertFalse(Files.exists(device));
-        }
+        return PeerProcesses.run("single-copy-" + scenario, SingleCopyPeer.class, new int[] {exit0, exit1},
+                (device, rank, jobKey) -> List.of(device.toString(), Integer.toString(rank), jobKey, scenario));
     }
 
     private static long value(String output, String key) {
-        Matcher m = Pattern.compile("\\b" + key + "=(\\d+)").matcher(output);
-        assertTrue(m.find(), () -> "no " + key + "= in: " + output);
-        return Long.parseLong(m.group(1));
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.readString(log, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + log + ": " + e + ")";
-        }
+        return PeerProcesses.value(output, key);
     }
 }

@@ -125,15 +125,14 @@ final class IntercommunicatorCollectives {
     }
 
     void alltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
-        long block = count == 0 ? 0 : count * type.extent();
-        List<Request> requests = new ArrayList<>(2 * remoteSize);
+        long[] counts = new long[remoteSize];
+        long[] displacements = new long[remoteSize];
         for (int j = 0; j < remoteSize; j++) {
-            requests.add(crossing.irecv(recv.asSlice(j * block), count, type, remote(j), CROSSING));
+            counts[j] = count;
+            displacements[j] = j * count;
         }
-        for (int j = 0; j < remoteSize; j++) {
-            requests.add(crossing.isend(send.asSlice(j * block), count, type, remote(j), CROSSING));
-        }
-        Request.waitAll(requests.toArray(Request[]::new));
+        exchange(blocks(send, displacements, counts, type), counts, types(type), blocks(recv, displacements, counts, type), counts,
+                types(type));
     }
 
     void reduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
@@ -202,7 +201,8 @@ final class IntercommunicatorCollectives {
         CollectiveArguments.blocks(recv, recvCounts, displacements, type, remoteSize, true, "allgatherv receive");
         long[] sendCounts = new long[remoteSize];
         Arrays.fill(sendCounts, sendCount);
-        exchange(send, sendCounts, new long[remoteSize], type, recv, recvCounts, displacements, type);
+        exchange(blocks(send, new long[remoteSize], sendCounts, type), sendCounts, types(type),
+                blocks(recv, displacements, recvCounts, type), recvCounts, types(type));
     }
 
     void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
@@ -210,16 +210,23 @@ final class IntercommunicatorCollectives {
         notInPlace(send, "alltoallv's send buffer");
         CollectiveArguments.blocks(send, sendCounts, sendDisplacements, type, remoteSize, false, "alltoallv send");
         CollectiveArguments.blocks(recv, recvCounts, recvDisplacements, type, remoteSize, true, "alltoallv receive");
-        exchange(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements, type);
+        exchange(blocks(send, sendDisplacements, sendCounts, type), sendCounts, types(type),
+                blocks(recv, recvDisplacements, recvCounts, type), recvCounts, types(type));
     }
 
     /** Block j, {@code sendCounts[j]} elements of {@code sendTypes[j]} at byte displacement {@code sendDisplacements[j]}, to remote rank j. */
     void alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes, MemorySegment recv,
                    long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
         notInPlace(send, "alltoallw's send buffer");
-        List<Request> requests = new ArrayList<>(2 * remoteSize);
         MemorySegment[] into = byteBlocks(recv, recvCounts, recvDisplacements, recvTypes, "alltoallw receive");
         MemorySegment[] from = byteBlocks(send, sendCounts, sendDisplacements, sendTypes, "alltoallw send");
+        exchange(from, sendCounts, sendTypes, into, recvCounts, recvTypes);
+    }
+
+    /** Receives block j from and sends block j to every remote rank j, all at once. */
+    private void exchange(MemorySegment[] from, long[] sendCounts, Datatype[] sendTypes, MemorySegment[] into, long[] recvCounts,
+                          Datatype[] recvTypes) {
+        List<Request> requests = new ArrayList<>(2 * remoteSize);
         for (int j = 0; j < remoteSize; j++) {
             requests.add(crossing.irecv(into[j], recvCounts[j], recvTypes[j], remote(j), CROSSING));
         }
@@ -229,19 +236,20 @@ final class IntercommunicatorCollectives {
         Request.waitAll(requests.toArray(Request[]::new));
     }
 
-    /** Receives from and sends to every remote rank j its block (element displacements), all at once. */
-    private void exchange(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType, MemorySegment recv,
-                          long[] recvCounts, long[] recvDisplacements, Datatype recvType) {
-        List<Request> requests = new ArrayList<>(2 * remoteSize);
+    /** {@code type} for every remote rank. */
+    private Datatype[] types(Datatype type) {
+        Datatype[] all = new Datatype[remoteSize];
+        Arrays.fill(all, type);
+        return all;
+    }
+
+    /** Every remote rank's block of a buffer checked before (element displacements). */
+    private MemorySegment[] blocks(MemorySegment buffer, long[] displacements, long[] counts, Datatype type) {
+        MemorySegment[] blocks = new MemorySegment[remoteSize];
         for (int j = 0; j < remoteSize; j++) {
-            requests.add(crossing.irecv(block(recv, recvDisplacements[j], recvCounts[j], recvType), recvCounts[j], recvType, remote(j),
-                    CROSSING));
+            blocks[j] = block(buffer, displacements[j], counts[j], type);
         }
-        for (int j = 0; j < remoteSize; j++) {
-            requests.add(crossing.isend(block(send, sendDisplacements[j], sendCounts[j], sendType), sendCounts[j], sendType, remote(j),
-                    CROSSING));
-        }
-        Request.waitAll(requests.toArray(Request[]::new));
+        return blocks;
     }
 
     /** The block of {@code count} elements at element displacement {@code displacement} (checked before), empty for none. */

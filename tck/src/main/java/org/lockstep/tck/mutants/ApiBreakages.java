@@ -332,74 +332,58 @@ final class ApiBreakages {
         }
     }
 
-    /** An intercommunicator's merge ignores high: the groups come in the order of merge(false) on both sides. */
-    static final class MergeIgnoresHigh {
+    /**
+     * A breakage of the intercommunicators a communicator makes, {@code broken} giving the methods
+     * it replaces on each; the parts of a split carry it too, since intercommunicators are made from them.
+     */
+    static final class BrokenIntercommunicators {
         private final Communicator real;
+        private final java.util.function.Function<org.lockstep.api.Intercommunicator, Object> broken;
 
-        MergeIgnoresHigh(Communicator real) {
+        BrokenIntercommunicators(Communicator real, java.util.function.Function<org.lockstep.api.Intercommunicator, Object> broken) {
             this.real = real;
+            this.broken = broken;
         }
 
-        /** The real intercommunicator, with merge broken. */
-        static final class Merge {
-            private final org.lockstep.api.Intercommunicator real;
-
-            Merge(org.lockstep.api.Intercommunicator real) {
-                this.real = real;
-            }
-
-            public Communicator merge(boolean high) {
-                return real.merge(false);
-            }
-        }
-
-        /** The parts of a split carry the breakage too: intercommunicators are made from them. */
         public Communicator split(int color, int key) {
             Communicator part = real.split(color, key);
-            return part == null ? null : Forwarders.forward(Communicator.class, part, new MergeIgnoresHigh(part));
+            return part == null ? null : Forwarders.forward(Communicator.class, part, new BrokenIntercommunicators(part, broken));
         }
 
         public org.lockstep.api.Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
             org.lockstep.api.Intercommunicator made = real.createIntercommunicator(localLeader, peer, remoteLeader, tag);
-            return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, new Merge(made));
+            return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, broken.apply(made));
+        }
+    }
+
+    /** An intercommunicator's merge puts the groups in the same order whatever high they pass. */
+    static final class MergeIgnoresHigh {
+        private final org.lockstep.api.Intercommunicator real;
+
+        MergeIgnoresHigh(org.lockstep.api.Intercommunicator real) {
+            this.real = real;
+        }
+
+        public Communicator merge(boolean high) {
+            return real.merge(false);
         }
     }
 
     /** An intercommunicator's gatherv ignores the root's displacements and packs the blocks in remote rank order. */
     static final class IntercommGathervPacks {
-        private final Communicator real;
+        private final org.lockstep.api.Intercommunicator real;
 
-        IntercommGathervPacks(Communicator real) {
+        IntercommGathervPacks(org.lockstep.api.Intercommunicator real) {
             this.real = real;
         }
 
-        /** The real intercommunicator, with gatherv broken. */
-        static final class Packing {
-            private final org.lockstep.api.Intercommunicator real;
-
-            Packing(org.lockstep.api.Intercommunicator real) {
-                this.real = real;
+        public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                            long[] displacements, int root) {
+            long[] packed = displacements == null ? null : new long[displacements.length];
+            for (int j = 1; packed != null && j < packed.length; j++) {
+                packed[j] = packed[j - 1] + recvCounts[j - 1];
             }
-
-            public void gatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
-                                long[] displacements, int root) {
-                long[] packed = displacements == null ? null : new long[displacements.length];
-                for (int j = 1; packed != null && j < packed.length; j++) {
-                    packed[j] = packed[j - 1] + recvCounts[j - 1];
-                }
-                real.gatherv(send, sendCount, type, recv, recvCounts, packed, root);
-            }
-        }
-
-        /** The parts of a split carry the breakage too: intercommunicators are made from them. */
-        public Communicator split(int color, int key) {
-            Communicator part = real.split(color, key);
-            return part == null ? null : Forwarders.forward(Communicator.class, part, new IntercommGathervPacks(part));
-        }
-
-        public org.lockstep.api.Intercommunicator createIntercommunicator(int localLeader, Communicator peer, int remoteLeader, int tag) {
-            org.lockstep.api.Intercommunicator made = real.createIntercommunicator(localLeader, peer, remoteLeader, tag);
-            return Forwarders.forward(org.lockstep.api.Intercommunicator.class, made, new Packing(made));
+            real.gatherv(send, sendCount, type, recv, recvCounts, packed, root);
         }
     }
 

@@ -143,9 +143,11 @@ public final class Mutants {
                 Mutant.communicator("GROUP_OF_WRONG_ORDER", "group() lists the members in reverse order",
                         List.of("COMM.02", "COMM.03"), ApiBreakages.GroupReversed::new),
                 Mutant.communicator("MERGE_IGNORES_HIGH", "an intercommunicator's merge puts the groups in the same order whatever"
-                        + " high they pass", List.of("COMM.04"), ApiBreakages.MergeIgnoresHigh::new),
+                        + " high they pass", List.of("COMM.04"),
+                        real -> new ApiBreakages.BrokenIntercommunicators(real, ApiBreakages.MergeIgnoresHigh::new)),
                 Mutant.communicator("INTERCOMM_GATHERV_PACKS_BLOCKS", "an intercommunicator's gatherv lays the remote ranks' blocks"
-                        + " one after the other, ignoring the displacements", List.of("COMM.08"), ApiBreakages.IntercommGathervPacks::new),
+                        + " one after the other, ignoring the displacements", List.of("COMM.08"),
+                        real -> new ApiBreakages.BrokenIntercommunicators(real, ApiBreakages.IntercommGathervPacks::new)),
                 Mutant.communicator("PREDEFINED_ATTRIBUTES_UNANSWERED", "communicators answer no predefined attribute (TAG_UB, HOST,"
                         + " IO, WTIME_IS_GLOBAL, …): attribute gives empty for them", List.of("COMM.09"),
                         ApiBreakages.PredefinedUnanswered::new),
