@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Table of tools/bench/transport-before-after.sh's runs: per row the medians over pairs of before and
+after, and after/before pair by pair (median, min-max). A row is 'better' or 'worse' only when every pair
+says so (latencies and times lower is better, msg/s higher); otherwise it is within the noise of the runs.
+Usage: python3 tools/bench/summarize-before-after.py OUT"""
+import collections
+import glob
+import re
+import statistics
+import sys
+
+rows = collections.OrderedDict()  # (bench, row) -> {pair: {side: value}}
+higher_is_better = {}
+
+
+def put(bench, row, pair, side, value, higher=False):
+    rows.setdefault((bench, row), {}).setdefault(pair, {})[side] = value
+    higher_is_better[(bench, row)] = higher
+
+
+def read(bench, pair, side, text):
+    for m in re.finditer(r'PP size=(\d+) iters=\d+ med_us=([\d.]+)', text):
+        put(bench, '%s B median one-way us' % m[1], pair, side, float(m[2]))
+    for m in re.finditer(r'COLL op=(\w+) bytes=(\d+) np=\d+ iters=\d+ med_us=([\d.]+)', text):
+        put(bench, '%s %s B median us' % (m[1], m[2]), pair, side, float(m[3]))
+    for m in re.finditer(r'processes, (\d+) B, (receives posted ahead|one receive at a time)[^:]*: '
+                         r'log off (\d+) msg/s, off indirect \d+ msg/s, log on (\d+) msg/s', text):
+        kind = 'posted' if m[2].startswith('receives') else 'one at a time'
+        put(bench, 'processes %s B %s, log off msg/s' % (m[1], kind), pair, side, float(m[3]), True)
+        put(bench, 'processes %s B %s, log on msg/s' % (m[1], kind), pair, side, float(m[4]), True)
+    m = re.search(r'cpu per 64-byte message[^:]*: log off (\d+) ns, log on (\d+) ns', text)
+    if m:
+        put(bench, 'threads: CPU per 64 B message, log off ns', pair, side, float(m[1]))
+        put(bench, 'threads: CPU per 64 B message, log on ns', pair, side, float(m[2]))
+    m = re.search(r'throughput 64-byte messages: log off (\d+) msg/s, log on (\d+) msg/s', text)
+    if m:
+        put(bench, 'threads: 64 B log off msg/s', pair, side, float(m[1]), True)
+        put(bench, 'threads: 64 B log on msg/s', pair, side, float(m[2]), True)
+    for m in re.finditer(r'checkpoint of (\d+ KiB) state: ([\d.]+) us', text):
+        put(bench, 'checkpoint of %s state us' % m[1], pair, side, float(m[2]))
+    m = re.search(r'restart with (\d+) messages to replay and \d+ KiB state: (\d+) us', text)
+    if m:
+        put(bench, 'restart replaying %s messages us' % m[1], pair, side, float(m[2]))
+    for m in re.finditer(r'^(\d+ [KMG]iB)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s', text, re.M):
+        for kind, value in zip(('none', 'independent', 'coordinated'), m.groups()[1:]):
+            put(bench, 'ring of 4 threads, state %s, %s ms' % (m[1], kind), pair, side, float(value))
+    m = re.search(r'restart to first message: one rank ([\d.]+) ms, global rollback ([\d.]+) ms', text)
+    if m:
+        put(bench, 'kill to first message, one rank ms', pair, side, float(m[1]))
+        put(bench, 'kill to first message, global rollback ms', pair, side, float(m[2]))
+
+
+def shown(v):
+    return '%.3g' % v if v < 1e4 else '%.0f' % v
+
+
+def main(out):
+    for name in sorted(glob.glob(out + '/p*-*-*.out')):
+        m = re.match(r'.*/p(\d+)-(\w+)-(before|after)\.out$', name)
+        if m:
+            read(m[2], int(m[1]), m[3], open(name).read())
+    print('| bench | row | pairs | before (median) | after (median) | after/before (median of pairs) | min-max | |')
+    print('|---|---|---:|---:|---:|---:|---:|---|')
+    for (bench, row), pairs in rows.items():
+        both = [p for p in sorted(pairs) if {'before', 'after'} <= pairs[p].keys() and pairs[p]['before'] > 0]
+        if not both:
+            continue
+        before = [pairs[p]['before'] for p in both]
+        after = [pairs[p]['after'] for p in both]
+        ratios = [a / b for a, b in zip(after, before)]
+        worse = [(r < 1) if higher_is_better[(bench, row)] else (r > 1) for r in ratios]
+        verdict = 'worse in every pair' if all(worse) else 'better in every pair' if not any(worse) else 'within noise'
+        print('| %s | %s | %d | %s | %s | %.2f | %.2f-%.2f | %s |' % (bench, row, len(both), shown(statistics.median(before)),
+              shown(statistics.median(after)), statistics.median(ratios), min(ratios), max(ratios), verdict))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1] if len(sys.argv) > 1 else '.')

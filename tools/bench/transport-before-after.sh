@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The transport's benchmarks on an earlier commit (BASE) and on this checkout, interleaved pair by pair
+# (odd pairs base first, even pairs this checkout first): bench pingpong --processes 2 (8 B, 4 KiB, 1 MiB,
+# 4 MiB), bench collectives --processes 2 and 4, bench checkpoint --log-throughput. Each run's output goes
+# to OUT/pN-BENCH-{before,after}.out, start and end (with /proc/loadavg) to OUT/log; the table comes from
+# python3 tools/bench/summarize-before-after.py OUT. Needs this checkout's tools module built
+# (mvn -q -DskipTests package). BASE is built from `git archive` into /tmp (MVN_OPTS for its Maven, e.g. pinned
+# plugin versions when offline). LOCK=FILE holds that lock (flock) for each pair; BENCHES picks some of
+# pingpong coll2 coll4 ckpt.
+# Usage: BASE=31bb3b6 PAIRS=3 OUT=/tmp/ab bash tools/bench/transport-before-after.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+base=$(git -C "$root" rev-parse --short "${BASE:?BASE=commit to compare with}")
+pairs=${PAIRS:-3}
+first=${FIRST_PAIR:-1}
+out=${OUT:-/tmp/transport-before-after-$(date -u +%Y%m%dT%H%M%S)}
+benches=(${BENCHES:-pingpong coll2 coll4 ckpt})
+before=/tmp/lockstep-base-$base
+mkdir -p "$out"
+if [ ! -f "$before/tools/target/lockstep-tools-0.1.0-SNAPSHOT.jar" ]; then
+    rm -rf "$before" && mkdir -p "$before"
+    git -C "$root" archive "$base" | tar -x -C "$before"
+    # shellcheck disable=SC2086 # MVN_OPTS are words
+    (cd "$before" && mvn -B -q -DskipTests -Dmaven.javadoc.skip=true ${MVN_OPTS:-} package -pl tools -am)
+fi
+arguments() {
+    case $1 in
+        pingpong) echo "bench pingpong --processes 2 --sizes 8,4k,1m,4m" ;;
+        coll2) echo "bench collectives --processes 2" ;;
+        coll4) echo "bench collectives --processes 4" ;;
+        ckpt) echo "bench checkpoint --log-throughput" ;;
+    esac
+}
+one() { # side bench pair
+    local dir=$root file=$out/p$3-$2-$1
+    [ "$1" = before ] && dir=$before
+    echo "$(date -u +%H:%M:%S) start $1 $2 pair $3 load $(cat /proc/loadavg)" >> "$out/log"
+    # shellcheck disable=SC2046 # the arguments are words
+    (cd "$dir" && /usr/bin/time -f "wall %e user %U sys %S" -o "$file.time" ./lockstep $(arguments "$2") > "$file.out" 2> "$file.err") \
+        && rc=0 || rc=$?
+    echo "$(date -u +%H:%M:%S) end   $1 $2 pair $3 rc $rc load $(cat /proc/loadavg)" >> "$out/log"
+}
+pair() {
+    for bench in "${benches[@]}"; do
+        if [ $(($1 % 2)) = 1 ]; then one before "$bench" "$1"; one after "$bench" "$1"
+        else one after "$bench" "$1"; one before "$bench" "$1"; fi
+    done
+}
+for ((p = first; p < first + pairs; p++)); do
+    if [ -n "${LOCK:-}" ]; then
+        exec 9>> "$LOCK"
+        flock 9
+        pair "$p"
+        exec 9>&-
+    else
+        pair "$p"
+    fi
+done
+echo "$out"
