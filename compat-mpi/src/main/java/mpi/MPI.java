@@ -184,20 +184,20 @@ public final class MPI {
     public static final FloatInt floatInt = pair(new FloatInt(), FLOAT_INT);
     public static final DoubleInt doubleInt = pair(new DoubleInt(), DOUBLE_INT);
 
-    public static final Op MAX = new Op(org.lockstep.api.Op.MAX, "MPI_MAX");
-    public static final Op MIN = new Op(org.lockstep.api.Op.MIN, "MPI_MIN");
-    public static final Op SUM = new Op(org.lockstep.api.Op.SUM, "MPI_SUM");
-    public static final Op PROD = new Op(org.lockstep.api.Op.PROD, "MPI_PROD");
-    public static final Op LAND = new Op(org.lockstep.api.Op.LAND, "MPI_LAND");
-    public static final Op BAND = new Op(org.lockstep.api.Op.BAND, "MPI_BAND");
-    public static final Op LOR = new Op(org.lockstep.api.Op.LOR, "MPI_LOR");
-    public static final Op BOR = new Op(org.lockstep.api.Op.BOR, "MPI_BOR");
-    public static final Op LXOR = new Op(org.lockstep.api.Op.LXOR, "MPI_LXOR");
-    public static final Op BXOR = new Op(org.lockstep.api.Op.BXOR, "MPI_BXOR");
-    public static final Op MINLOC = new Op(org.lockstep.api.Op.MINLOC, "MPI_MINLOC");
-    public static final Op MAXLOC = new Op(org.lockstep.api.Op.MAXLOC, "MPI_MAXLOC");
-    public static final Op REPLACE = new Op(org.lockstep.api.Op.REPLACE, "MPI_REPLACE");
-    public static final Op NO_OP = new Op(org.lockstep.api.Op.NO_OP, "MPI_NO_OP");
+    public static final Op MAX = Op.predefined(org.lockstep.api.Op.MAX, "MPI_MAX");
+    public static final Op MIN = Op.predefined(org.lockstep.api.Op.MIN, "MPI_MIN");
+    public static final Op SUM = Op.predefined(org.lockstep.api.Op.SUM, "MPI_SUM");
+    public static final Op PROD = Op.predefined(org.lockstep.api.Op.PROD, "MPI_PROD");
+    public static final Op LAND = Op.predefined(org.lockstep.api.Op.LAND, "MPI_LAND");
+    public static final Op BAND = Op.predefined(org.lockstep.api.Op.BAND, "MPI_BAND");
+    public static final Op LOR = Op.predefined(org.lockstep.api.Op.LOR, "MPI_LOR");
+    public static final Op BOR = Op.predefined(org.lockstep.api.Op.BOR, "MPI_BOR");
+    public static final Op LXOR = Op.predefined(org.lockstep.api.Op.LXOR, "MPI_LXOR");
+    public static final Op BXOR = Op.predefined(org.lockstep.api.Op.BXOR, "MPI_BXOR");
+    public static final Op MINLOC = Op.predefined(org.lockstep.api.Op.MINLOC, "MPI_MINLOC");
+    public static final Op MAXLOC = Op.predefined(org.lockstep.api.Op.MAXLOC, "MPI_MAXLOC");
+    public static final Op REPLACE = Op.predefined(org.lockstep.api.Op.REPLACE, "MPI_REPLACE");
+    public static final Op NO_OP = Op.predefined(org.lockstep.api.Op.NO_OP, "MPI_NO_OP");
 
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true);
     public static final Errhandler ERRORS_RETURN = new Errhandler(false);

@@ -22,11 +22,24 @@ public final class Op implements Freeable {
     private volatile Datatype datatype;
     private boolean freed;
 
-    Op(org.lockstep.api.Op op, String name) {
-        this.op = op;
+    /**
+     * Lockstep's operation behind a predefined op and its MPI name. A constructor must not name a
+     * Lockstep type: javac weighs every constructor of {@code new Op(function, commute)}, private
+     * ones too, and would need Lockstep's API on a program's compile path, which holds the bindings only.
+     */
+    record Predefined(org.lockstep.api.Op op, String name) {
+    }
+
+    private Op(Predefined predefined) {
+        this.op = predefined.op();
         this.function = null;
         this.commute = op.isCommutative();
-        this.name = name;
+        this.name = predefined.name();
+    }
+
+    /** A predefined operation ({@code MPI.SUM} ...) carried out by Lockstep's {@code op}. */
+    static Op predefined(org.lockstep.api.Op op, String name) {
+        return new Op(new Predefined(op, name));
     }
 
     /** A user-defined operation ({@code MPI_Op_create}); it must be associative. */
