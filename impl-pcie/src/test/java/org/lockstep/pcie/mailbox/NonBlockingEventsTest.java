@@ -138,10 +138,11 @@ class NonBlockingEventsTest {
         for (int rank = 0; rank < 2; rank++) {
             RecordedEvent barrier = only(collectives, rank, "barrier");
             assertEquals("non-blocking", barrier.getString("kind"));
-            assertEquals("point-to-point dissemination", barrier.getString("algorithm"));
+            // the mailbox runs both on the device (which barrier depends on whether the ranks share cores)
+            assertTrue(barrier.getString("algorithm").matches("device (flags|leader|counter) barrier"), barrier.toString());
             RecordedEvent iallreduce = only(collectives, rank, "allreduce");
             assertEquals("non-blocking", iallreduce.getString("kind"));
-            assertTrue(iallreduce.getString("algorithm").startsWith("point-to-point "), iallreduce.toString());
+            assertEquals("device contributions", iallreduce.getString("algorithm"), iallreduce.toString());
             assertEquals(8, iallreduce.getLong("bytes"));
             assertEquals(2, iallreduce.getInt("size"));
             RecordedEvent neighbours = only(collectives, rank, "neighbor_allgather");
