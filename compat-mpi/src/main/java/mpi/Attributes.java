@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * Caching of attributes on communicators, datatypes and windows ({@code MPI_*_set_attr}). As in
  * the Open MPI bindings, a value is stored serialized, so {@code getAttr} returns a copy and a
- * duplicated object gets copies of its attributes. Keys are per kind of object and per rank.
+ * duplicated object gets copies of its attributes. Keys are per kind of object and per rank. A
+ * freed key stays usable on the objects that still hold a value for it and is never handed out
+ * again: MPI frees a key in use only once no object refers to it (MPI 4.1 §7.7.2).
  */
 final class Attributes {
     enum Kind { COMM, DATATYPE, WIN }
@@ -21,6 +23,7 @@ final class Attributes {
     /** The first key {@code createKeyval} hands out; below it are the predefined ones ({@code MPI.TAG_UB} ...). */
     private static final int FIRST_USER_KEYVAL = 64;
     private static final Map<Kind, BitSet> LIVE_KEYVALS = new EnumMap<>(Kind.class);
+    private static final Map<Kind, BitSet> FREED_KEYVALS = new EnumMap<>(Kind.class);
 
     private final Kind kind;
     private final Map<Integer, byte[]> values = new HashMap<>();
@@ -30,40 +33,50 @@ final class Attributes {
     }
 
     static synchronized int createKeyval(Kind kind) {
-        BitSet live = LIVE_KEYVALS.computeIfAbsent(kind, k -> new BitSet());
-        int key = live.nextClearBit(FIRST_USER_KEYVAL);
-        live.set(key);
+        BitSet taken = (BitSet) keyvals(LIVE_KEYVALS, kind).clone();
+        taken.or(keyvals(FREED_KEYVALS, kind));
+        int key = taken.nextClearBit(FIRST_USER_KEYVAL);
+        keyvals(LIVE_KEYVALS, kind).set(key);
         return key;
     }
 
     static synchronized void freeKeyval(Kind kind, int keyval, String call) throws MPIException {
-        BitSet live = LIVE_KEYVALS.computeIfAbsent(kind, k -> new BitSet());
+        BitSet live = keyvals(LIVE_KEYVALS, kind);
         if (keyval < FIRST_USER_KEYVAL || !live.get(keyval)) {
             throw ErrorClasses.argument(ErrorClasses.KEYVAL, call, "no such attribute key " + keyval);
         }
         live.clear(keyval);
+        keyvals(FREED_KEYVALS, kind).set(keyval);
     }
 
-    private static synchronized void checkLive(Kind kind, int keyval, String call) throws MPIException {
-        BitSet live = LIVE_KEYVALS.get(kind);
-        if (live == null || !live.get(keyval)) {
+    private static BitSet keyvals(Map<Kind, BitSet> keyvals, Kind kind) {
+        return keyvals.computeIfAbsent(kind, k -> new BitSet());
+    }
+
+    /** A live key, or a freed one this object still holds a value for. */
+    private void checkUsable(int keyval, String call) throws MPIException {
+        boolean usable;
+        synchronized (Attributes.class) {
+            usable = keyvals(LIVE_KEYVALS, kind).get(keyval) || keyvals(FREED_KEYVALS, kind).get(keyval) && values.containsKey(keyval);
+        }
+        if (!usable) {
             throw ErrorClasses.argument(ErrorClasses.KEYVAL, call, "no such attribute key " + keyval);
         }
     }
 
     synchronized void set(int keyval, Object value, String call) throws MPIException {
-        checkLive(kind, keyval, call);
+        checkUsable(keyval, call);
         values.put(keyval, serialize(value, call));
     }
 
     synchronized Object get(int keyval, String call) throws MPIException {
-        checkLive(kind, keyval, call);
+        checkUsable(keyval, call);
         byte[] bytes = values.get(keyval);
         return bytes == null ? null : deserialize(bytes, call);
     }
 
     synchronized void delete(int keyval, String call) throws MPIException {
-        checkLive(kind, keyval, call);
+        checkUsable(keyval, call);
         values.remove(keyval);
     }
 

@@ -99,6 +99,11 @@ public final class Datatype implements Freeable, Cloneable {
         return wire == null ? 0 : wire.size() * wirePerElement;
     }
 
+    /** Bytes from one element to the next ({@code MPI_Type_get_extent} in bytes). */
+    long byteExtent() {
+        return unit == null ? 0 : unit.extent();
+    }
+
     /** One element as a Lockstep datatype; bytes, extent and bounds are this type's. */
     org.lockstep.api.Datatype unit() {
         return unit;

@@ -75,6 +75,9 @@ public final class Status {
         // Lockstep counts a complex number as two floats or doubles; the bindings count it as one element
         long perElement = datatype.kind == Datatype.FLOAT_COMPLEX || datatype.kind == Datatype.DOUBLE_COMPLEX ? 2 : 1;
         long basic = org.lockstep.api.Status.of(source, tag, byteCount).elements(datatype.wire);
+        if (basic == org.lockstep.api.Status.UNDEFINED) {
+            return new Count(MPI.UNDEFINED);
+        }
         long basicBytes = datatype.wire.basicType() == null ? 1 : datatype.wire.basicType().size();
         boolean whole = datatype.wire.basicType() == null || byteCount % basicBytes == 0;
         return new Count(whole && basic % perElement == 0 ? basic / perElement : MPI.UNDEFINED);

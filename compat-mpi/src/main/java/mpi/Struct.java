@@ -194,9 +194,10 @@ public abstract class Struct {
         return addData(type, 1);
     }
 
+    /** {@code length} elements of {@code type}, one extent apart (as the bindings lay them out, gaps included). */
     public final int addData(Datatype type, int length) throws MPIException {
-        int size = (int) type.byteSize();
-        return addField(type, size, Math.min(8, Math.max(1, Integer.lowestOneBit(Math.max(1, size)))), length);
+        int extent = (int) type.byteExtent();
+        return addField(type, extent, Math.min(8, Math.max(1, Integer.lowestOneBit(Math.max(1, extent)))), length);
     }
 
     /** One element of a structure in a buffer; a subclass adds named accessors over the protected ones. */

@@ -495,7 +495,10 @@ public final class Datatype {
         }
     }
 
-    /** Basic elements (of the predefined types) in the first {@code bytes} packed bytes of this type. */
+    /**
+     * Basic elements (of the predefined types) in the first {@code bytes} packed bytes of this type,
+     * or {@link Status#UNDEFINED} when those bytes end inside a basic element (MPI 4.1 §5.1.11).
+     */
     long basicElements(long bytes) {
         if (map.size == 0) {
             return 0;
@@ -510,7 +513,10 @@ public final class Datatype {
             if (rest > 0) {
                 long n = Math.min(signatureCounts[i], rest / basicSize);
                 partial += n;
-                rest = n == signatureCounts[i] ? rest - n * basicSize : 0;
+                rest -= n * basicSize;
+                if (n < signatureCounts[i] && rest != 0) {
+                    return Status.UNDEFINED;
+                }
             }
         }
         return whole * perElement + partial;

@@ -39,7 +39,8 @@ public record Status(int source, int tag, long byteCount, boolean cancelled, Err
 
     /**
      * Number of basic elements (of the predefined types) received, counting those of a partly
-     * received last element of {@code type} ({@code MPI_Get_elements}).
+     * received last element of {@code type}, or {@link #UNDEFINED} when the bytes received end
+     * inside a basic element ({@code MPI_Get_elements}).
      */
     public long elements(Datatype type) {
         return type.basicElements(byteCount);

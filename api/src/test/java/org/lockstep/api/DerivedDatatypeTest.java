@@ -230,6 +230,15 @@ class DerivedDatatypeTest {
     }
 
     @Test
+    void bytesEndingInsideABasicElementHaveNoElementCount() {
+        Datatype mixed = Datatype.struct(new int[] {1, 1}, new long[] {0, 8}, new Datatype[] {Datatype.DOUBLE, Datatype.INT}).commit();
+        assertEquals(Status.UNDEFINED, Status.of(0, 0, 2 * 12 + 9).elements(mixed), "two pairs and 9 bytes of a double");
+        assertEquals(Status.UNDEFINED, Status.of(0, 0, 12 + 8 + 2).elements(mixed), "a pair, a double and half an int");
+        assertEquals(4, Status.of(0, 0, 12 + 8 + 4).elements(mixed));
+        assertEquals(Status.UNDEFINED, Status.of(0, 0, 6).elements(Datatype.contiguous(3, Datatype.INT).commit()));
+    }
+
+    @Test
     void badTypesAreTypedErrors() {
         Datatype v = Datatype.vector(2, 1, 3, Datatype.INT);
         MemorySegment buf = MemorySegment.ofArray(new int[8]);

@@ -107,6 +107,11 @@ public final class Communicators {
         copy.deleteAttr(key);
         Check.that(copy.getAttr(key) == null, "a deleted attribute");
         Comm.freeKeyval(key);
+        int held = Comm.createKeyval();
+        copy.setAttr(held, rank);
+        Comm.freeKeyval(held);
+        Check.that(Integer.valueOf(rank).equals(copy.getAttr(held)), "a freed key stays usable where a value holds it");
+        Check.that(Comm.createKeyval() != held, "a freed key in use is not handed out again");
         Check.that(((Integer) world.getAttr(MPI.TAG_UB)) >= 32767, "TAG_UB is at least 32767");
         Check.equal(1, MPI.COMM_SELF.getSize(), "self size");
         Check.equal(0, MPI.COMM_SELF.getRank(), "self rank");

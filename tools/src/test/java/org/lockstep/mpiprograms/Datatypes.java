@@ -147,7 +147,30 @@ public final class Datatypes {
             Check.equal(0, in.getInt(16 * k + 4), "record " + k + "'s padding is untouched");
             Check.equal(prev + k / 2.0, in.getDouble(16 * k + 8), "record " + k + "'s double");
         }
+        // a record (12 bytes of data), an int and half a double: the bytes end inside a basic element
+        Status partial = world.sendRecv(out, 12 + 4 + 4, MPI.BYTE, next, 7, in, 2, record, prev, 7);
+        Check.equal(MPI.UNDEFINED, partial.getElements(record), "elements of bytes ending inside a double");
+        Check.equal(MPI.UNDEFINED, partial.getCount(record), "count of one and a half records");
+
+        // a Struct field of a derived type takes its extent per element, gaps included, as the bindings lay it out
+        Records records = new Records(record);
+        Check.equal(32, records.after, "the field after two records of extent 16 (size 12)");
+        Check.equal(40, records.getExtent(), "two records and an int, padded to 8");
         record.free();
+    }
+
+    private static final class Records extends mpi.Struct {
+        final int after;
+
+        Records(Datatype record) throws MPIException {
+            addData(record, 2);
+            after = addInt();
+        }
+
+        @Override
+        protected Data newData() {
+            return new Data() { };
+        }
     }
 
     /** resized pads an element: a gather of one int per rank into every third int. */
