@@ -29,12 +29,35 @@ public final class Win implements Freeable {
     /** {@code MPI_Win_create} over {@code base} ({@code size} bytes of it), which stays the caller's. */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         this.comm = comm;
+        int elementBytes = elementBytes(base);
         MemorySegment memory = Buffers.segment(base, "new Win");
-        if (size < 0 || size > memory.byteSize()) {
+        long bytes = (long) size * elementBytes;
+        if (size < 0 || bytes > memory.byteSize()) {
             throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "size " + size
-                    + " is negative or beyond the buffer's " + memory.byteSize() + " bytes");
+                    + " is negative or beyond the buffer's " + memory.byteSize() / elementBytes + " elements");
         }
-        this.window = make("new Win", c -> c.createWindow(memory.asSlice(0, size), dispUnit, Info.toHints(info)));
+        this.window = make("new Win", c -> c.createWindow(memory.asSlice(0, bytes), dispUnit * elementBytes, Info.toHints(info)));
+    }
+
+    /**
+     * Bytes in an element of a window's buffer: the bindings count a window's size and
+     * displacement unit in elements of its buffer, which must be direct, as theirs must.
+     */
+    private static int elementBytes(Buffer base) {
+        if (base == null) {
+            return 1; // the allocating form: the bindings would fail on null; here it counts bytes
+        }
+        if (!base.isDirect()) {
+            throw new IllegalArgumentException("The buffer must be direct.");
+        }
+        return switch (base) {
+            case java.nio.ByteBuffer b -> 1;
+            case java.nio.CharBuffer b -> 2;
+            case java.nio.ShortBuffer b -> 2;
+            case java.nio.IntBuffer b -> 4;
+            case java.nio.FloatBuffer b -> 4;
+            default -> 8; // LongBuffer, DoubleBuffer
+        };
     }
 
     /**
@@ -46,8 +69,11 @@ public final class Win implements Freeable {
         if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED) {
             throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "flavor " + flavor);
         }
-        this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(size, dispUnit, Info.toHints(info))
-                : c.allocateWindow(size, dispUnit, Info.toHints(info)));
+        int elementBytes = elementBytes(base);
+        long bytes = (long) size * elementBytes;
+        int unit = dispUnit * elementBytes;
+        this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(bytes, unit, Info.toHints(info))
+                : c.allocateWindow(bytes, unit, Info.toHints(info)));
     }
 
     /** {@code MPI_Win_create_dynamic}: not there. */

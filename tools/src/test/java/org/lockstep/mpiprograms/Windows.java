@@ -21,7 +21,8 @@ public final class Windows {
         int size = world.getSize();
 
         IntBuffer base = MPI.newIntBuffer(size + 1);
-        Win win = new Win(base, 4 * (size + 1), 4, MPI.INFO_NULL, world);
+        // as in the bindings, size and displacement unit count elements of the buffer: size + 1 ints, unit one int
+        Win win = new Win(base, size + 1, 1, MPI.INFO_NULL, world);
         win.fence(0);
         IntBuffer origin = MPI.newIntBuffer(1).put(0, 100 + rank);
         for (int t = 0; t < size; t++) {
@@ -54,7 +55,7 @@ public final class Windows {
         win.fence(0);
         win.free();
 
-        Win allocated = new Win(8, 4, MPI.INFO_NULL, world, null, Win.FLAVOR_PRIVATE);
+        Win allocated = new Win(2, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), Win.FLAVOR_PRIVATE); // 2 ints
         allocated.fence(0);
         allocated.accumulate(MPI.newIntBuffer(1).put(0, rank + 1), 1, MPI.INT, 0, 1, 1, MPI.INT, MPI.SUM);
         allocated.fence(0);
