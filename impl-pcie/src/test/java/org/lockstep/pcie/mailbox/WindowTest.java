@@ -327,6 +327,7 @@ class WindowTest {
                 long expected = i % 4 == 1 ? 100L * peer + (i - 1) : -1;
                 assertEquals(expected, win.segment().getAtIndex(ValueLayout.JAVA_LONG, i), "element " + i);
             }
+            world.barrier(); // the peer's accesses of the next epoch must not race these local reads
             long[] fetched = new long[16];
             java.util.Arrays.fill(fetched, 7);
             win.get(MemorySegment.ofArray(fetched), 1, column, peer, 2); // the peer's column 2 (still -1) into column 0
