@@ -22,6 +22,8 @@ public abstract class Struct {
     private boolean committed;
     /** For the value-index pairs: the predefined type this layout is; null for user structures. */
     private Datatype predefined;
+    /** The datatype of a user structure, made on first use. */
+    private Datatype type;
 
     /** Fixes the layout as the predefined type {@code type}, whose extent it takes. */
     final void bePredefined(Datatype type) {
@@ -45,12 +47,20 @@ public abstract class Struct {
         return extent;
     }
 
-    /** The MPI datatype of one element ({@code MPI_Type_create_struct} of the fields). */
+    /** The MPI datatype of one element ({@code MPI_Type_create_struct} of the fields), committed as the bindings hand it out. */
     public final Datatype getType() throws MPIException {
         commit();
         if (predefined != null) {
             return predefined;
         }
+        if (type == null) {
+            type = structType();
+            type.commit();
+        }
+        return type;
+    }
+
+    private Datatype structType() throws MPIException {
         int[] lengths = new int[fields.size()];
         int[] offsets = new int[fields.size()];
         Datatype[] types = new Datatype[fields.size()];

@@ -156,6 +156,10 @@ public final class Datatypes {
         Records records = new Records(record);
         Check.equal(32, records.after, "the field after two records of extent 16 (size 12)");
         Check.equal(40, records.getExtent(), "two records and an int, padded to 8");
+        ByteBuffer sent = MPI.newByteBuffer(40).putInt(32, rank + 5);
+        ByteBuffer got = MPI.newByteBuffer(40);
+        world.sendRecv(sent, 1, records.getType(), rank, 8, got, 1, records.getType(), rank, 8); // committed as handed out
+        Check.equal(rank + 5, got.getInt(32), "the int after the records, sent in a Struct's type");
         record.free();
     }
 
