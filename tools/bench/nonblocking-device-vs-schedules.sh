@@ -2,7 +2,7 @@
 # The mailbox transport's non-blocking barrier, bcast and allreduce on the device against the same calls as
 # point-to-point schedules (lockstep.collectives.nonblocking=device|schedules), interleaved pair by pair
 # (the order alternates), 2 processes bound to cores and 4 sharing them. Run from the repository root after
-# `mvn -q -DskipTests package`; on a shared machine under `flock /work/team/bench.lock`.
+# `mvn -q -DskipTests package`; on a shared machine under `flock /tmp/lockstep-bench.lock`.
 # PAIRS (default 3), OUT (default /tmp/nonblocking-bench); prints each run's rows to OUT/p<pair>-np<n>-<where>.out.
 set -euo pipefail
 PAIRS=${PAIRS:-3}
