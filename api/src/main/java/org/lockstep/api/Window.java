@@ -103,8 +103,23 @@ public interface Window extends AutoCloseable {
     /** Completes this rank's accesses to {@code rank} at origin and target, inside a lock epoch ({@code MPI_Win_flush}). */
     void flush(int rank);
 
-    /** {@link #flush} of every rank ({@code MPI_Win_flush_all}). */
+    /**
+     * {@link #flush} of every rank this rank holds a lock on ({@code MPI_Win_flush_all}): after a
+     * {@link #lockAll} every rank, after {@link #lock}s the ranks locked; the others are left alone.
+     *
+     * @throws LockstepException {@link ErrorClass#RMA_SYNC} if this rank holds no lock on the window
+     */
     void flushAll();
+
+    /**
+     * Completes this rank's accesses to {@code rank} at this origin only, inside a lock epoch
+     * ({@code MPI_Win_flush_local}): origin buffers of its puts and accumulates may be reused, its
+     * gets' buffers are filled; the target may not have the puts yet.
+     */
+    void flushLocal(int rank);
+
+    /** {@link #flushLocal} of every rank this rank holds a lock on ({@code MPI_Win_flush_local_all}), as {@link #flushAll} chooses them. */
+    void flushLocalAll();
 
     /** Makes this rank's stores to its window memory and the window's copy agree ({@code MPI_Win_sync}): a full memory fence. */
     void sync();

@@ -598,4 +598,9 @@ public abstract class MessagingProviderVerification {
     public void required_RMA_10_derivedTypesMoveTheirPieces() {
         verify("RMA.10");
     }
+
+    @Test
+    public void required_RMA_11_flushAllCompletesTheLockedTargets() {
+        verify("RMA.11");
+    }
 }

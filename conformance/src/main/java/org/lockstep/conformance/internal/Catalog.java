@@ -29,6 +29,7 @@ public final class Catalog {
         all.addAll(TopologyRules.rules());
         all.addAll(NeighborhoodRules.rules());
         all.addAll(RmaRules.rules());
+        all.addAll(MoreRmaRules.rules());
         return all;
     }
 }

@@ -158,6 +158,11 @@ final class DeviceWindow extends PointToPointWindow {
         VarHandle.fullFence();
     }
 
+    /** Every access was a copy on the device, done when its call returned: locally complete already. */
+    @Override
+    protected void implFlushLocal(int target) {
+    }
+
     /**
      * A barrier of the window's ranks on the device: this rank's fences word takes the fence's
      * number with release, then every rank's word must reach it. Frames are served meanwhile, so a

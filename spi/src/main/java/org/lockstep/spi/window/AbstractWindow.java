@@ -248,11 +248,30 @@ public abstract class AbstractWindow implements Window {
     @Override
     public final void flushAll() {
         checkOpen();
+        epochs.checkPassive("flushAll");
         for (int r = 0; r < group.size(); r++) {
-            epochs.checkLocked(r);
+            if (epochs.isLocked(r)) {
+                implFlush(r);
+            }
         }
+    }
+
+    @Override
+    public final void flushLocal(int target) {
+        checkOpen();
+        checkRank(target);
+        epochs.checkLocked(target);
+        implFlushLocal(target);
+    }
+
+    @Override
+    public final void flushLocalAll() {
+        checkOpen();
+        epochs.checkPassive("flushLocalAll");
         for (int r = 0; r < group.size(); r++) {
-            implFlush(r);
+            if (epochs.isLocked(r)) {
+                implFlushLocal(r);
+            }
         }
     }
 
@@ -307,6 +326,11 @@ public abstract class AbstractWindow implements Window {
     protected abstract void implUnlock(int target);
 
     protected abstract void implFlush(int target);
+
+    /** Completes this rank's accesses to {@code target} at this origin; by default a {@link #implFlush}, which completes them at both. */
+    protected void implFlushLocal(int target) {
+        implFlush(target);
+    }
 
     /** Collective: waits until no rank accesses the window, then releases what it holds. */
     protected abstract void implFree();

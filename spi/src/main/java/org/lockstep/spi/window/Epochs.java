@@ -129,6 +129,18 @@ final class Epochs {
         }
     }
 
+    /** Whether this rank holds a lock on {@code target} (its own or lockAll's). */
+    boolean isLocked(int target) {
+        return lockedAll || locks[target] != null;
+    }
+
+    /** Checks that this rank is in a passive-target epoch: holds lockAll or a lock on some rank ({@code call}: flushAll, ...). */
+    void checkPassive(String call) {
+        if (!lockedAll && locksHeld == 0) {
+            throw sync(call + " outside a passive-target epoch (this rank holds no lock on the window)");
+        }
+    }
+
     /** Checks that no epoch but a fence's is open (free). */
     void checkClosed() {
         if (started != null || posted != null || locksHeld > 0 || lockedAll) {

@@ -205,6 +205,12 @@ public class PointToPointWindow extends AbstractWindow {
         request(RmaFrame.Kind.FLUSH, target, 0);
     }
 
+    /** Puts and accumulates left with their frames; what remains locally is every reply {@code target} owes (gets, fetches). */
+    @Override
+    protected void implFlushLocal(int target) {
+        agent.awaitUntil(() -> !agent.owesReply(target), r -> r == target, () -> { });
+    }
+
     @Override
     protected void implFree() {
         for (int r = 0; r < comm.size(); r++) {

@@ -180,6 +180,8 @@ public final class Mutants {
                         WindowBreakages.LockNotExclusive::new),
                 windows("FLUSH_IS_LOCAL", "flush and flushAll complete nothing: a lock epoch's puts leave the origin at unlock",
                         List.of("RMA.04"), WindowBreakages.FlushIsLocal::new),
+                windows("FLUSH_ALL_OF_EVERY_RANK", "flushAll and flushLocalAll flush every rank of the window, so holding a lock"
+                        + " on some ranks only they fail with RMA_SYNC", List.of("RMA.11"), WindowBreakages.FlushAllOfEveryRank::new),
                 windows("ACCUMULATE_NOT_ATOMIC", "accumulate, fetchAndOp and compareAndSwap are a get and a later put, so a"
                         + " concurrent update is lost", List.of("RMA.05", "RMA.06"), WindowBreakages.AccumulateNotAtomic::new),
                 windows("SHARED_QUERY_OWN_PART", "sharedQuery gives the caller's own part whatever rank it names", List.of("RMA.07"),

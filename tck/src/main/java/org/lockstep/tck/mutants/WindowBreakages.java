@@ -105,6 +105,27 @@ final class WindowBreakages {
         }
     }
 
+    /** flushAll and flushLocalAll flush every rank of the window, locked or not. */
+    static final class FlushAllOfEveryRank {
+        private final Window real;
+
+        FlushAllOfEveryRank(Window real) {
+            this.real = real;
+        }
+
+        public void flushAll() {
+            for (int r = 0; r < real.group().size(); r++) {
+                real.flush(r);
+            }
+        }
+
+        public void flushLocalAll() {
+            for (int r = 0; r < real.group().size(); r++) {
+                real.flushLocal(r);
+            }
+        }
+    }
+
     /** An exclusive lock is taken as a shared one. */
     static final class LockNotExclusive {
         private final Window real;

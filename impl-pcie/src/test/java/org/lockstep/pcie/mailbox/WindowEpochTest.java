@@ -1,0 +1,70 @@
+package org.lockstep.pcie.mailbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.Info;
+import org.lockstep.api.LockstepException;
+import org.lockstep.api.Window;
+import org.lockstep.api.Window.LockType;
+
+/**
+ * Completion calls of one-sided windows beyond the epochs' open and close, on device windows and
+ * on the point-to-point default: flushes over some locked targets.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class WindowEpochTest {
+    private static Window window(Communicator world, long bytes, boolean device) {
+        return device ? world.allocateWindow(bytes, 8, Info.EMPTY) : world.createWindow(Arena.ofAuto().allocate(bytes, 8), 8, Info.EMPTY);
+    }
+
+    private static MemorySegment one(long value) {
+        return MemorySegment.ofArray(new long[] {value});
+    }
+
+    private static ErrorClass errorOf(Runnable call) {
+        return assertThrows(LockstepException.class, call::run).errorClass();
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void flushAllAndFlushLocalAllCompleteTheLockedTargetsOnly(boolean device) {
+        TestWorlds.run(3, world -> {
+            Window win = window(world, 16, device);
+            win.segment().set(ValueLayout.JAVA_LONG, 8, 30L + world.rank());
+            win.fence();
+            if (world.rank() == 1) {
+                assertEquals(ErrorClass.RMA_SYNC, errorOf(win::flushAll));
+                assertEquals(ErrorClass.RMA_SYNC, errorOf(win::flushLocalAll));
+                long[] got = new long[2];
+                win.lock(LockType.EXCLUSIVE, 0);
+                win.lock(LockType.SHARED, 2);
+                win.get(MemorySegment.ofArray(got), 1, Datatype.LONG, 0, 1);
+                win.get(MemorySegment.ofArray(got).asSlice(8), 1, Datatype.LONG, 2, 1);
+                win.flushLocalAll();
+                assertEquals(30L, got[0]);
+                assertEquals(32L, got[1]);
+                win.put(one(5), 1, Datatype.LONG, 0, 0);
+                win.put(one(6), 1, Datatype.LONG, 2, 0);
+                win.flushAll();
+                assertEquals(ErrorClass.RMA_SYNC, errorOf(() -> win.flushLocal(1)));
+                win.unlock(0);
+                win.unlock(2);
+            }
+            win.fence();
+            assertEquals(world.rank() == 1 ? 0 : 5L + world.rank() / 2, win.segment().get(ValueLayout.JAVA_LONG, 0));
+            win.free();
+        });
+    }
+}
