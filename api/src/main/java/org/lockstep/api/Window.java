@@ -68,6 +68,25 @@ public interface Window extends AutoCloseable {
     void compareAndSwap(MemorySegment origin, MemorySegment compare, MemorySegment result, Datatype type, int target, long targetDisp);
 
     /**
+     * {@link #put} returning a request that completes once {@code origin} may be reused ({@code MPI_Rput}).
+     * Request-based accesses belong to passive-target epochs: {@code target} must be locked by this
+     * rank ({@link #lock}, {@link #lockAll}). Completing the request completes the access at this
+     * origin only; {@link #flush} or {@link #unlock} complete it at the target.
+     *
+     * @throws LockstepException {@link ErrorClass#RMA_SYNC} if this rank holds no lock on {@code target}
+     */
+    Request rput(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
+
+    /** {@link #get} returning a request that completes once {@code origin} holds the target's elements ({@code MPI_Rget}); as {@link #rput}, under a lock only. */
+    Request rget(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
+
+    /** {@link #accumulate} returning a request that completes once {@code origin} may be reused ({@code MPI_Raccumulate}); under a lock only. */
+    Request raccumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op);
+
+    /** {@link #getAccumulate} returning a request that completes once {@code result} holds the fetched elements ({@code MPI_Rget_accumulate}); under a lock only. */
+    Request rgetAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op);
+
+    /**
      * Collective over the window: completes every access of the closing epoch at origin and target
      * and opens the next ({@code MPI_Win_fence}).
      *

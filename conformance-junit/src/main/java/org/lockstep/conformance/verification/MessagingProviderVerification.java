@@ -603,4 +603,9 @@ public abstract class MessagingProviderVerification {
     public void required_RMA_11_flushAllCompletesTheLockedTargets() {
         verify("RMA.11");
     }
+
+    @Test
+    public void required_RMA_12_requestBasedAccessesCompleteAtTheOrigin() {
+        verify("RMA.12");
+    }
 }

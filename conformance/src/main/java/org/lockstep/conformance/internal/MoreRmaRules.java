@@ -16,6 +16,8 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Info;
+import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.api.Window;
 import org.lockstep.api.Window.LockType;
 import org.lockstep.conformance.MessagingRuleContext;
@@ -23,7 +25,7 @@ import org.lockstep.conformance.Rule;
 
 /**
  * One-sided communication beyond the synchronisation modes of {@link RmaRules}: flushes over the
- * targets a rank has locked. A passive target of these rules waits inside a window call (a fence),
+ * targets a rank has locked, request-based accesses. A passive target of these rules waits inside a window call (a fence),
  * where every provider makes progress.
  */
 final class MoreRmaRules {
@@ -40,7 +42,13 @@ final class MoreRmaRules {
                                 + " part (a third rank reads it), leaving the ranks not locked alone; either without any lock is"
                                 + " RMA_SYNC.",
                         List.of(standard("§12.5.4 MPI_Win_flush_all, MPI_Win_flush_local_all"), mpich("rma/flush.c")),
-                        MoreRmaRules::flushOfLockedTargets));
+                        MoreRmaRules::flushOfLockedTargets),
+                messaging(RMA, 12, REQUIRED, "requestBasedAccessesCompleteAtTheOrigin",
+                        "Under a lock, the requests of rget and rgetAccumulate complete with the target's elements in the buffers,"
+                                + " those of rput and raccumulate with the origin buffer reusable (the target has the values after"
+                                + " unlock); outside a lock, and in a fence epoch, they are RMA_SYNC.",
+                        List.of(standard("§12.3.5 request-based RMA communication operations"), mpich("rma/reqops.c"),
+                                mpich("rma/req_example.c")), MoreRmaRules::requestBased));
     }
 
     private static MemorySegment one(long value) {
@@ -83,6 +91,45 @@ final class MoreRmaRules {
                 }
             }
             win.fence();
+            win.free();
+        });
+    }
+
+    private static void requestBased(MessagingRuleContext c) {
+        c.runClean(2, "request-based accesses under a lock", rank -> {
+            Communicator w = rank.comm();
+            Window win = w.allocateWindow(24, 8, Info.EMPTY);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, 70L + w.rank());
+            win.segment().set(ValueLayout.JAVA_LONG, 8, 0);
+            win.segment().set(ValueLayout.JAVA_LONG, 16, 0);
+            win.fence();
+            if (w.rank() == 1) {
+                expectError(ErrorClass.RMA_SYNC, "rput in a fence epoch", () -> win.rput(one(1), 1, Datatype.LONG, 0, 1));
+                win.fence();
+                expectError(ErrorClass.RMA_SYNC, "rget holding no lock", () -> win.rget(one(1), 1, Datatype.LONG, 0, 1));
+                win.lock(LockType.SHARED, 0);
+                long[] got = new long[2];
+                Request get = win.rget(MemorySegment.ofArray(got), 1, Datatype.LONG, 0, 0);
+                get.await();
+                checkEquals(70L, got[0], "rank 1's rget buffer once its request completed");
+                MemorySegment origin = one(9);
+                Request put = win.rput(origin, 1, Datatype.LONG, 0, 1);
+                put.await();
+                origin.set(ValueLayout.JAVA_LONG, 0, -1);
+                Request add = win.raccumulate(one(5), 1, Datatype.LONG, 0, 2, Op.SUM);
+                Request fetch = win.rgetAccumulate(one(0), MemorySegment.ofArray(got).asSlice(8), 1, Datatype.LONG, 0, 0, Op.NO_OP);
+                Request.waitAll(add, fetch);
+                checkEquals(70L, got[1], "rank 1's rgetAccumulate result once its request completed");
+                win.unlock(0);
+            } else {
+                win.fence();
+            }
+            win.fence();
+            if (w.rank() == 0) {
+                checkEquals(9L, win.segment().get(ValueLayout.JAVA_LONG, 8), "rank 0's element after rank 1's rput, its origin"
+                        + " buffer overwritten once the request completed, and unlock");
+                checkEquals(5L, win.segment().get(ValueLayout.JAVA_LONG, 16), "rank 0's element after rank 1's raccumulate and unlock");
+            }
             win.free();
         });
     }

@@ -16,12 +16,14 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Info;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.api.Window;
 import org.lockstep.api.Window.LockType;
 
 /**
  * Completion calls of one-sided windows beyond the epochs' open and close, on device windows and
- * on the point-to-point default: flushes over some locked targets.
+ * on the point-to-point default: flushes over some locked targets, request-based accesses.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WindowEpochTest {
@@ -64,6 +66,39 @@ class WindowEpochTest {
             }
             win.fence();
             assertEquals(world.rank() == 1 ? 0 : 5L + world.rank() / 2, win.segment().get(ValueLayout.JAVA_LONG, 0));
+            win.free();
+        });
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void requestBasedAccessesCompleteAtTheOriginUnderALock(boolean device) {
+        TestWorlds.run(2, world -> {
+            Window win = window(world, 24, device);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, 40L + world.rank());
+            win.fence();
+            assertEquals(ErrorClass.RMA_SYNC, errorOf(() -> win.rput(one(1), 1, Datatype.LONG, 1 - world.rank(), 1)));
+            win.fence();
+            if (world.rank() == 1) {
+                assertEquals(ErrorClass.RMA_SYNC, errorOf(() -> win.rget(one(1), 1, Datatype.LONG, 0, 1)));
+                win.lock(LockType.SHARED, 0);
+                long[] got = new long[3];
+                Request get = win.rget(MemorySegment.ofArray(got), 1, Datatype.LONG, 0, 0);
+                MemorySegment origin = one(9);
+                Request put = win.rput(origin, 1, Datatype.LONG, 0, 1);
+                Request add = win.raccumulate(one(5), 1, Datatype.LONG, 0, 2, Op.SUM);
+                Request fetch = win.rgetAccumulate(one(0), MemorySegment.ofArray(got).asSlice(8), 1, Datatype.LONG, 0, 0, Op.NO_OP);
+                Request.waitAll(get, put, add, fetch);
+                origin.set(ValueLayout.JAVA_LONG, 0, -1); // reusable once its request is complete
+                assertEquals(40L, got[0]);
+                assertEquals(40L, got[1]);
+                win.unlock(0);
+            }
+            win.fence();
+            if (world.rank() == 0) {
+                assertEquals(9L, win.segment().get(ValueLayout.JAVA_LONG, 8));
+                assertEquals(5L, win.segment().get(ValueLayout.JAVA_LONG, 16));
+            }
             win.free();
         });
     }

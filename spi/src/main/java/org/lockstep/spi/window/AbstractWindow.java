@@ -9,8 +9,11 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Group;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
 import org.lockstep.api.Window;
 import org.lockstep.spi.messaging.ArgumentChecks;
+import org.lockstep.spi.messaging.CompletedRequest;
 
 /**
  * Base class of a provider's windows: every public method is a {@code final} template that checks
@@ -143,6 +146,42 @@ public abstract class AbstractWindow implements Window {
             implCompareAndSwap(target, checkAccess(target, targetDisp, bytes), origin.asSlice(0, bytes), compare.asSlice(0, bytes),
                     result.asSlice(0, bytes));
         }
+    }
+
+    @Override
+    public final Request rput(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
+        return locally("rput", target, () -> put(origin, count, type, target, targetDisp));
+    }
+
+    @Override
+    public final Request rget(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
+        return locally("rget", target, () -> get(origin, count, type, target, targetDisp));
+    }
+
+    @Override
+    public final Request raccumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op) {
+        return locally("raccumulate", target, () -> accumulate(origin, count, type, target, targetDisp, op));
+    }
+
+    @Override
+    public final Request rgetAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp,
+                                        Op op) {
+        return locally("rgetAccumulate", target, () -> getAccumulate(origin, result, count, type, target, targetDisp, op));
+    }
+
+    /** A request-based {@code access} to {@code target}: only inside a lock on it (MPI 4.1 §12.3.5). */
+    private Request locally(String call, int target, Runnable access) {
+        checkOpen();
+        if (target == Communicator.PROC_NULL) {
+            access.run();
+            return CompletedRequest.of(Status.empty());
+        }
+        checkRank(target);
+        if (!epochs.isLocked(target)) {
+            throw Epochs.sync(call + " to rank " + target + " outside a passive-target epoch on it (request-based accesses need"
+                    + " lock or lockAll)");
+        }
+        return implRequest(target, access);
     }
 
     @Override
@@ -326,6 +365,17 @@ public abstract class AbstractWindow implements Window {
     protected abstract void implUnlock(int target);
 
     protected abstract void implFlush(int target);
+
+    /**
+     * Runs {@code access} (one put, get or accumulate to {@code target}) and returns a request that
+     * completes when it is complete at this origin; by default the access is completed before the
+     * request is returned ({@link #implFlushLocal}).
+     */
+    protected Request implRequest(int target, Runnable access) {
+        access.run();
+        implFlushLocal(target);
+        return CompletedRequest.of(Status.empty());
+    }
 
     /** Completes this rank's accesses to {@code target} at this origin; by default a {@link #implFlush}, which completes them at both. */
     protected void implFlushLocal(int target) {

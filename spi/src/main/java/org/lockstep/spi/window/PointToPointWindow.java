@@ -8,6 +8,9 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
+import org.lockstep.spi.messaging.CompletedRequest;
 import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
@@ -209,6 +212,18 @@ public class PointToPointWindow extends AbstractWindow {
     @Override
     protected void implFlushLocal(int target) {
         agent.awaitUntil(() -> !agent.owesReply(target), r -> r == target, () -> { });
+    }
+
+    /** Puts and accumulates are complete here once sent; a get or fetch once its reply is in (the last one covers the others). */
+    @Override
+    protected Request implRequest(int target, Runnable access) {
+        int first = agent.ticketsIssued();
+        access.run();
+        int last = agent.ticketsIssued() - 1;
+        if (last < first || agent.answered(last)) {
+            return CompletedRequest.of(Status.empty());
+        }
+        return new ReplyRequest(agent, target, last);
     }
 
     @Override

@@ -115,6 +115,11 @@ final class RmaAgent {
         return ticket;
     }
 
+    /** The number of tickets handed out so far (the next one's number). */
+    int ticketsIssued() {
+        return nextTicket;
+    }
+
     /** Whether {@code target} owes this rank a reply. */
     boolean owesReply(int target) {
         return repliesOwed[target] > 0;

@@ -182,6 +182,8 @@ public final class Mutants {
                         List.of("RMA.04"), WindowBreakages.FlushIsLocal::new),
                 windows("FLUSH_ALL_OF_EVERY_RANK", "flushAll and flushLocalAll flush every rank of the window, so holding a lock"
                         + " on some ranks only they fail with RMA_SYNC", List.of("RMA.11"), WindowBreakages.FlushAllOfEveryRank::new),
+                windows("RGET_COMPLETES_EARLY", "rget returns a request that is already complete and fetches the data only at"
+                        + " the next flush or unlock", List.of("RMA.12"), WindowBreakages.RgetCompletesEarly::new),
                 windows("ACCUMULATE_NOT_ATOMIC", "accumulate, fetchAndOp and compareAndSwap are a get and a later put, so a"
                         + " concurrent update is lost", List.of("RMA.05", "RMA.06"), WindowBreakages.AccumulateNotAtomic::new),
                 windows("SHARED_QUERY_OWN_PART", "sharedQuery gives the caller's own part whatever rank it names", List.of("RMA.07"),

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 import org.lockstep.api.Communicator;
@@ -13,6 +14,8 @@ import org.lockstep.api.Group;
 import org.lockstep.api.Info;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
+import org.lockstep.api.Status;
 import org.lockstep.api.Window;
 
 /** Breakages of one-sided windows (the RMA rules): each a plausible bug in a window's synchronisation or atomicity. */
@@ -123,6 +126,54 @@ final class WindowBreakages {
             for (int r = 0; r < real.group().size(); r++) {
                 real.flushLocal(r);
             }
+        }
+    }
+
+    /** rget returns a request already complete and gets the data only at the next flush or unlock. */
+    static final class RgetCompletesEarly {
+        private final Window real;
+        private final List<Runnable> pending = new ArrayList<>();
+
+        RgetCompletesEarly(Window real) {
+            this.real = real;
+        }
+
+        public Request rget(MemorySegment origin, long count, Datatype type, int target, long disp) {
+            // the real call into a scratch buffer keeps the epoch checks; the caller's buffer is filled later
+            real.rget(MemorySegment.ofArray(new byte[(int) type.span(count)]), count, type, target, disp).await();
+            pending.add(() -> real.get(origin, count, type, target, disp));
+            return new Request() {
+                @Override
+                public Status await() {
+                    return Status.empty();
+                }
+
+                @Override
+                public Optional<Status> test() {
+                    return Optional.of(Status.empty());
+                }
+
+                @Override
+                public boolean isComplete() {
+                    return true;
+                }
+
+                @Override
+                public void cancel() {
+                }
+            };
+        }
+
+        public void flush(int rank) {
+            pending.forEach(Runnable::run);
+            pending.clear();
+            real.flush(rank);
+        }
+
+        public void unlock(int rank) {
+            pending.forEach(Runnable::run);
+            pending.clear();
+            real.unlock(rank);
         }
     }
 
