@@ -586,7 +586,7 @@ public class Comm implements Freeable, Cloneable {
     /** Ends every rank of the job with {@code errorcode} as exit status ({@code MPI_Abort}). */
     public final void abort(int errorcode) throws MPIException {
         live("Comm.abort");
-        Session.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ")", null);
+        Session.abortJob(errorcode, "MPI_Abort(" + name + ", " + errorcode + ")");
     }
 
     /** Sets what a failed call does ({@code MPI_Comm_set_errhandler}). */

@@ -20,7 +20,7 @@ public final class Errhandler {
     MPIException handle(String call, Throwable failure) {
         MPIException e = ErrorClasses.exception(call, failure);
         if (fatal && e.getErrorClass() != ErrorClasses.UNSUPPORTED_OPERATION) {
-            Session.abortJob(e.getErrorClass(), e.getMessage() + " (MPI.ERRORS_ARE_FATAL: aborting the job)", e);
+            Session.abortJob(e.getErrorClass(), e.getMessage() + " (MPI.ERRORS_ARE_FATAL: aborting the job)");
         }
         return e;
     }

@@ -104,27 +104,17 @@ final class Session {
     }
 
     /**
-     * Ends the job, as {@code MPI_Abort} and a fatal error handler do, and says why on one line.
-     * A process that attached to its world leaves it as a failed rank and exits with {@code code}.
-     * A rank whose world a launcher runs (threads, EM-BSP virtual processors: the JVM holds
-     * other ranks, or is an embedding application) does not end the JVM: it throws
-     * {@link JobAborted} out of its program, its rank fails, and the others see a failed process.
+     * Ends the job, as {@code MPI_Abort} and a fatal error handler do, and says why on one line:
+     * {@link Lockstep#abort} ends every rank with {@code code} as exit status (a process exits and
+     * its launcher stops the others; a rank that is a thread throws {@link org.lockstep.api.JobAbortedError}
+     * to the launcher that runs the threads). The rank does not leave its world first, as leaving
+     * may wait on the peers; they see its end as a failure all the same.
      */
-    static void abortJob(int code, String why, Throwable cause) {
+    static void abortJob(int code, String why) {
         Session s = current;
         String rank = s == null ? "" : "rank " + s.world.rank() + ": ";
         System.err.println("MPI abort: " + rank + why);
         System.err.flush();
-        if (s != null && s.attached == null) {
-            throw new JobAborted(code, rank + why, cause);
-        }
-        if (s != null) {
-            try {
-                s.attached.fail(cause == null ? new MPIException(why) : cause);
-            } catch (RuntimeException ignored) {
-                // exiting anyway
-            }
-        }
-        Runtime.getRuntime().exit(code);
+        Lockstep.abort(code, rank + why);
     }
 }

@@ -36,6 +36,12 @@ public record LaunchEnvironment(int rank, int size, String devicePath, long jobK
      * the launcher die first, the job's last rank out removes it.
      */
     public static final String REMOVE_DEVICE = "LOCKSTEP_REMOVE_DEVICE";
+    /**
+     * Where a rank that aborts the job ({@link Lockstep#abort}) writes its {@link AbortNotice}: a
+     * launcher that sets it watches the file and, when it appears, stops every rank at once and
+     * exits with the notice's code.
+     */
+    public static final String ABORT_FILE = "LOCKSTEP_ABORT_FILE";
 
     /**
      * Incarnation of this process: absent or {@code 1} for a rank's first process, {@code k} for

@@ -125,6 +125,43 @@ public final class Lockstep {
         return KeptRank.start("lockstep-singleton-rank", program -> provider.runInThreads(withProperties, program));
     }
 
+    /**
+     * Ends the whole job with {@code exitCode} as its exit status ({@code MPI_Abort}; Lockstep
+     * aborts every rank of the job, whatever communicator the program named), without waiting for
+     * any other rank. Never returns normally.
+     * <ul>
+     * <li>In a process of its own (a launcher's rank, or a program alone): tells the launcher in
+     *     {@link LaunchEnvironment#ABORT_FILE} when it set one (the launcher then stops the other
+     *     ranks at once and exits with {@code exitCode}), flushes {@code System.out} and
+     *     {@code System.err}, and exits the JVM with {@code exitCode}; its peers see it as failed.
+     *     Another launcher ({@code mpirun}, {@code srun}) ends the job on the non-zero exit.</li>
+     * <li>On a rank that is a thread of a world of threads ({@link #run} in this JVM): throws
+     *     {@link JobAbortedError}; the JVM holds other ranks or is an application's, so ending it
+     *     is for whoever runs the world ({@code lockstep run --threads} does, with the code).</li>
+     * </ul>
+     *
+     * @param reason one line saying why, for the launcher's report
+     * @throws JobAbortedError on a rank that is a thread of a world of threads
+     */
+    public static void abort(int exitCode, String reason) {
+        Optional<LaunchEnvironment> launch = LaunchEnvironment.current();
+        if (launch.isEmpty() && CURRENT_WORLD.isBound()) {
+            throw new JobAbortedError(exitCode, reason);
+        }
+        String noticeFile = System.getenv(LaunchEnvironment.ABORT_FILE);
+        if (launch.isPresent() && noticeFile != null && !noticeFile.isBlank()) {
+            try {
+                new AbortNotice(launch.get().rank(), exitCode, reason).write(java.nio.file.Path.of(noticeFile));
+            } catch (java.io.IOException | RuntimeException e) {
+                System.err.println("lockstep: could not tell the launcher of the abort (" + e.getMessage()
+                        + "); it sees the rank's exit instead");
+            }
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().exit(exitCode);
+    }
+
     /** {@code program}, run with its world bound to the thread for {@link #currentWorld()}. */
     private static RankProgram boundToItsWorld(RankProgram program) {
         return world -> ScopedValue.where(CURRENT_WORLD, world).call(() -> {

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
+import org.lockstep.api.AbortNotice;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
@@ -94,15 +95,23 @@ public final class ProcessLauncher {
 
     /**
      * How a launch ended. {@code exitCodes[r]} is the exit code of rank r's last incarnation;
-     * {@code restarts} lists the restarts in the order they happened.
+     * {@code restarts} lists the restarts in the order they happened; {@code abort} is the first
+     * rank's abort of the job ({@code MPI_Abort}), if one aborted.
      */
-    public record Outcome(int[] exitCodes, int firstFailedRank, boolean deviceRemoved, Path device, List<Restart> restarts) {
+    public record Outcome(int[] exitCodes, int firstFailedRank, boolean deviceRemoved, Path device, List<Restart> restarts,
+                          Optional<AbortNotice> abort) {
         public Outcome {
             restarts = List.copyOf(restarts);
         }
 
-        /** 0 when every rank succeeded, else the first failed rank's code (1 if that was 0 because it was stopped). */
+        /**
+         * The abort's code when a rank aborted the job; else 0 when every rank succeeded, else the
+         * first failed rank's code (1 if that was 0 because it was stopped).
+         */
         public int exitCode() {
+            if (abort.isPresent()) {
+                return abort.get().exitCode();
+            }
             if (firstFailedRank < 0) {
                 return 0;
             }
@@ -154,19 +163,20 @@ public final class ProcessLauncher {
         int[] exitCodes = new int[job.ranks()];
         List<Restart> restarts = new ArrayList<>();
         int firstFailed = -1;
+        AbortWatch aborts = AbortWatch.create();
         try {
             List<String> command = command(job);
             for (int rank = 0; rank < job.ranks(); rank++) {
-                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps, removeDevice));
+                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps, removeDevice, aborts));
                 listener.started(rank, FIRST_INCARNATION, processes.get(rank));
             }
             Restarter restarter = (rank, incarnation) -> {
-                Process p = start(job, command, device, jobKey, rank, incarnation, pumps, removeDevice);
+                Process p = start(job, command, device, jobKey, rank, incarnation, pumps, removeDevice, aborts);
                 processes.set(rank, p);
                 listener.started(rank, incarnation, p);
                 return p;
             };
-            firstFailed = awaitAll(processes, exitCodes, job, restarter, restarts);
+            firstFailed = awaitAll(processes, exitCodes, job, restarter, restarts, aborts);
             for (Thread pump : snapshot(pumps)) {
                 pump.join(Duration.ofSeconds(5));
             }
@@ -176,6 +186,7 @@ public final class ProcessLauncher {
             throw new LockstepException(ErrorClass.OTHER, "launcher interrupted; ranks stopped");
         } finally {
             snapshot(processes).forEach(Process::destroyForcibly);
+            aborts.close();
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
@@ -190,7 +201,7 @@ public final class ProcessLauncher {
                 err.println("lockstep run: could not remove device " + device + ": " + e.getMessage());
             }
         }
-        return new Outcome(exitCodes, firstFailed, removed, device, restarts);
+        return new Outcome(exitCodes, firstFailed, removed, device, restarts, aborts.check());
     }
 
     /**
@@ -250,7 +261,7 @@ public final class ProcessLauncher {
 
     /** Starts one process of {@code rank} as {@code incarnation}, its output copied with its rank as prefix. */
     private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps,
-                          boolean removeDevice) {
+                          boolean removeDevice, AbortWatch aborts) {
         String tag = FlightRecording.rankTag(rank, incarnation);
         List<String> withRank = command.stream().map(a -> a.replace(FlightRecording.RANK, tag)).toList();
         List<String> rankCommand = withRank;
@@ -269,6 +280,7 @@ public final class ProcessLauncher {
         env.put(LaunchEnvironment.INCARNATION, Integer.toString(incarnation));
         env.put(LaunchEnvironment.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
         env.put(LaunchEnvironment.REMOVE_DEVICE, Boolean.toString(removeDevice));
+        env.put(LaunchEnvironment.ABORT_FILE, aborts.file());
         env.put(LaunchEnvironment.PROPERTIES, job.properties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
         Process process;
@@ -293,10 +305,11 @@ public final class ProcessLauncher {
     /**
      * Waits for every rank. A rank that fails while restarts remain is started again as its next
      * incarnation and the others go on; after a failure that is not restarted, waits {@code grace}
-     * for the rest, then stops them.
+     * for the rest, then stops them. A rank that aborts the job ({@link AbortNotice}) has the others
+     * stopped at once and restarts none; it is given the grace period to exit itself.
      */
-    private int awaitAll(List<Process> processes, int[] exitCodes, Job job, Restarter restarter, List<Restart> restarts)
-            throws InterruptedException {
+    private int awaitAll(List<Process> processes, int[] exitCodes, Job job, Restarter restarter, List<Restart> restarts,
+                         AbortWatch aborts) throws InterruptedException {
         Duration grace = job.grace();
         int firstFailed = -1;
         long graceDeadline = Long.MAX_VALUE;
@@ -306,8 +319,18 @@ public final class ProcessLauncher {
         java.util.Arrays.fill(incarnation, FIRST_INCARNATION);
         int remaining = ranks;
         StoppedRanks stopped = new StoppedRanks(ranks);
+        boolean aborted = false;
         while (remaining > 0) {
             stopped.check(processes, done, err);
+            Optional<AbortNotice> abort = aborts.check();
+            if (abort.isPresent() && !aborted) {
+                aborted = true;
+                stopTheOthers(abort.get(), processes, done);
+                firstFailed = firstFailed < 0 ? abort.get().rank() : firstFailed;
+                if (graceDeadline == Long.MAX_VALUE) {
+                    graceDeadline = System.nanoTime() + grace.toNanos();
+                }
+            }
             if (cancelled && graceDeadline == Long.MAX_VALUE) {
                 err.println("lockstep run: cancelled; stopping every rank");
                 processes.forEach(Process::destroyForcibly);
@@ -321,7 +344,7 @@ public final class ProcessLauncher {
                 }
                 int code = p.exitValue();
                 long diedAt = System.nanoTime();
-                if (code != 0 && firstFailed < 0 && !cancelled && restarts.size() < job.maxRestarts()) {
+                if (code != 0 && firstFailed < 0 && !cancelled && aborts.check().isEmpty() && restarts.size() < job.maxRestarts()) {
                     incarnation[rank]++;
                     err.println("lockstep run: rank " + rank + " " + describeExit(code) + "; restarting it as incarnation "
                             + incarnation[rank] + " (restart " + (restarts.size() + 1) + " of at most " + job.maxRestarts() + ")");
@@ -332,7 +355,7 @@ public final class ProcessLauncher {
                 done[rank] = true;
                 remaining--;
                 exitCodes[rank] = code;
-                if (code != 0 && firstFailed < 0) {
+                if (code != 0 && firstFailed < 0 && aborts.check().isEmpty()) {
                     firstFailed = rank;
                     String exhausted = job.maxRestarts() > 0 ? " and all " + job.maxRestarts() + " restarts are used" : "";
                     err.println("lockstep run: rank " + rank + " " + describeExit(code) + exhausted
@@ -351,6 +374,17 @@ public final class ProcessLauncher {
             }
         }
         return firstFailed;
+    }
+
+    /** A rank aborted the job: every other rank is stopped now, whatever it is doing. */
+    private void stopTheOthers(AbortNotice notice, List<Process> processes, boolean[] done) {
+        err.println("lockstep run: rank " + notice.rank() + " aborted the job with exit code " + notice.exitCode() + " ("
+                + notice.reason() + "); stopping every other rank");
+        for (int rank = 0; rank < done.length; rank++) {
+            if (!done[rank] && rank != notice.rank()) {
+                processes.get(rank).destroyForcibly();
+            }
+        }
     }
 
     static String describeExit(int code) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobAbortedError;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepException;
@@ -24,7 +25,7 @@ import org.lockstep.api.LockstepException;
  * bindings' {@code MPI.Init} finds the rank's world as {@link Lockstep#currentWorld()}.
  *
  * <p>A rank that throws fails the job as a failed process; a rank that calls {@code System.exit}
- * ends the whole job, every rank being a thread of this JVM.
+ * or aborts the job ({@code MPI_Abort}) ends the whole job, every rank being a thread of this JVM.
  */
 final class ThreadRanks {
     private final List<Path> classPath;
@@ -53,6 +54,8 @@ final class ThreadRanks {
                 thread.setContextClassLoader(loader);
                 try {
                     mainOf(loader).invokeExact(arguments.toArray(new String[0]));
+                } catch (JobAbortedError aborted) {
+                    endJob(aborted);
                 } catch (Exception | Error e) {
                     throw e;
                 } catch (Throwable t) {
@@ -62,6 +65,18 @@ final class ThreadRanks {
                 }
             }
         });
+    }
+
+    /**
+     * A rank aborted the job ({@code MPI_Abort}, {@link Lockstep#abort}): this JVM is the whole job,
+     * so it ends now with the abort's code, after what the ranks printed; the other ranks may be
+     * in calls or loops of their own that nothing else would end.
+     */
+    private static void endJob(JobAbortedError aborted) {
+        System.err.println("lockstep run: " + aborted.getMessage() + "; ending every rank");
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().exit(aborted.exitCode());
     }
 
     private MethodHandle mainOf(ClassLoader loader) {
