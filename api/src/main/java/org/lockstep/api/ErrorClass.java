@@ -60,6 +60,8 @@ public enum ErrorClass {
     RMA_SYNC("MPI_ERR_RMA_SYNC"),
     /** A one-sided access that reaches outside the target's window. */
     RMA_RANGE("MPI_ERR_RMA_RANGE"),
+    /** An assertion ({@link Window.Assertion}) that the synchronisation call it is given to does not take. */
+    ASSERT("MPI_ERR_ASSERT"),
     /** A topology that does not fit its communicator, or a topology call on a communicator without that topology. */
     TOPOLOGY("MPI_ERR_TOPOLOGY"),
     /** Invalid dimensions of a Cartesian topology: negative, not multiplying out, or a direction outside them. */

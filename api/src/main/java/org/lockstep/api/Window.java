@@ -27,6 +27,28 @@ public interface Window extends AutoCloseable {
     /** The kinds of passive-target lock ({@code MPI_LOCK_EXCLUSIVE}, {@code MPI_LOCK_SHARED}). */
     enum LockType { EXCLUSIVE, SHARED }
 
+    /**
+     * What a program promises at a synchronisation call ({@code MPI_MODE_*}, MPI 4.1 §12.5.5), so
+     * the window may skip work: each call takes only those MPI allows it ({@link ErrorClass#ASSERT}
+     * otherwise). A false promise is the program's error, as in MPI.
+     */
+    enum Assertion {
+        /**
+         * {@link #lock}, {@link #lockAll}: no other rank holds or asks for a conflicting lock meanwhile
+         * (the lock is not taken); {@link #start}: every target has posted already (start does not
+         * wait for the posts); {@link #post}: no origin has called its matching start yet.
+         */
+        NOCHECK,
+        /** {@link #fence}, {@link #post}: this rank has not stored to its part since the last synchronisation. */
+        NOSTORE,
+        /** {@link #fence}, {@link #post}: no rank puts or accumulates into this rank's part until the next synchronisation. */
+        NOPUT,
+        /** {@link #fence}: no access precedes it since the previous fence (it completes none, so waits for no one's). */
+        NOPRECEDE,
+        /** {@link #fence}: no access follows it until the next synchronisation (it opens no epoch). */
+        NOSUCCEED
+    }
+
     /** The ranks of the window: those of the communicator it was made on ({@code MPI_Win_get_group}). */
     Group group();
 
@@ -95,11 +117,28 @@ public interface Window extends AutoCloseable {
      */
     void fence();
 
+    /**
+     * {@link #fence} with the program's {@code assertions}: {@link Assertion#NOSTORE},
+     * {@link Assertion#NOPUT}, {@link Assertion#NOPRECEDE}, {@link Assertion#NOSUCCEED}, given alike
+     * by every rank.
+     *
+     * @throws LockstepException {@link ErrorClass#ASSERT} for another assertion,
+     *         {@link ErrorClass#RMA_SYNC} for {@code NOPRECEDE} after this rank's accesses of the epoch
+     *         it would close; an access after a fence with {@code NOSUCCEED} is {@code RMA_SYNC}
+     */
+    void fence(Assertion... assertions);
+
     /** Opens an exposure epoch for the ranks of {@code origins} ({@code MPI_Win_post}). */
     void post(Group origins);
 
+    /** {@link #post} with {@link Assertion#NOCHECK}, {@link Assertion#NOSTORE}, {@link Assertion#NOPUT} ({@link ErrorClass#ASSERT} for others). */
+    void post(Group origins, Assertion... assertions);
+
     /** Opens an access epoch to the ranks of {@code targets}, once they have posted ({@code MPI_Win_start}). */
     void start(Group targets);
+
+    /** {@link #start} with {@link Assertion#NOCHECK} ({@link ErrorClass#ASSERT} for others): the targets have posted already. */
+    void start(Group targets, Assertion... assertions);
 
     /** Closes the access epoch of {@link #start}: every access of it is complete at this origin ({@code MPI_Win_complete}). */
     void complete();
@@ -110,11 +149,17 @@ public interface Window extends AutoCloseable {
     /** Opens a passive-target access epoch to {@code rank} ({@code MPI_Win_lock}); an exclusive lock excludes every other lock on it. */
     void lock(LockType type, int rank);
 
+    /** {@link #lock} with {@link Assertion#NOCHECK} ({@link ErrorClass#ASSERT} for others): no conflicting lock exists, none is taken. */
+    void lock(LockType type, int rank, Assertion... assertions);
+
     /** Closes the epoch of {@link #lock}: its accesses are complete at origin and target ({@code MPI_Win_unlock}). */
     void unlock(int rank);
 
     /** A shared lock on every rank of the window ({@code MPI_Win_lock_all}). */
     void lockAll();
+
+    /** {@link #lockAll} with {@link Assertion#NOCHECK} ({@link ErrorClass#ASSERT} for others). */
+    void lockAll(Assertion... assertions);
 
     /** Closes the epoch of {@link #lockAll} ({@code MPI_Win_unlock_all}). */
     void unlockAll();

@@ -608,4 +608,9 @@ public abstract class MessagingProviderVerification {
     public void required_RMA_12_requestBasedAccessesCompleteAtTheOrigin() {
         verify("RMA.12");
     }
+
+    @Test
+    public void required_RMA_13_assertionsKeepTheirPromisesAndAreChecked() {
+        verify("RMA.13");
+    }
 }

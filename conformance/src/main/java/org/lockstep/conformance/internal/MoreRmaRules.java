@@ -19,13 +19,14 @@ import org.lockstep.api.Info;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.api.Window;
+import org.lockstep.api.Window.Assertion;
 import org.lockstep.api.Window.LockType;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
 
 /**
  * One-sided communication beyond the synchronisation modes of {@link RmaRules}: flushes over the
- * targets a rank has locked, request-based accesses. A passive target of these rules waits inside a window call (a fence),
+ * targets a rank has locked, request-based accesses, assertions. A passive target of these rules waits inside a window call (a fence),
  * where every provider makes progress.
  */
 final class MoreRmaRules {
@@ -48,7 +49,13 @@ final class MoreRmaRules {
                                 + " those of rput and raccumulate with the origin buffer reusable (the target has the values after"
                                 + " unlock); outside a lock, and in a fence epoch, they are RMA_SYNC.",
                         List.of(standard("§12.3.5 request-based RMA communication operations"), mpich("rma/reqops.c"),
-                                mpich("rma/req_example.c")), MoreRmaRules::requestBased));
+                                mpich("rma/req_example.c")), MoreRmaRules::requestBased),
+                messaging(RMA, 13, REQUIRED, "assertionsKeepTheirPromisesAndAreChecked",
+                        "Fences with NOPRECEDE and NOSUCCEED around a ring of gets and puts, a NOCHECK lock and lockAll, and"
+                                + " NOCHECK post and start complete as the plain calls do; an assertion a call does not take is"
+                                + " ASSERT, NOPRECEDE after an access of the epoch and an access after NOSUCCEED are RMA_SYNC.",
+                        List.of(standard("§12.5.5 assertions: MPI_MODE_NOCHECK, NOSTORE, NOPUT, NOPRECEDE, NOSUCCEED"),
+                                mpich("rma/lockopts.c")), MoreRmaRules::assertions));
     }
 
     private static MemorySegment one(long value) {
@@ -130,6 +137,59 @@ final class MoreRmaRules {
                         + " buffer overwritten once the request completed, and unlock");
                 checkEquals(5L, win.segment().get(ValueLayout.JAVA_LONG, 16), "rank 0's element after rank 1's raccumulate and unlock");
             }
+            win.free();
+        });
+    }
+
+    private static void assertions(MessagingRuleContext c) {
+        c.runClean(3, "synchronisation with assertions", rank -> {
+            Communicator w = rank.comm();
+            int n = w.size();
+            int right = (w.rank() + 1) % n;
+            int left = (w.rank() + n - 1) % n;
+            Window win = w.allocateWindow(40, 8, Info.EMPTY);
+            win.segment().fill((byte) 0);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, 100L + w.rank());
+            win.fence(Assertion.NOPRECEDE);
+            long[] got = new long[1];
+            win.get(MemorySegment.ofArray(got), 1, Datatype.LONG, right, 0);
+            win.put(one(w.rank()), 1, Datatype.LONG, right, 1);
+            win.fence(Assertion.NOSUCCEED);
+            checkEquals(100L + right, got[0], "rank " + w.rank() + "'s get of rank " + right + "'s store made before a NOPRECEDE fence");
+            checkEquals((long) left, win.segment().get(ValueLayout.JAVA_LONG, 8), "rank " + w.rank()
+                    + "'s element after fences with NOPRECEDE and NOSUCCEED (put by rank " + left + ")");
+            expectError(ErrorClass.RMA_SYNC, "a put after a fence with NOSUCCEED", () -> win.put(one(1), 1, Datatype.LONG, right, 2));
+            expectError(ErrorClass.ASSERT, "a fence with NOCHECK", () -> win.fence(Assertion.NOCHECK));
+            expectError(ErrorClass.ASSERT, "a lock with NOPRECEDE", () -> win.lock(LockType.SHARED, right, Assertion.NOPRECEDE));
+            expectError(ErrorClass.ASSERT, "a start with NOPUT", () -> win.start(w.group().incl(right), Assertion.NOPUT));
+            win.fence();
+            win.put(one(w.rank()), 1, Datatype.LONG, right, 2);
+            expectError(ErrorClass.RMA_SYNC, "a fence with NOPRECEDE after a put of its epoch", () -> win.fence(Assertion.NOPRECEDE));
+            win.fence(Assertion.NOSUCCEED, Assertion.NOSTORE, Assertion.NOPUT);
+            checkEquals((long) left, win.segment().get(ValueLayout.JAVA_LONG, 16), "rank " + w.rank()
+                    + "'s element after a fence with NOSUCCEED, NOSTORE and NOPUT (put by rank " + left + ")");
+            if (w.rank() == 1) {
+                win.lock(LockType.EXCLUSIVE, 0, Assertion.NOCHECK);
+                win.put(one(9), 1, Datatype.LONG, 0, 3);
+                win.unlock(0);
+                w.send(new int[] {1}, 2, NOTE);
+            } else if (w.rank() == 2) {
+                w.recv(new int[1], 1, NOTE);
+                long[] seen = new long[1];
+                win.lockAll(Assertion.NOCHECK);
+                win.get(MemorySegment.ofArray(seen), 1, Datatype.LONG, 0, 3);
+                win.unlockAll();
+                checkEquals(9L, seen[0], "rank 0's element read under lockAll(NOCHECK) after rank 1's lock(NOCHECK), put, unlock");
+            }
+            win.fence(Assertion.NOPRECEDE, Assertion.NOSUCCEED);
+            win.post(w.group().incl(left), Assertion.NOCHECK);
+            w.barrier();
+            win.start(w.group().incl(right), Assertion.NOCHECK);
+            win.put(one(50L + w.rank()), 1, Datatype.LONG, right, 4);
+            win.complete();
+            win.waitExposure();
+            checkEquals(50L + left, win.segment().get(ValueLayout.JAVA_LONG, 32), "rank " + w.rank()
+                    + "'s element after post and start with NOCHECK (put by rank " + left + ")");
             win.free();
         });
     }

@@ -34,6 +34,8 @@ final class DeviceWindow extends PointToPointWindow {
     /** The lock this rank holds on each target, or null. */
     private final LockType[] held;
     private final PassiveTargetLock locks;
+    /** The NOPRECEDE fence whose wait for each target waits for this rank's first access to it; 0 if none. */
+    private long deferredFence;
 
     /** Collective over {@code owner}: {@code buffer} is this rank's device buffer, its first line zeroed. */
     DeviceWindow(Communicator owner, ExternalMemory device, MemorySegment buffer, long size, int dispUnit, boolean shared,
@@ -63,16 +65,19 @@ final class DeviceWindow extends PointToPointWindow {
 
     @Override
     protected void implPut(int target, long byteOffset, MemorySegment data) {
+        awaitDeferredFence(target);
         MemorySegment.copy(data, 0, parts[target], byteOffset, data.byteSize());
     }
 
     @Override
     protected void implGet(int target, long byteOffset, MemorySegment destination) {
+        awaitDeferredFence(target);
         MemorySegment.copy(parts[target], byteOffset, destination, 0, destination.byteSize());
     }
 
     @Override
     protected void implAccumulate(int target, long byteOffset, MemorySegment data, Datatype element, Op op, MemorySegment result) {
+        awaitDeferredFence(target);
         MemorySegment at = parts[target].asSlice(byteOffset, data.byteSize());
         long word = headers[2 * target] + DeviceWindowDescriptor.ACCUMULATE_LOCK_OFFSET;
         acquire(word);
@@ -88,6 +93,7 @@ final class DeviceWindow extends PointToPointWindow {
 
     @Override
     protected void implCompareAndSwap(int target, long byteOffset, MemorySegment origin, MemorySegment compare, MemorySegment result) {
+        awaitDeferredFence(target);
         MemorySegment at = parts[target].asSlice(byteOffset, origin.byteSize());
         long word = headers[2 * target] + DeviceWindowDescriptor.ACCUMULATE_LOCK_OFFSET;
         acquire(word);
@@ -170,24 +176,58 @@ final class DeviceWindow extends PointToPointWindow {
      */
     @Override
     protected void implFence() {
+        long epoch = publishFence();
+        for (int r = 0; r < parts.length; r++) {
+            awaitFence(r, epoch);
+        }
+        deferredFence = 0;
+        VarHandle.fullFence();
+    }
+
+    /**
+     * NOPRECEDE: no access of the closing epoch to wait for, so the barrier's second half is put off
+     * to this rank's first access of each target (whose stores before the fence must come first).
+     * A shared window's parts are loaded and stored directly, past any such check: it waits in full.
+     */
+    @Override
+    protected void implFence(boolean noPrecede, boolean noSucceed) {
+        if (!noPrecede || shared) {
+            implFence();
+            return;
+        }
+        deferredFence = publishFence();
+    }
+
+    /** Publishes this rank's next fence count (after its frames and stores) and returns it. */
+    private long publishFence() {
         VarHandle.fullFence();
         completeFrames(); // a post or complete sent before this fence is in its receiver's mailbox before the count moves
         long epoch = nextFenceEpoch();
         device.putLongRelease(headers[2 * rank()] + DeviceWindowDescriptor.FENCES_OFFSET, epoch);
-        IdleStrategy idle = null;
-        for (int r = 0; r < parts.length; r++) {
-            while (fencesSeen(r) < epoch) {
-                idle = idle == null ? newIdleStrategy() : idle;
-                LockstepException gone = goneError(r); // judged before its count is read again: it may have fenced and ended
-                serve();
-                checkFenceMatched(epoch);
-                if (gone != null && fencesSeen(r) < epoch) {
-                    throw gone;
-                }
-                idle.idle();
-            }
+        return epoch;
+    }
+
+    /** Before an access after a NOPRECEDE fence: {@code target} must have made that fence. */
+    private void awaitDeferredFence(int target) {
+        if (deferredFence != 0 && fencesSeen(target) < deferredFence) {
+            awaitFence(target, deferredFence);
+            VarHandle.fullFence();
         }
-        VarHandle.fullFence();
+    }
+
+    /** Waits until rank {@code r} has made fence {@code epoch}, serving frames and failing on a mismatch or a gone rank. */
+    private void awaitFence(int r, long epoch) {
+        IdleStrategy idle = null;
+        while (fencesSeen(r) < epoch) {
+            idle = idle == null ? newIdleStrategy() : idle;
+            LockstepException gone = goneError(r); // judged before its count is read again: it may have fenced and ended
+            serve();
+            checkFenceMatched(epoch);
+            if (gone != null && fencesSeen(r) < epoch) {
+                throw gone;
+            }
+            idle.idle();
+        }
     }
 
     @Override

@@ -19,11 +19,12 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
 import org.lockstep.api.Request;
 import org.lockstep.api.Window;
+import org.lockstep.api.Window.Assertion;
 import org.lockstep.api.Window.LockType;
 
 /**
  * Completion calls of one-sided windows beyond the epochs' open and close, on device windows and
- * on the point-to-point default: flushes over some locked targets, request-based accesses.
+ * on the point-to-point default: flushes over some locked targets, request-based accesses, assertions.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WindowEpochTest {
@@ -99,6 +100,57 @@ class WindowEpochTest {
                 assertEquals(9L, win.segment().get(ValueLayout.JAVA_LONG, 8));
                 assertEquals(5L, win.segment().get(ValueLayout.JAVA_LONG, 16));
             }
+            win.free();
+        });
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void assertionsSkipWorkAndKeepTheirPromises(boolean device) {
+        TestWorlds.run(3, world -> {
+            int n = world.size();
+            int right = (world.rank() + 1) % n;
+            int left = (world.rank() + n - 1) % n;
+            Window win = window(world, 40, device);
+            win.segment().set(ValueLayout.JAVA_LONG, 0, 100L + world.rank());
+            win.fence(Assertion.NOPRECEDE);
+            long[] got = new long[1];
+            win.get(MemorySegment.ofArray(got), 1, Datatype.LONG, right, 0);
+            win.put(one(world.rank()), 1, Datatype.LONG, right, 1);
+            win.fence(Assertion.NOSUCCEED);
+            assertEquals(100L + right, got[0]);
+            assertEquals(left, win.segment().get(ValueLayout.JAVA_LONG, 8));
+            assertEquals(ErrorClass.RMA_SYNC, errorOf(() -> win.put(one(1), 1, Datatype.LONG, right, 2)));
+            win.fence();
+            win.put(one(world.rank()), 1, Datatype.LONG, right, 2);
+            assertEquals(ErrorClass.RMA_SYNC, errorOf(() -> win.fence(Assertion.NOPRECEDE)));
+            win.fence(Assertion.NOSUCCEED, Assertion.NOSTORE);
+            assertEquals(left, win.segment().get(ValueLayout.JAVA_LONG, 16));
+            assertEquals(ErrorClass.ASSERT, errorOf(() -> win.fence(Assertion.NOCHECK)));
+            assertEquals(ErrorClass.ASSERT, errorOf(() -> win.lock(LockType.SHARED, 0, Assertion.NOPRECEDE)));
+            assertEquals(ErrorClass.ASSERT, errorOf(() -> win.start(world.group().incl(right), Assertion.NOPUT)));
+            assertEquals(ErrorClass.ASSERT, errorOf(() -> win.post(world.group().incl(left), Assertion.NOSUCCEED)));
+            if (world.rank() == 1) {
+                win.lock(LockType.EXCLUSIVE, 0, Assertion.NOCHECK);
+                win.put(one(9), 1, Datatype.LONG, 0, 3);
+                win.unlock(0);
+                world.send(new int[] {1}, 2, 5);
+            } else if (world.rank() == 2) {
+                world.recv(new int[1], 1, 5);
+                long[] seen = new long[1];
+                win.lockAll(Assertion.NOCHECK);
+                win.get(MemorySegment.ofArray(seen), 1, Datatype.LONG, 0, 3);
+                win.unlockAll();
+                assertEquals(9L, seen[0]);
+            }
+            win.fence(Assertion.NOPRECEDE, Assertion.NOSUCCEED);
+            win.post(world.group().incl(left), Assertion.NOCHECK);
+            world.barrier();
+            win.start(world.group().incl(right), Assertion.NOCHECK);
+            win.put(one(50L + world.rank()), 1, Datatype.LONG, right, 4);
+            win.complete();
+            win.waitExposure();
+            assertEquals(50L + left, win.segment().get(ValueLayout.JAVA_LONG, 32));
             win.free();
         });
     }

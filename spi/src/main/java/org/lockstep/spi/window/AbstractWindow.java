@@ -29,6 +29,9 @@ public abstract class AbstractWindow implements Window {
     private final WindowExtents extents;
     private final Epochs epochs;
     private boolean freed;
+    /** Targets this rank locked with NOCHECK (nothing taken: their unlock completes the accesses only). */
+    private final boolean[] uncheckedLocks;
+    private static final Assertion[] NO_ASSERTIONS = {};
     /** The ranks of the open start and post epochs. */
     private int[] startedGroup;
     private int[] postedGroup;
@@ -40,6 +43,7 @@ public abstract class AbstractWindow implements Window {
         this.dispUnit = dispUnit;
         this.extents = extents;
         this.epochs = new Epochs(comm.size());
+        this.uncheckedLocks = new boolean[comm.size()];
     }
 
     @Override
@@ -100,7 +104,7 @@ public abstract class AbstractWindow implements Window {
     @Override
     public final void accumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op) {
         long reach = checkTransfer(origin, count, type, false);
-        Datatype element = checkOp(type, op);
+        Datatype element = WindowArguments.checkOp(type, op);
         if (target != Communicator.PROC_NULL) {
             long at = checkAccess(target, targetDisp, reach);
             if (type.isContiguous()) {
@@ -115,9 +119,9 @@ public abstract class AbstractWindow implements Window {
     @Override
     public final void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op) {
         long reach = checkTransfer(result, count, type, true);
-        Datatype element = checkOp(type, op);
+        Datatype element = WindowArguments.checkOp(type, op);
         MemorySegment in = op == Op.NO_OP ? MemorySegment.ofArray(new byte[(int) Math.min(reach, Integer.MAX_VALUE)])
-                : origin.asSlice(0, reachOf(ArgumentChecks.checkBuffer(origin, count, type, false), count, type));
+                : origin.asSlice(0, WindowArguments.reachOf(ArgumentChecks.checkBuffer(origin, count, type, false), count, type));
         if (target != Communicator.PROC_NULL) {
             long at = checkAccess(target, targetDisp, reach);
             if (type.isContiguous()) {
@@ -186,15 +190,29 @@ public abstract class AbstractWindow implements Window {
 
     @Override
     public final void fence() {
+        fence(NO_ASSERTIONS);
+    }
+
+    @Override
+    public final void fence(Assertion... assertions) {
         checkOpen();
-        epochs.fence();
-        implFence();
+        int given = WindowArguments.assertions(assertions, "fence", WindowArguments.FENCE_TAKES);
+        boolean noPrecede = (given & WindowArguments.NOPRECEDE) != 0;
+        boolean noSucceed = (given & WindowArguments.NOSUCCEED) != 0;
+        epochs.fence(noPrecede, noSucceed);
+        implFence(noPrecede, noSucceed);
     }
 
     @Override
     public final void post(Group origins) {
+        post(origins, NO_ASSERTIONS);
+    }
+
+    @Override
+    public final void post(Group origins, Assertion... assertions) {
         checkOpen();
-        int[] ranks = ranksOf(origins);
+        WindowArguments.assertions(assertions, "post", WindowArguments.POST_TAKES); // post sends its frames whatever they promise
+        int[] ranks = WindowArguments.ranksOf(group, origins);
         epochs.post(ranks);
         postedGroup = ranks;
         implPost(ranks);
@@ -202,12 +220,18 @@ public abstract class AbstractWindow implements Window {
 
     @Override
     public final void start(Group targets) {
+        start(targets, NO_ASSERTIONS);
+    }
+
+    @Override
+    public final void start(Group targets, Assertion... assertions) {
         checkOpen();
-        int[] ranks = ranksOf(targets);
+        boolean noCheck = WindowArguments.assertions(assertions, "start", WindowArguments.START_OR_LOCK_TAKES) != 0;
+        int[] ranks = WindowArguments.ranksOf(group, targets);
         epochs.start(ranks);
         startedGroup = ranks;
         try {
-            implStart(ranks);
+            implStart(ranks, noCheck);
         } catch (RuntimeException e) {
             // a start that failed opened nothing: the window can still be fenced or freed
             epochs.complete();
@@ -236,14 +260,21 @@ public abstract class AbstractWindow implements Window {
 
     @Override
     public final void lock(LockType type, int target) {
+        lock(type, target, NO_ASSERTIONS);
+    }
+
+    @Override
+    public final void lock(LockType type, int target, Assertion... assertions) {
         checkOpen();
         if (type == null) {
             throw new LockstepException(ErrorClass.ARG, "lock type is null");
         }
+        boolean noCheck = WindowArguments.assertions(assertions, "lock", WindowArguments.START_OR_LOCK_TAKES) != 0;
         checkRank(target);
         epochs.lock(type, target);
         try {
-            implLock(type, target);
+            implLock(type, target, noCheck);
+            uncheckedLocks[target] = noCheck;
         } catch (RuntimeException e) {
             epochs.unlock(target); // not granted: nothing to unlock
             throw e;
@@ -255,15 +286,22 @@ public abstract class AbstractWindow implements Window {
         checkOpen();
         checkRank(target);
         epochs.unlock(target);
-        implUnlock(target);
+        implUnlock(target, uncheckedLocks[target]);
     }
 
     @Override
     public final void lockAll() {
+        lockAll(NO_ASSERTIONS);
+    }
+
+    @Override
+    public final void lockAll(Assertion... assertions) {
         checkOpen();
+        boolean noCheck = WindowArguments.assertions(assertions, "lockAll", WindowArguments.START_OR_LOCK_TAKES) != 0;
         epochs.lockAll();
         for (int r = 0; r < group.size(); r++) {
-            implLock(LockType.SHARED, r);
+            implLock(LockType.SHARED, r, noCheck);
+            uncheckedLocks[r] = noCheck;
         }
     }
 
@@ -272,7 +310,7 @@ public abstract class AbstractWindow implements Window {
         checkOpen();
         epochs.unlockAll();
         for (int r = 0; r < group.size(); r++) {
-            implUnlock(r);
+            implUnlock(r, uncheckedLocks[r]);
         }
     }
 
@@ -352,9 +390,23 @@ public abstract class AbstractWindow implements Window {
 
     protected abstract void implFence();
 
+    /**
+     * A fence with assertions: with {@code noPrecede} no rank has accesses to complete, with
+     * {@code noSucceed} none will access before the next synchronisation. By default a
+     * {@link #implFence}, which waits for everything anyway.
+     */
+    protected void implFence(boolean noPrecede, boolean noSucceed) {
+        implFence();
+    }
+
     protected abstract void implPost(int[] origins);
 
     protected abstract void implStart(int[] targets);
+
+    /** A start; with {@code noCheck} the targets have posted already. By default a {@link #implStart}, which waits for the posts anyway. */
+    protected void implStart(int[] targets, boolean noCheck) {
+        implStart(targets);
+    }
 
     protected abstract void implComplete(int[] targets);
 
@@ -363,6 +415,16 @@ public abstract class AbstractWindow implements Window {
     protected abstract void implLock(LockType type, int target);
 
     protected abstract void implUnlock(int target);
+
+    /** A lock; with {@code noCheck} no conflicting lock exists. By default a {@link #implLock}, taken anyway. */
+    protected void implLock(LockType type, int target, boolean noCheck) {
+        implLock(type, target);
+    }
+
+    /** The unlock of {@link #implLock(LockType, int, boolean)}'s lock, told whether it was taken {@code noCheck}. */
+    protected void implUnlock(int target, boolean noCheck) {
+        implUnlock(target);
+    }
 
     protected abstract void implFlush(int target);
 
@@ -399,18 +461,10 @@ public abstract class AbstractWindow implements Window {
         }
     }
 
-    /**
-     * The bytes a transfer of {@code count} elements reaches from the buffer's start (its data's
-     * length for a contiguous type, the span of its pieces for another): the same in the origin's
-     * buffer and at the target, since one type lays out both.
-     */
+    /** The bytes a transfer of {@code count} elements reaches from the buffer's start (its data's length for a contiguous type, the span of its pieces for another). */
     private long checkTransfer(MemorySegment buffer, long count, Datatype type, boolean writable) {
         checkOpen();
-        return reachOf(ArgumentChecks.checkBuffer(buffer, count, type, writable), count, type);
-    }
-
-    private static long reachOf(long bytes, long count, Datatype type) {
-        return type.isContiguous() ? bytes : type.span(count);
+        return WindowArguments.reachOf(ArgumentChecks.checkBuffer(buffer, count, type, writable), count, type);
     }
 
     /** The byte offset of an access of {@code bytes} at {@code disp} in {@code target}'s part, checked for range and epoch. */
@@ -419,36 +473,5 @@ public abstract class AbstractWindow implements Window {
         long offset = extents.byteOffset(target, disp, bytes);
         epochs.checkAccess(target);
         return offset;
-    }
-
-    /** The predefined element type of an accumulate of {@code type} with {@code op}. */
-    private static Datatype checkOp(Datatype type, Op op) {
-        if (op == null || !op.isPredefined()) {
-            throw new LockstepException(ErrorClass.OP, "one-sided accumulates take predefined operations only, not " + op);
-        }
-        Datatype element = type.isPredefined() ? type : type.basicType();
-        if (element == null || !op.supports(element)) {
-            throw new LockstepException(ErrorClass.OP, op + " is not defined on " + type);
-        }
-        if (!type.isContiguous() && element.kind() == Datatype.Kind.PAIR) {
-            // a piece may split a value from its index where the pair has padding between them
-            throw new LockstepException(ErrorClass.TYPE, "one-sided accumulates of value-index pairs take contiguous types, not " + type);
-        }
-        return element;
-    }
-
-    /** This window's ranks of {@code g}'s members; GROUP if one is not a rank of the window. */
-    private int[] ranksOf(Group g) {
-        if (g == null) {
-            throw new LockstepException(ErrorClass.GROUP, "group is null");
-        }
-        int[] ranks = new int[g.size()];
-        for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = group.rankOfWorld(g.worldRank(i));
-            if (ranks[i] == Communicator.UNDEFINED) {
-                throw new LockstepException(ErrorClass.GROUP, "process " + g.worldRank(i) + " of the group is not a rank of the window");
-            }
-        }
-        return ranks;
     }
 }

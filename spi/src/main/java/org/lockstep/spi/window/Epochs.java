@@ -16,6 +16,10 @@ final class Epochs {
     private final int size;
     /** Whether a fence has opened an epoch that no other synchronisation has closed. */
     private boolean fenceOpen;
+    /** Whether this rank accessed a target in the open fence epoch (a NOPRECEDE fence cannot close it). */
+    private boolean accessedSinceFence;
+    /** Whether the last fence had NOSUCCEED and no other epoch has opened since. */
+    private boolean fenceClosedAll;
     /** Targets of the open start epoch, or null. */
     private boolean[] started;
     /** Origins of the open post epoch, or null. */
@@ -32,20 +36,33 @@ final class Epochs {
 
     /** Checks that an access to {@code target} lies in an access epoch. */
     void checkAccess(int target) {
-        if (lockedAll || locks[target] != null || (started != null && started[target]) || (fenceOpen && started == null && locksHeld == 0)) {
+        if (lockedAll || locks[target] != null || (started != null && started[target])) {
+            return;
+        }
+        if (fenceOpen && started == null && locksHeld == 0) {
+            accessedSinceFence = true;
             return;
         }
         if (started != null) {
             throw sync("rank " + target + " is not in the group of this rank's start epoch");
         }
+        if (fenceClosedAll) {
+            throw sync("an access to rank " + target + " after a fence with NOSUCCEED, which opens no epoch");
+        }
         throw sync("an access to rank " + target + " outside an access epoch (no fence, start or lock opened one)");
     }
 
-    void fence() {
+    /** A fence; {@code noPrecede}: it closes no accesses of this rank, {@code noSucceed}: it opens no epoch. */
+    void fence(boolean noPrecede, boolean noSucceed) {
         if (started != null || posted != null || locksHeld > 0 || lockedAll) {
             throw sync("fence inside a " + openEpoch() + " epoch");
         }
-        fenceOpen = true;
+        if (noPrecede && accessedSinceFence) {
+            throw sync("fence with NOPRECEDE after this rank's accesses of the epoch it closes");
+        }
+        fenceOpen = !noSucceed;
+        fenceClosedAll = noSucceed;
+        accessedSinceFence = false;
     }
 
     void start(int[] targets) {
@@ -54,6 +71,7 @@ final class Epochs {
         }
         started = membership(targets);
         fenceOpen = false;
+        fenceClosedAll = false;
     }
 
     /** Ends the start epoch; the caller completes it. */
@@ -73,6 +91,7 @@ final class Epochs {
         }
         posted = membership(origins);
         fenceOpen = false;
+        fenceClosedAll = false;
     }
 
     /** Ends the exposure epoch; the caller waits for its origins. */
@@ -97,6 +116,7 @@ final class Epochs {
         locks[target] = type;
         locksHeld++;
         fenceOpen = false;
+        fenceClosedAll = false;
     }
 
     void unlock(int target) {
@@ -113,6 +133,7 @@ final class Epochs {
         }
         lockedAll = true;
         fenceOpen = false;
+        fenceClosedAll = false;
     }
 
     void unlockAll() {

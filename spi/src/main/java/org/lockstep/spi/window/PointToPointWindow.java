@@ -133,6 +133,25 @@ public class PointToPointWindow extends AbstractWindow {
         agent.fenceOver(epoch);
     }
 
+    /**
+     * With NOPRECEDE no access of the closing epoch is waited for; the fence frames still go out, and
+     * each target holds back the next epoch's accesses until its own fence is over ({@link RmaAgent}),
+     * so nothing reaches a part before its owner's stores preceding the fence. A mismatch shows at the
+     * next full fence.
+     */
+    @Override
+    protected void implFence(boolean noPrecede, boolean noSucceed) {
+        if (!noPrecede) {
+            implFence();
+            return;
+        }
+        long epoch = nextFenceEpoch();
+        for (int r = 0; r < comm.size(); r++) {
+            agent.send(r, RmaFrame.of(RmaFrame.Kind.FENCE, -1, 0, 0, 0));
+        }
+        agent.fenceOver(epoch);
+    }
+
     /** Waits until every frame this rank sent has left it: a subclass's fence publishes its count only after them. */
     protected final void completeFrames() {
         agent.completeSends();
@@ -176,6 +195,18 @@ public class PointToPointWindow extends AbstractWindow {
         }
     }
 
+    /** With NOCHECK the posts are there already, or on their way in order before anything this epoch asks back: counted, not awaited. */
+    @Override
+    protected void implStart(int[] targets, boolean noCheck) {
+        if (!noCheck) {
+            implStart(targets);
+            return;
+        }
+        for (int r : targets) {
+            postsTaken[r]++;
+        }
+    }
+
     @Override
     protected void implComplete(int[] targets) {
         for (int r : targets) {
@@ -201,6 +232,23 @@ public class PointToPointWindow extends AbstractWindow {
     @Override
     protected void implUnlock(int target) {
         request(RmaFrame.Kind.UNLOCK, target, 0);
+    }
+
+    /** With NOCHECK nothing is asked of the target; the unlock then only flushes. */
+    @Override
+    protected void implLock(LockType type, int target, boolean noCheck) {
+        if (!noCheck) {
+            implLock(type, target);
+        }
+    }
+
+    @Override
+    protected void implUnlock(int target, boolean noCheck) {
+        if (noCheck) {
+            implFlush(target);
+        } else {
+            implUnlock(target);
+        }
     }
 
     @Override

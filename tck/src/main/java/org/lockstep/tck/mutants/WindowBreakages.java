@@ -177,6 +177,19 @@ final class WindowBreakages {
         }
     }
 
+    /** A fence drops the assertions it is given: those it does not take are no error, and NOSUCCEED opens an epoch. */
+    static final class FenceAssertionsIgnored {
+        private final Window real;
+
+        FenceAssertionsIgnored(Window real) {
+            this.real = real;
+        }
+
+        public void fence(Window.Assertion... assertions) {
+            real.fence();
+        }
+    }
+
     /** An exclusive lock is taken as a shared one. */
     static final class LockNotExclusive {
         private final Window real;
