@@ -122,45 +122,38 @@ final class HybridCommunicator extends AbstractCommunicator {
     protected Request implSend(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
         if (isLocal(dest)) {
             int to = layout.localRankOf()[dest];
-            return synchronous ? local.issend(data, bytes, Datatype.BYTE, to, tag) : local.isend(data, bytes, Datatype.BYTE, to, tag);
+            return onBoth(true, synchronous ? local.issend(data, bytes, Datatype.BYTE, to, tag) : local.isend(data, bytes, Datatype.BYTE, to, tag));
         }
-        return synchronous ? mpi.issend(data, bytes, Datatype.BYTE, dest, tag) : mpi.isend(data, bytes, Datatype.BYTE, dest, tag);
+        return onBoth(false, synchronous ? mpi.issend(data, bytes, Datatype.BYTE, dest, tag) : mpi.isend(data, bytes, Datatype.BYTE, dest, tag));
     }
 
     @Override
     protected void implSendBlocking(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
-        awaitBoth(implSend(data, bytes, dest, tag, synchronous), dest);
+        implSend(data, bytes, dest, tag, synchronous).await();
     }
 
     /**
-     * Completes a request of one transport while also moving the other: a rank blocked on one must
-     * still progress what it started on the other (a large MPI send needs its sender's progress),
-     * or two ranks could wait for each other through different transports.
+     * A request of one transport that, while waited on, also moves the other transport and the
+     * receives pending in {@link HybridMatching}: a rank blocked on one must still progress what it
+     * started elsewhere (a large MPI send needs its sender's progress; a wildcard receive posted
+     * before an {@code ssend} must match while the rank waits in it), as MPI's progress rule asks.
      */
-    private Status awaitBoth(Request request, int peer) {
-        if (!anyRemotePeer || peer == PROC_NULL || request.isComplete()) {
-            return request.await();
+    private Request onBoth(boolean onLocal, Request request) {
+        return anyRemotePeer ? new ProgressingRequest(request, onLocal) : onLocal ? new LocalRequest(request) : request;
+    }
+
+    /** Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere; whether anything moved. */
+    boolean progressBeside(boolean onLocal, int round) {
+        boolean moved = matching.hasPending() && matching.progress();
+        if ((round & OTHER_TRANSPORT_EVERY) == 0) {
+            iprobeOn(!onLocal, ANY_SOURCE, ANY_TAG); // a probe makes the other transport progress
         }
-        boolean onLocal = peer == ANY_SOURCE ? false : isLocal(peer);
-        IdleStrategy idle = new IdleStrategy();
-        for (int round = 1;; round++) {
-            Optional<Status> done = request.test();
-            if (done.isPresent()) {
-                return done.get();
-            }
-            if ((round & OTHER_TRANSPORT_EVERY) == 0) {
-                iprobeOn(!onLocal, ANY_SOURCE, ANY_TAG); // a probe makes the other transport progress
-            }
-            idle.idle();
-        }
+        return moved;
     }
 
     @Override
     protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
-        if (spansBoth(source)) {
-            return matching.post(buffer, capacity, Datatype.BYTE, source, tag).await();
-        }
-        return awaitBoth(implReceive(buffer, capacity, source, tag), source);
+        return implReceive(buffer, capacity, source, tag).await();
     }
 
     @Override
@@ -169,32 +162,37 @@ final class HybridCommunicator extends AbstractCommunicator {
             return matching.post(buffer, capacity, Datatype.BYTE, source, tag);
         }
         if (!onLocal(source)) {
-            return mpi.irecv(buffer, capacity, Datatype.BYTE, source, tag);
+            return onBoth(false, mpi.irecv(buffer, capacity, Datatype.BYTE, source, tag));
         }
         int localSource = source == ANY_SOURCE ? ANY_SOURCE : layout.localRankOf()[source];
-        return new LocalRequest(local.irecv(buffer, capacity, Datatype.BYTE, localSource, tag));
+        return onBoth(true, local.irecv(buffer, capacity, Datatype.BYTE, localSource, tag));
     }
 
+    /**
+     * A probe sees only what no posted receive takes (MPI 4.1 §3.8.1): while receives wait in
+     * {@link HybridMatching}, it goes through there, and a blocking one moves both transports as
+     * it waits.
+     */
     @Override
     protected Status implProbe(int source, int tag) {
-        if (source == ANY_SOURCE && anyRemotePeer) {
-            IdleStrategy idle = new IdleStrategy();
-            while (true) {
-                Optional<Status> s = matching.iprobeEither(source, tag);
-                if (s.isPresent()) {
-                    return s.get();
-                }
-                idle.idle();
-            }
+        if (!anyRemotePeer) {
+            return fromLocal(local.probe(source == ANY_SOURCE ? ANY_SOURCE : layout.localRankOf()[source], tag));
         }
-        return onLocal(source) ? fromLocal(local.probe(source == ANY_SOURCE ? ANY_SOURCE : layout.localRankOf()[source], tag))
-                : mpi.probe(source, tag);
+        boolean onLocal = onLocal(source);
+        IdleStrategy idle = new IdleStrategy();
+        for (int round = 1;; round++) {
+            Optional<Status> s = implIprobe(source, tag);
+            if (s.isPresent()) {
+                return s.get();
+            }
+            idle.idle(progressBeside(onLocal, round));
+        }
     }
 
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
-        if (source == ANY_SOURCE && anyRemotePeer) {
-            return matching.iprobeEither(source, tag);
+        if (spansBoth(source)) {
+            return matching.iprobeUnclaimed(source, tag);
         }
         return iprobeOn(onLocal(source), source, tag);
     }
@@ -233,6 +231,51 @@ final class HybridCommunicator extends AbstractCommunicator {
             } catch (TruncationException e) {
                 throw new TruncationException(fromLocal(e.status()), e.messageBytes());
             }
+        }
+
+        @Override
+        public boolean isComplete() {
+            return inner.isComplete();
+        }
+
+        @Override
+        public void cancel() {
+            inner.cancel();
+        }
+    }
+
+    /** A request of either transport, waited on by moving both ({@link #onBoth}); its status names the sender by member rank. */
+    private final class ProgressingRequest implements Request {
+        private final Request inner;
+        private final boolean onLocal;
+
+        ProgressingRequest(Request inner, boolean onLocal) {
+            this.inner = onLocal ? new LocalRequest(inner) : inner;
+            this.onLocal = onLocal;
+        }
+
+        @Override
+        public Status await() {
+            if (inner.isComplete()) {
+                return inner.await();
+            }
+            IdleStrategy idle = new IdleStrategy();
+            for (int round = 1;; round++) {
+                Optional<Status> done = inner.test();
+                if (done.isPresent()) {
+                    return done.get();
+                }
+                idle.idle(progressBeside(onLocal, round));
+            }
+        }
+
+        @Override
+        public Optional<Status> test() {
+            Optional<Status> done = inner.test();
+            if (done.isEmpty()) {
+                progressBeside(onLocal, 0);
+            }
+            return done;
         }
 
         @Override

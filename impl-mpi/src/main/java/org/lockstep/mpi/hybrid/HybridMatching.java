@@ -76,9 +76,20 @@ final class HybridMatching {
         return any;
     }
 
-    /** The status of a message either transport holds for {@code source} and {@code tag}, if any (a wildcard probe). */
-    Optional<Status> iprobeEither(int source, int tag) {
-        return probe(source, tag).map(Found::status);
+    /**
+     * The status of a message for {@code source} and {@code tag} that no pending receive takes: as
+     * in MPI, where a posted receive matches a message before any later probe can see it, the
+     * pending receives are matched first, and again while the probe finds what one of them accepts
+     * (each round delivers at least one message, so this ends).
+     */
+    Optional<Status> iprobeUnclaimed(int source, int tag) {
+        while (true) {
+            progress();
+            Optional<Found> found = probe(source, tag);
+            if (found.isEmpty() || pending.stream().noneMatch(r -> r.accepts(found.get()))) {
+                return found.map(Found::status);
+            }
+        }
     }
 
     private Optional<Found> probe(int source, int tag) {
@@ -132,8 +143,9 @@ final class HybridMatching {
         @Override
         public Status await() {
             IdleStrategy idle = new IdleStrategy();
-            while (!isComplete()) {
-                idle.idle(progress());
+            boolean onLocal = source != Communicator.ANY_SOURCE && comm.isLocal(source);
+            for (int round = 1; !isComplete(); round++) {
+                idle.idle(comm.progressBeside(onLocal, round));
             }
             return result();
         }
