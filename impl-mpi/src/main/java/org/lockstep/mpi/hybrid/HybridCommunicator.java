@@ -10,6 +10,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.mpi.binding.Mpi;
 import org.lockstep.mpi.comm.MpiCommunicator;
 import org.lockstep.mpi.comm.SpanningCreations;
 import org.lockstep.spi.collective.AbstractCommunicator;
@@ -158,7 +159,9 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
-        if (spansBoth(source)) {
+        if (spansBoth(source) || !onLocal(source) && !Mpi.ABI.truncationKeepsPrefix()) {
+            // where the library keeps nothing of a truncated posted receive (MPICH), a receive from
+            // another host waits in the matching queue and takes its message by a probed receive
             return matching.post(buffer, capacity, Datatype.BYTE, source, tag);
         }
         if (!onLocal(source)) {
