@@ -27,8 +27,12 @@ class HybridProviderTest {
     }
 
     private static void runs(String program, int ranks, int perHost) throws Exception {
+        runs(LAUNCHER, List.of("--mca", "btl", "self,tcp", "-x", "LOCKSTEP_JOB_KEY"), program, ranks, perHost);
+    }
+
+    private static void runs(MpiJob.Launcher launcher, List<String> flags, String program, int ranks, int perHost) throws Exception {
         String key = Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
-        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of("--mca", "btl", "self,tcp", "-x", "LOCKSTEP_JOB_KEY"),
+        MpiJob.Outcome outcome = MpiJob.run(launcher, ranks, flags,
                 MpiJob.jvm(MpiPrograms.class, List.of("-Dlockstep.provider=hybrid", "-Dlockstep.mpi.hostOf=" + perHost), program),
                 Map.of("LOCKSTEP_JOB_KEY", key));
         assertFalse(outcome.timedOut(), () -> program + " timed out:\n" + outcome.output());
@@ -63,5 +67,17 @@ class HybridProviderTest {
     @Test
     void intercommunicatorsWhoseGroupsSpanPretendHosts() throws Exception {
         runs("intercommunicators", 4, 2); // evens and odds: each group has a rank on each host
+    }
+
+    @Test
+    void wildcardReceivesTakeTheirMessagesFirstAcrossPretendHosts() throws Exception {
+        runs("wildcards-across-hosts", 4, 2);
+    }
+
+    /** MPICH keeps nothing of a truncated posted receive: the provider's receives from another host must still give length and first bytes. */
+    @Test
+    void wildcardsAndTruncationAcrossPretendHostsOnMpich() throws Exception {
+        MpiInstalled.require(MpiJob.Launcher.MPICH);
+        runs(MpiJob.Launcher.MPICH, List.of(), "wildcards-across-hosts", 4, 2);
     }
 }
