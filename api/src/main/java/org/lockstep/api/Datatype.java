@@ -496,6 +496,59 @@ public final class Datatype {
     }
 
     /**
+     * Whether {@code count} elements of this type and {@code otherCount} of {@code other} have one
+     * type signature: the same basic types in the same order (MPI 4.1 §3.3.1), as a one-sided
+     * access's origin and target must.
+     */
+    public boolean sameSignature(long count, Datatype other, long otherCount) {
+        Objects.requireNonNull(other, "other");
+        if (count < 0 || otherCount < 0) {
+            throw new LockstepException(ErrorClass.COUNT, "negative count " + Math.min(count, otherCount));
+        }
+        if (basicType != null && other.basicType != null) {
+            return basicType == other.basicType && byteLength(count) == other.byteLength(otherCount);
+        }
+        // walk both run-length signatures, repeated count times, in step
+        int i = 0;
+        int j = 0;
+        long leftHere = count == 0 || signatureTypes.length == 0 ? 0 : signatureCounts[0];
+        long leftThere = otherCount == 0 || other.signatureTypes.length == 0 ? 0 : other.signatureCounts[0];
+        long copies = signatureTypes.length == 0 ? 0 : count;
+        long otherCopies = other.signatureTypes.length == 0 ? 0 : otherCount;
+        while (true) {
+            while (leftHere == 0 && copies > 0) {
+                if (++i == signatureTypes.length) {
+                    i = 0;
+                    if (--copies == 0) {
+                        break;
+                    }
+                }
+                leftHere = signatureCounts[i];
+            }
+            while (leftThere == 0 && otherCopies > 0) {
+                if (++j == other.signatureTypes.length) {
+                    j = 0;
+                    if (--otherCopies == 0) {
+                        break;
+                    }
+                }
+                leftThere = other.signatureCounts[j];
+            }
+            boolean doneHere = leftHere == 0;
+            boolean doneThere = leftThere == 0;
+            if (doneHere || doneThere) {
+                return doneHere && doneThere;
+            }
+            if (signatureTypes[i] != other.signatureTypes[j]) {
+                return false;
+            }
+            long step = Math.min(leftHere, leftThere);
+            leftHere -= step;
+            leftThere -= step;
+        }
+    }
+
+    /**
      * Basic elements (of the predefined types) in the first {@code bytes} packed bytes of this type,
      * or {@link Status#UNDEFINED} when those bytes end inside a basic element (MPI 4.1 §5.1.11).
      */

@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
  * must lie inside the target's window ({@link ErrorClass#RMA_RANGE}) and inside an access epoch
  * to that target ({@link ErrorClass#RMA_SYNC}): after a {@link #fence}, between {@link #start} and
  * {@link #complete}, or while holding a lock ({@link #lock}, {@link #lockAll}). Origin and target
- * layouts are both given by {@code count} elements of {@code type}, which must be contiguous.
+ * layouts are {@code count} elements of one {@code type}, or each its own count and type of one
+ * type signature; a derived type moves its pieces, leaving the gaps between them alone.
  * Accumulating calls ({@link #accumulate}, {@link #getAccumulate}, {@link #fetchAndOp},
  * {@link #compareAndSwap}) are atomic per element against each other and take predefined
  * operations only.
@@ -71,14 +72,37 @@ public interface Window extends AutoCloseable {
     /** Writes {@code count} elements of {@code type} from {@code origin} to {@code target}'s window at {@code targetDisp} ({@code MPI_Put}). */
     void put(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
 
+    /**
+     * {@link #put} with the target's own layout ({@code MPI_Put}'s full form): {@code originCount}
+     * elements of {@code originType} land as {@code targetCount} elements of {@code targetType},
+     * which must have the same type signature (the same basic types in order).
+     *
+     * @throws LockstepException {@link ErrorClass#TYPE} if the signatures differ
+     */
+    void put(MemorySegment origin, long originCount, Datatype originType, int target, long targetDisp, long targetCount, Datatype targetType);
+
     /** Reads {@code count} elements of {@code type} from {@code target}'s window at {@code targetDisp} into {@code origin} ({@code MPI_Get}). */
     void get(MemorySegment origin, long count, Datatype type, int target, long targetDisp);
+
+    /** {@link #get} with the target's own layout, as {@link #put(MemorySegment, long, Datatype, int, long, long, Datatype)} has it. */
+    void get(MemorySegment origin, long originCount, Datatype originType, int target, long targetDisp, long targetCount, Datatype targetType);
 
     /** Combines {@code origin} into the target's elements with {@code op}, atomically per element ({@code MPI_Accumulate}). */
     void accumulate(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op);
 
+    /** {@link #accumulate} with the target's own layout, of the same signature and one predefined element type. */
+    void accumulate(MemorySegment origin, long originCount, Datatype originType, int target, long targetDisp, long targetCount,
+                    Datatype targetType, Op op);
+
     /** As {@link #accumulate}, first fetching the target's elements into {@code result} ({@code MPI_Get_accumulate}); {@link Op#NO_OP} only fetches. */
     void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long targetDisp, Op op);
+
+    /**
+     * {@link #getAccumulate} with each buffer's own layout: origin, result and target of one
+     * signature (with {@link Op#NO_OP} the origin is not read and its layout not checked).
+     */
+    void getAccumulate(MemorySegment origin, long originCount, Datatype originType, MemorySegment result, long resultCount,
+                       Datatype resultType, int target, long targetDisp, long targetCount, Datatype targetType, Op op);
 
     /** {@link #getAccumulate} of one element ({@code MPI_Fetch_and_op}). */
     void fetchAndOp(MemorySegment origin, MemorySegment result, Datatype type, int target, long targetDisp, Op op);

@@ -239,6 +239,27 @@ class DerivedDatatypeTest {
     }
 
     @Test
+    void signaturesCompareTheBasicTypesInOrderWhateverTheLayout() {
+        Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
+        assertTrue(column.sameSignature(1, Datatype.LONG, 4));
+        assertTrue(Datatype.LONG.sameSignature(8, column, 2));
+        assertFalse(column.sameSignature(1, Datatype.LONG, 3));
+        assertFalse(column.sameSignature(1, Datatype.DOUBLE, 4));
+        Datatype intDouble = Datatype.struct(new int[] {1, 1}, new long[] {0, 8}, new Datatype[] {Datatype.INT, Datatype.DOUBLE}).commit();
+        Datatype twoInts = Datatype.contiguous(2, Datatype.INT).commit();
+        Datatype intThenTwoDoublesThenInt = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
+                new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.INT}).commit();
+        assertFalse(intDouble.sameSignature(2, intThenTwoDoublesThenInt, 1), "int, double, int, double against int, double, double, int");
+        assertFalse(intDouble.sameSignature(1, twoInts, 1));
+        Datatype doubleInt = Datatype.struct(new int[] {1, 1}, new long[] {0, 8}, new Datatype[] {Datatype.DOUBLE, Datatype.INT}).commit();
+        Datatype intDoubleDoubleInt = Datatype.struct(new int[] {1, 1, 1}, new long[] {0, 8, 16},
+                new Datatype[] {Datatype.INT, doubleInt, Datatype.DOUBLE}).commit();
+        assertTrue(intDoubleDoubleInt.sameSignature(1, intDouble, 2), "int, double, int, double both ways");
+        assertTrue(Datatype.struct(new int[] {2}, new long[] {0}, new Datatype[] {intDouble}).commit().sameSignature(3, intDoubleDoubleInt, 3));
+        assertTrue(intDouble.sameSignature(0, twoInts, 0));
+    }
+
+    @Test
     void badTypesAreTypedErrors() {
         Datatype v = Datatype.vector(2, 1, 3, Datatype.INT);
         MemorySegment buf = MemorySegment.ofArray(new int[8]);

@@ -613,4 +613,9 @@ public abstract class MessagingProviderVerification {
     public void required_RMA_13_assertionsKeepTheirPromisesAndAreChecked() {
         verify("RMA.13");
     }
+
+    @Test
+    public void required_RMA_14_originAndTargetTypesLayOutTheirOwnSides() {
+        verify("RMA.14");
+    }
 }

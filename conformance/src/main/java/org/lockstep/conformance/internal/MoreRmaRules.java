@@ -26,7 +26,8 @@ import org.lockstep.conformance.Rule;
 
 /**
  * One-sided communication beyond the synchronisation modes of {@link RmaRules}: flushes over the
- * targets a rank has locked, request-based accesses, assertions. A passive target of these rules waits inside a window call (a fence),
+ * targets a rank has locked, request-based accesses, assertions, origin and target
+ * datatypes of their own. A passive target of these rules waits inside a window call (a fence),
  * where every provider makes progress.
  */
 final class MoreRmaRules {
@@ -55,7 +56,13 @@ final class MoreRmaRules {
                                 + " NOCHECK post and start complete as the plain calls do; an assertion a call does not take is"
                                 + " ASSERT, NOPRECEDE after an access of the epoch and an access after NOSUCCEED are RMA_SYNC.",
                         List.of(standard("§12.5.5 assertions: MPI_MODE_NOCHECK, NOSTORE, NOPUT, NOPRECEDE, NOSUCCEED"),
-                                mpich("rma/lockopts.c")), MoreRmaRules::assertions));
+                                mpich("rma/lockopts.c")), MoreRmaRules::assertions),
+                messaging(RMA, 14, REQUIRED, "originAndTargetTypesLayOutTheirOwnSides",
+                        "A row of 4 elements put, got and accumulated as one column of a 4 x 4 matrix at the target lands in"
+                                + " the column, leaving the rest alone, and is read back as a row; origin and target types of"
+                                + " different signatures are a TYPE error.",
+                        List.of(standard("§12.3.1 MPI_Put: origin and target datatypes of one type signature"),
+                                mpich("rma/strided_putget_indexed.c")), MoreRmaRules::originAndTargetTypes));
     }
 
     private static MemorySegment one(long value) {
@@ -190,6 +197,40 @@ final class MoreRmaRules {
             win.waitExposure();
             checkEquals(50L + left, win.segment().get(ValueLayout.JAVA_LONG, 32), "rank " + w.rank()
                     + "'s element after post and start with NOCHECK (put by rank " + left + ")");
+            win.free();
+        });
+    }
+
+    private static void originAndTargetTypes(MessagingRuleContext c) {
+        Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
+        c.runClean(2, "a row as a column", rank -> {
+            Communicator w = rank.comm();
+            int me = w.rank();
+            int peer = 1 - me;
+            Window win = w.allocateWindow(16L * Long.BYTES, 8, Info.EMPTY);
+            for (int i = 0; i < 16; i++) {
+                win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
+            }
+            long[] row = {10L * me + 1, 10L * me + 2, 10L * me + 3, 10L * me + 4};
+            win.fence();
+            win.put(MemorySegment.ofArray(row), 4, Datatype.LONG, peer, 1, 1, column);
+            expectError(ErrorClass.TYPE, "a put of 3 elements as a column of 4",
+                    () -> win.put(MemorySegment.ofArray(row), 3, Datatype.LONG, peer, 1, 1, column));
+            win.fence();
+            for (int i = 0; i < 16; i++) {
+                checkEquals(i % 4 == 1 ? 10L * peer + i / 4 + 1 : -1L, win.segment().getAtIndex(ValueLayout.JAVA_LONG, i), "element "
+                        + i + " of rank " + me + "'s 4 x 4 part after rank " + peer + " put its row of 4 into column 1");
+            }
+            w.barrier(); // the next epoch's accesses may land at once
+            long[] got = new long[4];
+            win.get(MemorySegment.ofArray(got), 4, Datatype.LONG, peer, 1, 1, column);
+            win.accumulate(MemorySegment.ofArray(new long[] {100, 100, 100, 100}), 4, Datatype.LONG, peer, 2, 1, column, Op.SUM);
+            win.fence();
+            for (int i = 0; i < 4; i++) {
+                checkEquals(row[i], got[i], "element " + i + " of the row rank " + me + " got from rank " + peer + "'s column 1");
+                checkEquals(99L, win.segment().getAtIndex(ValueLayout.JAVA_LONG, 4L * i + 2), "row " + i + " of rank " + me
+                        + "'s column 2 after rank " + peer + " added a row of 100 into it");
+            }
             win.free();
         });
     }

@@ -24,7 +24,7 @@ import org.lockstep.api.Window.LockType;
 
 /**
  * Completion calls of one-sided windows beyond the epochs' open and close, on device windows and
- * on the point-to-point default: flushes over some locked targets, request-based accesses, assertions.
+ * on the point-to-point default: flushes over some locked targets, request-based accesses, assertions, origin and target types.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WindowEpochTest {
@@ -151,6 +151,43 @@ class WindowEpochTest {
             win.complete();
             win.waitExposure();
             assertEquals(50L + left, win.segment().get(ValueLayout.JAVA_LONG, 32));
+            win.free();
+        });
+    }
+
+    @ParameterizedTest(name = "device window {0}")
+    @ValueSource(booleans = {true, false})
+    void originAndTargetTypesOfOneSignatureLayOutEachSide(boolean device) {
+        Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
+        TestWorlds.run(2, world -> {
+            int peer = 1 - world.rank();
+            Window win = window(world, 16 * 8, device);
+            win.fence();
+            long[] row = {10L * world.rank() + 1, 10L * world.rank() + 2, 10L * world.rank() + 3, 10L * world.rank() + 4};
+            win.put(MemorySegment.ofArray(row), 4, Datatype.LONG, peer, 1, 1, column);
+            assertEquals(ErrorClass.TYPE, errorOf(() -> win.put(MemorySegment.ofArray(row), 3, Datatype.LONG, peer, 1, 1, column)));
+            assertEquals(ErrorClass.TYPE, errorOf(() -> win.get(MemorySegment.ofArray(row), 4, Datatype.DOUBLE, peer, 1, 1, column)));
+            win.fence();
+            for (int i = 0; i < 4; i++) {
+                assertEquals(10L * peer + i + 1, win.segment().getAtIndex(ValueLayout.JAVA_LONG, 4L * i + 1), "column 1, row " + i);
+            }
+            world.barrier();
+            long[] got = new long[4];
+            win.get(MemorySegment.ofArray(got), 4, Datatype.LONG, peer, 1, 1, column);
+            win.accumulate(MemorySegment.ofArray(new long[] {100, 100, 100, 100}), 4, Datatype.LONG, peer, 1, 1, column, Op.SUM);
+            win.fence();
+            assertEquals(10L * world.rank() + 1, got[0]);
+            assertEquals(10L * world.rank() + 4, got[3]);
+            assertEquals(10L * peer + 104, win.segment().getAtIndex(ValueLayout.JAVA_LONG, 13));
+            world.barrier(); // the peer's next accumulate lands at once on a device window
+            long[] fetched = new long[16];
+            win.getAccumulate(MemorySegment.ofArray(new long[] {1, 1, 1, 1}), 4, Datatype.LONG, MemorySegment.ofArray(fetched), 1, column,
+                    peer, 1, 1, column, Op.SUM);
+            win.fence();
+            assertEquals(10L * world.rank() + 101, fetched[0]);
+            assertEquals(10L * world.rank() + 104, fetched[12]);
+            assertEquals(0L, fetched[1], "a gap of the result's column");
+            assertEquals(10L * peer + 105, win.segment().getAtIndex(ValueLayout.JAVA_LONG, 13));
             win.free();
         });
     }

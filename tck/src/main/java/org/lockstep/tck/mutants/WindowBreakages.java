@@ -190,6 +190,34 @@ final class WindowBreakages {
         }
     }
 
+    /** A put, get or accumulate given a target type of its own lays out the target as the origin. */
+    static final class TargetLayoutIgnored {
+        private final Window real;
+
+        TargetLayoutIgnored(Window real) {
+            this.real = real;
+        }
+
+        public void put(MemorySegment origin, long originCount, Datatype originType, int target, long disp, long targetCount,
+                        Datatype targetType) {
+            if (!originType.sameSignature(originCount, targetType, targetCount)) {
+                real.put(origin, originCount, originType, target, disp, targetCount, targetType); // keeps the TYPE error
+            } else {
+                real.put(origin, originCount, originType, target, disp);
+            }
+        }
+
+        public void get(MemorySegment origin, long originCount, Datatype originType, int target, long disp, long targetCount,
+                        Datatype targetType) {
+            real.get(origin, originCount, originType, target, disp);
+        }
+
+        public void accumulate(MemorySegment origin, long originCount, Datatype originType, int target, long disp, long targetCount,
+                               Datatype targetType, Op op) {
+            real.accumulate(origin, originCount, originType, target, disp, op);
+        }
+    }
+
     /** An exclusive lock is taken as a shared one. */
     static final class LockNotExclusive {
         private final Window real;
