@@ -149,7 +149,7 @@ public final class Simulation {
         Throwable failure = null;
         try {
             machine.scheduler().begin(vp);
-            vp.context().swapIn(vp.meters());
+            vp.context().swapIn(vp.superstep(), vp.meters());
             program.run(world.worldCommunicator(vp));
         } catch (Throwable t) {
             failure = t;

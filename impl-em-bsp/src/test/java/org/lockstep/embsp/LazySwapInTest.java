@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.JobOptions;
 import org.lockstep.embsp.io.IoCategory;
+import org.lockstep.embsp.sim.CallRecord;
 
 /**
  * A lazy swap-in reads nothing of a context that the superstep after it does not touch, and a
@@ -39,6 +40,58 @@ class LazySwapInTest {
         assertTrue(lazyIn >= (VPS - CORES) * STATE, "the final check's pages were read from the disk and counted: " + lazyIn);
         // the state once, then the page changed and the small buffers' pages
         assertTrue(lazyOut <= VPS * (STATE + 8 * BLOCK), "lazy swap-outs wrote " + lazyOut + " bytes");
+    }
+
+    @Test
+    void callRowsCountTheReadsOfTheSwapInsMadeInThemAfterTheyClosed() {
+        RunReport lazy = run("true");
+        long inCalls = 0;
+        for (CallRecord c : lazy.calls()) {
+            inCalls += c.counted().bytes(IoCategory.SWAP_IN);
+        }
+        // every swap-in with something allocated happens in a collective call; its faults read after the call
+        assertEquals(lazy.total().bytes(IoCategory.SWAP_IN), inCalls, "swap-in bytes of the calls' rows against the run's");
+    }
+
+    @Test
+    void memoryFreedAndAllocatedAgainIsNotReadFromDisk() {
+        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
+                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, "true");
+        RunReport lazy = Simulation.run(job, w -> {
+            MemorySegment old = w.allocate(STATE);
+            old.fill((byte) 1);
+            w.barrier();
+            w.free(old);
+            MemorySegment fresh = w.allocate(STATE);
+            assertEquals(old.address(), fresh.address(), "first fit gives the freed place again");
+            fresh.fill((byte) 2);
+            assertEquals(2, fresh.get(ValueLayout.JAVA_BYTE, STATE - 1));
+            w.free(fresh);
+            w.barrier();
+        });
+        // a store into a page still mapped from the file would read the dead page first: STATE per swapped-in VP
+        assertTrue(lazy.total().bytes(IoCategory.SWAP_IN) < STATE / 4, "read " + lazy.total().bytes(IoCategory.SWAP_IN));
+    }
+
+    @Test
+    void whatTheVpsBeforeReadAfterASwapInIsReadAhead() {
+        long chunk = 1L << 20;
+        int pagesRead = 16;
+        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
+                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, "true");
+        RunReport lazy = Simulation.run(job, w -> {
+            MemorySegment state = w.allocate(STATE);
+            state.fill((byte) 3);
+            w.barrier();
+            // 16 scattered pages of the first MiB: the ones swapped in later read that MiB ahead, not the rest
+            for (int i = 0; i < pagesRead; i++) {
+                assertEquals(3, state.get(ValueLayout.JAVA_BYTE, i * (chunk / pagesRead)));
+            }
+            w.barrier();
+        });
+        long read = lazy.total().bytes(IoCategory.SWAP_IN);
+        assertTrue(read >= 3 * chunk, "the first MiB was read ahead for the later VPs: " + read);
+        assertTrue(read <= VPS * (chunk + 2 * pagesRead * BLOCK), "nothing beyond the first MiB was read ahead: " + read);
     }
 
     /** Every VP asserts its whole state and its messages itself: a run that returns got every byte right. */

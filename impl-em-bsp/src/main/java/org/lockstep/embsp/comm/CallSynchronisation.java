@@ -89,7 +89,8 @@ final class CallSynchronisation {
         }
         long misses = call.cache == null ? 0 : call.cache.misses();
         call.release();
-        me.accounting().record(call.io.record(call.operation, call.sequence, call.n, world.options().contextSize(), misses));
+        me.accounting().record(call.io.record(call.operation, call.sequence, call.n, world.options().contextSize(), misses),
+                call.io.counted());
     }
 
     /** Waits on {@code signal} until {@code condition}, swapping out only if the partition is wanted; then swaps in. */

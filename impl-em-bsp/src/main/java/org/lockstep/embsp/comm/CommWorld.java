@@ -256,6 +256,6 @@ public final class CommWorld {
 
     /** The swap-in after a wait. */
     Runnable swapIn(Vp vp) {
-        return () -> vp.context().swapIn(vp.meters());
+        return () -> vp.context().swapIn(vp.superstep(), vp.meters());
     }
 }

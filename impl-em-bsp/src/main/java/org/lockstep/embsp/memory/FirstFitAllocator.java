@@ -98,6 +98,15 @@ public final class FirstFitAllocator {
         return length;
     }
 
+    /** The free chunk that holds {@code offset}, as {start, end}; null if that byte is allocated or outside. */
+    public long[] freeChunkAround(long offset) {
+        Map.Entry<Long, Long> chunk = free.floorEntry(offset);
+        if (chunk == null || offset >= chunk.getKey() + chunk.getValue()) {
+            return null;
+        }
+        return new long[] {chunk.getKey(), chunk.getKey() + chunk.getValue()};
+    }
+
     /** The size of the allocated chunk at {@code offset}, or {@code -1}. */
     public long sizeAt(long offset) {
         Long length = allocated.get(offset);

@@ -36,6 +36,8 @@ public final class PrivateMappings implements AutoCloseable {
     private static final int POSIX_FADV_DONTNEED = 4;
     private static final int MADV_RANDOM = 1;
     private static final int MADV_WILLNEED = 3;
+    /** Bytes per read-ahead hint: the kernel reads at most the larger of the device's read-ahead window and largest request per hint. */
+    private static final long READ_AHEAD_PIECE = 1L << 20;
     private static final long WRITTEN_PAGE = Libc.PAGE_IS_PRESENT | Libc.PAGE_IS_FILE | Libc.PAGE_IS_PFNZERO;
     /** Present, but neither a file page nor the zero page: a private copy, i.e. written. */
     private static final long WRITTEN_INVERTED = Libc.PAGE_IS_FILE | Libc.PAGE_IS_PFNZERO;
@@ -149,10 +151,13 @@ public final class PrivateMappings implements AutoCloseable {
     public void readAhead(MemorySegment partition, long offset, long length) {
         long from = Libc.pageFloor(partition.address() + offset);
         long to = Libc.pageCeil(partition.address() + offset + length);
-        try {
-            int ignored = (int) libc.madvise().invokeExact(from, to - from, MADV_WILLNEED);
-        } catch (Throwable e) {
-            // a hint: the faults read the pages one by one instead
+        // the kernel reads at most the device's read-ahead window (or its largest request) per hint
+        for (long piece = from; piece < to; piece += READ_AHEAD_PIECE) {
+            try {
+                int ignored = (int) libc.madvise().invokeExact(piece, Math.min(READ_AHEAD_PIECE, to - piece), MADV_WILLNEED);
+            } catch (Throwable e) {
+                return; // a hint: the faults read the pages one by one instead
+            }
         }
     }
 
@@ -160,6 +165,19 @@ public final class PrivateMappings implements AutoCloseable {
     public void clear(MemorySegment partition) {
         mmap(partition.address(), Libc.pageCeil(partition.byteSize()), MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0,
                 "a partition's fresh pages");
+    }
+
+    /**
+     * Fresh anonymous pages over the whole pages of {@code partition} inside [{@code from}, {@code to}):
+     * memory the program freed, so that a later store there (a new allocation) neither reads the
+     * dead file page first nor copies it.
+     */
+    public void forget(MemorySegment partition, long from, long to) {
+        long start = Libc.pageCeil(partition.address() + from);
+        long end = Libc.pageFloor(partition.address() + to);
+        if (end > start) {
+            mmap(start, end - start, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, "freed pages");
+        }
     }
 
     /** Pages of {@code partition} written since its mappings were made, as {start, end} offsets; null if that cannot be told. */

@@ -17,7 +17,7 @@ public final class Accounting {
     private final IoMeter world = new IoMeter();
     private final IoMeter pointToPoint = new IoMeter();
     private final List<Superstep> supersteps = new ArrayList<>();
-    private final List<CallRecord> calls = new ArrayList<>();
+    private final List<OpenRecord> calls = new ArrayList<>();
     private final long startNanos = System.nanoTime();
     private final int realProcessor;
     private final int localVps;
@@ -122,11 +122,25 @@ public final class Accounting {
         return seconds;
     }
 
-    public synchronized void record(CallRecord call) {
-        calls.add(call);
+    /**
+     * Records a finished call. Its counts are read from {@code counted}, the call's meter, when the
+     * records are asked for: a lazy swap-in made in the call counts what its faults read when the
+     * context leaves its partition, which may be after the call (eager, the same bytes would have
+     * been read in the call).
+     */
+    public synchronized void record(CallRecord call, IoMeter counted) {
+        calls.add(new OpenRecord(call, counted));
     }
 
+    /** The calls recorded, with what their meters count now (all of it once every VP has finished). */
     public synchronized List<CallRecord> calls() {
-        return List.copyOf(calls);
+        List<CallRecord> records = new ArrayList<>(calls.size());
+        for (OpenRecord c : calls) {
+            records.add(c.record.withCounted(c.counted.snapshot()));
+        }
+        return List.copyOf(records);
+    }
+
+    private record OpenRecord(CallRecord record, IoMeter counted) {
     }
 }

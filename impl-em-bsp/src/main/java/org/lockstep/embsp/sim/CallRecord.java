@@ -16,6 +16,12 @@ import org.lockstep.embsp.io.IoSnapshot;
 public record CallRecord(String operation, long group, long sequence, int participants, long omega, IoSnapshot counted,
                          long swapBoundBytes, long deliveryBoundBytes, long thesisBoundBytes, long cacheMisses,
                          long blockSize, double seconds, long networkBytes, long networkBoundBytes, boolean everyProcessorWithin) {
+    /** This record with {@code counts} counted. */
+    public CallRecord withCounted(IoSnapshot counts) {
+        return new CallRecord(operation, group, sequence, participants, omega, counts, swapBoundBytes, deliveryBoundBytes,
+                thesisBoundBytes, cacheMisses, blockSize, seconds, networkBytes, networkBoundBytes, everyProcessorWithin);
+    }
+
     /** Allowance for read-modify-writes of uncached boundary blocks: one block read and one written each. */
     public long missAllowance() {
         return 2 * cacheMisses * blockSize;

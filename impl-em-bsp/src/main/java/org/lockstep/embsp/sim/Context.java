@@ -48,18 +48,18 @@ public final class Context {
     private final LazySwapIn lazy;
 
     Context(int vp, MemorySegment memory, ContextStore store) {
-        this(vp, memory, store, WriteWatch.none(), null, false, false);
+        this(vp, memory, store, WriteWatch.none(), null, null, false, false);
     }
 
     /**
      * @param mappings lazy swap-in's mappings, or null to read every allocated block at a swap-in
      * @param ownMemory the context keeps {@code memory} to itself and never swaps
      */
-    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, PrivateMappings mappings, boolean ownMemory,
-            boolean swapsTwice) {
+    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, PrivateMappings mappings, ReadHistory history,
+            boolean ownMemory, boolean swapsTwice) {
         this.vp = vp;
         this.writes = writes;
-        this.lazy = mappings == null || store.mapped() || ownMemory ? null : new LazySwapIn(mappings, store, vp, memory);
+        this.lazy = mappings == null || store.mapped() || ownMemory ? null : new LazySwapIn(mappings, history, store, vp, memory);
         this.swapsTwice = swapsTwice;
         this.memory = memory;
         this.store = store;
@@ -125,7 +125,23 @@ public final class Context {
             return false;
         }
         allocator.free(offset);
+        if (lazy != null) {
+            forgetFreed(offset);
+        }
         return true;
+    }
+
+    /** Without this, a new allocation over the freed pages would read their dead contents from disk at its first store. */
+    private void forgetFreed(long offset) {
+        lock.writeLock().lock();
+        try {
+            long[] chunk = allocator.freeChunkAround(offset);
+            if (residency == Residency.RESIDENT && chunk != null) {
+                lazy.forget(chunk[0], chunk[1]);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Writes the allocated blocks written since the swap-in to disk: the context leaves its partition. */
@@ -165,6 +181,11 @@ public final class Context {
 
     /** Reads the allocated blocks into the partition: the context is resident again. */
     public void swapIn(IoMeter... meters) {
+        swapIn(-1, meters);
+    }
+
+    /** As {@link #swapIn(IoMeter...)}, by a VP in {@code superstep} (a lazy swap-in learns what is read there). */
+    public void swapIn(int superstep, IoMeter... meters) {
         if (stationary) {
             return;
         }
@@ -172,7 +193,7 @@ public final class Context {
         try {
             if (residency != Residency.RESIDENT && lazy != null) {
                 // the faults read what is touched; the reads count when the context leaves
-                lazy.map(allocator.allocatedBlockRanges(store.blockSize()), meters);
+                lazy.map(superstep, allocator.allocatedBlockRanges(store.blockSize()), meters);
                 residency = Residency.RESIDENT;
                 loaned = List.of();
             } else if (residency != Residency.RESIDENT) {

@@ -25,20 +25,29 @@ final class LazySwapIn {
     private final ContextStore store;
     private final int vp;
     private final MemorySegment memory;
+    private final ReadHistory history;
     private IoMeter[] swapInMeters = NO_METERS;
+    /** The superstep of the swap-in that made the mappings: what the faults read is learned under it. */
+    private int superstep = -1;
     /** The file ranges mapped now: {disk, position, length, offset in the partition}. */
     private final List<long[]> mapped = new ArrayList<>();
 
-    LazySwapIn(PrivateMappings mappings, ContextStore store, int vp, MemorySegment memory) {
+    LazySwapIn(PrivateMappings mappings, ReadHistory history, ContextStore store, int vp, MemorySegment memory) {
         this.mappings = mappings;
+        this.history = history;
         this.store = store;
         this.vp = vp;
         this.memory = memory;
     }
 
-    /** Maps {@code blocks} ({start, end} block ranges) over the partition, which holds nothing else afterwards. */
-    void map(List<long[]> blocks, IoMeter... meters) {
+    /**
+     * Maps {@code blocks} ({start, end} block ranges) over the partition, which holds nothing else
+     * afterwards, and reads ahead the chunks the contexts swapped in at {@code superstep} before read
+     * much of.
+     */
+    void map(int superstep, List<long[]> blocks, IoMeter... meters) {
         clear();
+        this.superstep = superstep;
         swapInMeters = meters.clone();
         for (long[] r : blocks) {
             store.forEachExtent(vp, r[0], r[1] - r[0], (disk, position, rangeOffset, length) -> {
@@ -46,6 +55,29 @@ final class LazySwapIn {
                 mapped.add(new long[] {disk, position, length, r[0] + rangeOffset});
             });
         }
+        for (long[] m : mapped) {
+            forEachChunk(m, (chunk, from, to) -> {
+                if (history.readsMuchOf(superstep, chunk)) {
+                    mappings.readAhead(memory, from, to - from);
+                }
+            });
+        }
+    }
+
+    /** Calls {@code action} for each piece of mapped range {@code m} inside one {@link ReadHistory#CHUNK} of the context. */
+    private static void forEachChunk(long[] m, ChunkAction action) {
+        long end = m[3] + m[2];
+        for (long from = m[3]; from < end; ) {
+            long chunk = from / ReadHistory.CHUNK;
+            long to = Math.min(end, (chunk + 1) * ReadHistory.CHUNK);
+            action.piece(chunk, from, to);
+            from = to;
+        }
+    }
+
+    @FunctionalInterface
+    private interface ChunkAction {
+        void piece(long chunk, long from, long to);
     }
 
     /** Has the mapped parts of {@code ranges} ({start, end} offsets) read ahead: the superstep is about to read them. */
@@ -61,6 +93,18 @@ final class LazySwapIn {
         }
     }
 
+    /**
+     * The program freed [{@code from}, {@code to}): its mapped pages become fresh anonymous ones. What
+     * the faults read there before stays in the page cache, so {@link #countReads} still counts it.
+     */
+    void forget(long from, long to) {
+        for (long[] m : mapped) {
+            if (m[3] < to && from < m[3] + m[2]) {
+                mappings.forget(memory, Math.max(from, m[3]), Math.min(to, m[3] + m[2]));
+            }
+        }
+    }
+
     /** Pages written since {@link #map}, as {start, end} offsets; null if that cannot be told. */
     List<long[]> written() {
         return mappings.written(memory);
@@ -72,16 +116,20 @@ final class LazySwapIn {
      * ends (at most half its window each side) is not counted: it is no block of the context's.
      */
     long countReads() {
-        long bytes = 0;
+        long[] bytes = {0};
         for (long[] m : mapped) {
-            bytes += mappings.cachedBytes((int) m[0], m[1], m[2]);
+            forEachChunk(m, (chunk, from, to) -> {
+                long read = mappings.cachedBytes((int) m[0], m[1] + from - m[3], to - from);
+                history.record(superstep, chunk, to - from, read);
+                bytes[0] += read;
+            });
         }
         for (IoMeter m : swapInMeters) {
             if (m != null) {
-                m.count(IoCategory.SWAP_IN, bytes);
+                m.count(IoCategory.SWAP_IN, bytes[0]);
             }
         }
-        return bytes;
+        return bytes[0];
     }
 
     /** The context leaves the partition: {@link #clear}, and later reads count nowhere. */

@@ -71,12 +71,13 @@ public final class Machine implements AutoCloseable {
         this.writes = memories.isEmpty() || !options.writeWatch() ? WriteWatch.none() : WriteWatch.over(memories);
         this.firstVp = options.firstVp();
         this.vps = new Vp[options.localVps()];
+        ReadHistory history = new ReadHistory();
         for (int t = 0; t < vps.length; t++) {
             int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];
             MemorySegment memory = store.mapped() ? store.mappedContext(id)
                     : options.keepResident() ? arena.allocate(options.contextSize(), alignment) : partition.memory();
-            Context context = new Context(id, memory, store, writes, lazy ? mappings : null, options.keepResident(),
+            Context context = new Context(id, memory, store, writes, lazy ? mappings : null, history, options.keepResident(),
                     options.faults().contains(EmBspOptions.SelfTestFault.SWAPS_TWICE));
             vps[t] = new Vp(id, partition, context, scheduler.newCondition(), accounting);
         }

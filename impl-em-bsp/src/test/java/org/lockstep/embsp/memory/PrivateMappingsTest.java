@@ -54,6 +54,35 @@ class PrivateMappingsTest {
         assertEquals(13, Files.readAllBytes(file)[(int) (12 * PAGE)], "the file never saw the store");
     }
 
+    @Test
+    void forgottenPagesAreFreshAndReadNothing(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("disk");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate((int) (16 * PAGE));
+            for (int i = 0; i < b.capacity(); i++) {
+                b.put(i, (byte) (i / PAGE + 1));
+            }
+            ch.write(b, 0);
+            ch.force(true);
+        }
+        try (Arena arena = Arena.ofShared(); PrivateMappings mappings = PrivateMappings.over(List.of(file))) {
+            assertTrue(mappings.available(), () -> "no private mappings here: " + mappings.unavailableReason());
+            MemorySegment partition = mappings.allocate(16 * PAGE, PAGE, arena);
+            mappings.drop(0, 0, 16 * PAGE);
+            mappings.map(partition, 0, 16 * PAGE, 0, 0);
+            // from the middle of page 2 to the middle of page 6: pages 3, 4 and 5 whole
+            mappings.forget(partition, 2 * PAGE + 100, 6 * PAGE + 100);
+            for (long page = 3; page <= 5; page++) {
+                assertEquals(0, partition.get(ValueLayout.JAVA_BYTE, page * PAGE), "page " + page + " is fresh");
+                partition.set(ValueLayout.JAVA_BYTE, page * PAGE, (byte) 42);
+            }
+            assertEquals(0, mappings.cachedBytes(0, 3 * PAGE, 3 * PAGE), "no fault read the forgotten pages");
+            assertEquals(3, partition.get(ValueLayout.JAVA_BYTE, 2 * PAGE), "page 2 is only partly freed: still the file's");
+            assertEquals(7, partition.get(ValueLayout.JAVA_BYTE, 6 * PAGE), "so is page 6");
+            assertEquals(List.of(3 * PAGE, 6 * PAGE), flatten(mappings.written(partition)));
+        }
+    }
+
     private static List<Long> flatten(List<long[]> ranges) {
         List<Long> flat = new ArrayList<>();
         for (long[] r : ranges) {
