@@ -8,14 +8,15 @@ import org.lockstep.api.LockstepException;
 
 /**
  * A communicator within one group ({@code MPI_Comm} that is not an intercommunicator): adds
- * split, create, scans, topologies and the dynamic-process calls. General graphs ({@link #createGraph}), dynamic
- * processes and name publishing throw {@link MPIException}s of class
- * {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * split, create, scans, topologies and the dynamic-process calls. Ports connect groups of the job's
+ * own ranks ({@link Ports}); general graphs ({@link #createGraph}), spawning processes and name
+ * publishing throw {@link MPIException}s of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public class Intracomm extends Comm {
     private static final String GRAPHS = "Lockstep's topologies are Cartesian grids and distributed graphs (createDistGraph);"
             + " it has no MPI_Graph_create graphs";
-    private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned, connected or published";
+    private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned, and no names are"
+            + " published (ports connect groups of the job's own ranks)";
 
     Intracomm(String name) {
         super(name);
@@ -220,32 +221,48 @@ public class Intracomm extends Comm {
         return ErrorClasses.unsupported(call, DYNAMIC);
     }
 
+    /** A port this rank's groups accept connections on ({@code MPI_Open_port}); see {@link Ports}. */
     public static String openPort() throws MPIException {
-        throw dynamic("Intracomm.openPort");
+        return Ports.open();
     }
 
     public static String openPort(Info info) throws MPIException {
-        throw dynamic("Intracomm.openPort");
+        return Ports.open();
     }
 
     public static void closePort(String name) throws MPIException {
-        throw dynamic("Intracomm.closePort");
+        Ports.close(name);
     }
 
+    /** Waits for a group of this job to connect to {@code port}, opened by {@code root} ({@code MPI_Comm_accept}); collective. */
     public final Intercomm accept(String port, int root) throws MPIException {
-        throw dynamic("Intracomm.accept");
+        return accept(port, MPI.INFO_NULL, root);
     }
 
     public final Intercomm accept(String port, Info info, int root) throws MPIException {
-        throw dynamic("Intracomm.accept");
+        return joined("Intracomm.accept", port, root, true);
     }
 
+    /** Connects this group to the group that accepts on {@code port} ({@code MPI_Comm_connect}); collective. */
     public final Intercomm connect(String port, int root) throws MPIException {
-        throw dynamic("Intracomm.connect");
+        return connect(port, MPI.INFO_NULL, root);
     }
 
     public final Intercomm connect(String port, Info info, int root) throws MPIException {
-        throw dynamic("Intracomm.connect");
+        return joined("Intracomm.connect", port, root, false);
+    }
+
+    private Intercomm joined(String call, String port, int root, boolean accepting) throws MPIException {
+        Communicator local = live(call);
+        try {
+            org.lockstep.api.Intercommunicator inter = accepting ? Ports.accept(call, local, root, port)
+                    : Ports.connect(call, local, root, port);
+            return new Intercomm(inter, members, this + " (" + (accepting ? "accepted" : "connected") + ")");
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        } catch (MPIException e) {
+            throw fail(e);
+        }
     }
 
     public static void publishName(String service, String port) throws MPIException {

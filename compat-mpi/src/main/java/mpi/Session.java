@@ -28,6 +28,8 @@ final class Session {
 
     final Communicator world;
     final Communicator self;
+    /** A private copy of the world for the ports' connect requests ({@link Ports}), apart from the program's messages. */
+    final Communicator ports;
     /** Null when the world belongs to the launcher's rank program, which leaves it when {@code main} returns. */
     private final AttachedWorld attached;
     final int threadLevel;
@@ -38,6 +40,7 @@ final class Session {
         this.world = world;
         this.attached = attached;
         this.self = world.split(world.rank(), 0);
+        this.ports = world.dup();
         this.threadLevel = threadLevel;
         this.initThread = Thread.currentThread();
         this.arguments = arguments == null ? new String[0] : arguments.clone();
@@ -92,6 +95,7 @@ final class Session {
         try {
             s.world.barrier();
             s.self.close();
+            s.ports.close();
         } catch (LockstepException e) {
             throw ErrorClasses.exception(call, e);
         } finally {

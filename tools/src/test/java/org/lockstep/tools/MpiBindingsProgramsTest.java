@@ -56,7 +56,8 @@ class MpiBindingsProgramsTest {
     @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
             "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
-            "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4"})
+            "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4",
+            "Ports, 2", "Ports, 3"})
     void runsUnchangedAsProcesses(String program, int ranks) {
         Launch l = processes(ranks, program);
         assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
@@ -67,7 +68,8 @@ class MpiBindingsProgramsTest {
     @CsvSource({"PointToPoint, 2", "PointToPoint, 4", "Requests, 2", "Requests, 4", "Collectives, 2", "Collectives, 4",
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
             "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
-            "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4"})
+            "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4",
+            "Ports, 2", "Ports, 3"})
     void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
         String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
                 .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE)));
@@ -76,7 +78,7 @@ class MpiBindingsProgramsTest {
 
     @ParameterizedTest(name = "{0} on 4 EM-BSP virtual processors")
     @ValueSource(strings = {"PointToPoint", "Requests", "Collectives", "Ops", "Communicators", "Environment", "Datatypes",
-        "MatchedProbe", "NonBlockingCollectives", "Intercomms", "Topologies", "Windows"})
+        "MatchedProbe", "NonBlockingCollectives", "Intercomms", "Topologies", "Windows", "Ports"})
     void runsUnchangedOnEmBsp(String program) {
         String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of()).run(JobOptions.ofRanks(4)
                 .with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE).with(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER)));
