@@ -20,7 +20,7 @@ import org.lockstep.api.LockstepException;
  * fails with {@link ErrorClass#UNSUPPORTED_OPERATION} naming it; hints are kept here.
  */
 final class InterBridge implements InvocationHandler {
-    private static final Set<String> ROOTED = Set.of("bcast", "gather", "scatter", "reduce");
+    private static final Set<String> ROOTED = Set.of("bcast", "gather", "scatter", "reduce", "gatherv", "scatterv");
 
     private final Intercommunicator inter;
     /** The hints of the intercommunicator, which Lockstep's intercommunicators do not keep. */
@@ -64,6 +64,12 @@ final class InterBridge implements InvocationHandler {
         if (types.length == 6 && (name.equals("allgather") || name.equals("alltoall"))) {
             return simpleAll(name, a);
         }
+        if (types.length == 8 && (name.equals("gatherv") || name.equals("scatterv"))) {
+            return oneTypeRooted(name, a);
+        }
+        if ((types.length == 7 && name.equals("allgatherv")) || (types.length == 8 && name.equals("alltoallv"))) {
+            return oneTypeAll(name, a, types.length);
+        }
         return call(name, types, method.getReturnType(), a);
     }
 
@@ -92,6 +98,42 @@ final class InterBridge implements InvocationHandler {
         return call(name, simple, void.class, new Object[] {a[0], a[1], a[2], a[3]});
     }
 
+    /**
+     * gatherv and scatterv with a datatype per side: the intercommunicator's form takes the one the
+     * rank's side uses (the root's receive or send type; the other group's send or receive type).
+     */
+    private Object oneTypeRooted(String name, Object[] a) throws Throwable {
+        int root = (int) a[7];
+        boolean gather = name.equals("gatherv");
+        int sendType = gather ? 2 : 3;
+        int recvType = 6;
+        boolean sendSide = gather != (root == Intercommunicator.ROOT);
+        Object type = a[sendSide ? sendType : recvType];
+        Object[] args = gather ? new Object[] {a[0], a[1], type, a[3], a[4], a[5], root}
+                : new Object[] {a[0], a[1], a[2], type, a[4], a[5], root};
+        return call(name, parameterTypes(name, 7), void.class, args);
+    }
+
+    /** allgatherv and alltoallv: the intercommunicator's form, when both sides name the same datatype. */
+    private Object oneTypeAll(String name, Object[] a, int length) throws Throwable {
+        int sendType = name.equals("allgatherv") ? 2 : 3;
+        if (a[sendType] != a[length - 1]) {
+            throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, name + " on an intercommunicator with different send "
+                    + "and receive datatypes: Lockstep's intercommunicators take one datatype");
+        }
+        return call(name, parameterTypes(name, length - 1), void.class, java.util.Arrays.copyOf(a, length - 1));
+    }
+
+    /** The parameter types of the intercommunicator's method {@code name} of {@code count} parameters. */
+    private static Class<?>[] parameterTypes(String name, int count) {
+        for (Method m : Intercommunicator.class.getMethods()) {
+            if (m.getName().equals(name) && m.getParameterCount() == count) {
+                return m.getParameterTypes();
+            }
+        }
+        throw unsupported(name);
+    }
+
     private Object call(String name, Class<?>[] types, Class<?> returns, Object[] args) throws Throwable {
         Method target;
         try {
@@ -111,7 +153,7 @@ final class InterBridge implements InvocationHandler {
 
     private static LockstepException unsupported(String name) {
         return new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, name + " is not defined on an intercommunicator in "
-                + "Lockstep's API (it has point-to-point, probe, barrier, bcast, gather, scatter, allgather, alltoall, reduce, "
-                + "allreduce, dup and merge)");
+                + "Lockstep's API (it has point-to-point, probe, barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v, w), "
+                + "reduce, allreduce, reduce_scatter(_block), dup and merge)");
     }
 }

@@ -10,7 +10,7 @@ import mpi.Status;
 /**
  * Intercommunicators between the even and the odd world ranks: createIntercomm, sizes and the
  * remote group, point-to-point to remote ranks, barrier, bcast, gather, scatter, allGather,
- * allToAll, reduce and allReduce with MPI.ROOT and MPI.PROC_NULL roots, dup, merge and free.
+ * allToAll, their vector forms, reduce and allReduce with MPI.ROOT and MPI.PROC_NULL roots, dup, merge and free.
  */
 public final class Intercomms {
     public static void main(String[] args) throws MPIException {
@@ -83,6 +83,7 @@ public final class Intercomms {
             int sender = even ? 2 * i + 1 : 2 * i;
             Check.equal(sender * 100 + me, fromEach[i], "allToAll block " + i);
         }
+        vectorForms(inter, even, me, remoteSize, root);
         int[] total = new int[1];
         inter.allReduce(new int[] {rank}, total, 1, MPI.INT, MPI.SUM);
         Check.equal(remoteSum(size, !even), total[0], "allReduce of the remote group");
@@ -109,6 +110,52 @@ public final class Intercomms {
         local.free();
         Check.passed("intercommunicators");
         MPI.Finalize();
+    }
+
+    /**
+     * scatterv, gatherv, allGatherv and allToAllv across the groups: remote rank j's block is j + 1
+     * elements long; the evens' rank 0 is the root of the rooted ones.
+     */
+    private static void vectorForms(Intercomm inter, boolean even, int me, int remoteSize, int root) throws MPIException {
+        Layouts.Blocks blocks = Layouts.reverseRankOrder(remoteSize);
+        int[] scattered = new int[blocks.total()];
+        for (int j = 0; j < remoteSize; j++) {
+            java.util.Arrays.fill(scattered, blocks.displs()[j], blocks.displs()[j] + j + 1, 1000 + j);
+        }
+        int[] mine = new int[me + 1];
+        inter.scatterv(scattered, blocks.counts(), blocks.displs(), MPI.INT, mine, me + 1, MPI.INT, root);
+        if (!even) {
+            Check.equal(copies(1000 + me, me + 1), mine, "scatterv's block for remote rank " + me);
+        }
+        int[] gathered = new int[blocks.total()];
+        inter.gatherv(copies(2000 + me, me + 1), me + 1, MPI.INT, gathered, blocks.counts(), blocks.displs(), MPI.INT, root);
+        int[] everyone = new int[blocks.total()];
+        inter.allGatherv(copies(3000 + me, me + 1), me + 1, MPI.INT, everyone, blocks.counts(), blocks.displs(), MPI.INT);
+        for (int j = 0; j < remoteSize; j++) {
+            int from = blocks.displs()[j];
+            if (root == MPI.ROOT) {
+                Check.equal(copies(2000 + j, j + 1), java.util.Arrays.copyOfRange(gathered, from, from + j + 1), "gatherv block " + j);
+            }
+            Check.equal(copies(3000 + j, j + 1), java.util.Arrays.copyOfRange(everyone, from, from + j + 1), "allGatherv block " + j);
+        }
+        Layouts.Blocks sends = Layouts.growingSends(remoteSize);
+        Layouts.Blocks receives = Layouts.growingReceives(me, remoteSize);
+        int[] out = new int[sends.total()];
+        for (int j = 0; j < remoteSize; j++) {
+            java.util.Arrays.fill(out, sends.displs()[j], sends.displs()[j] + j + 1, 100 * me + j);
+        }
+        int[] in = new int[receives.total()];
+        inter.allToAllv(out, sends.counts(), sends.displs(), MPI.INT, in, receives.counts(), receives.displs(), MPI.INT);
+        for (int j = 0; j < remoteSize; j++) {
+            int from = receives.displs()[j];
+            Check.equal(copies(100 * j + me, me + 1), java.util.Arrays.copyOfRange(in, from, from + me + 1), "allToAllv block " + j);
+        }
+    }
+
+    private static int[] copies(int value, int n) {
+        int[] a = new int[n];
+        java.util.Arrays.fill(a, value);
+        return a;
     }
 
     /** The sum of the odd (or even) world ranks below {@code size}. */
