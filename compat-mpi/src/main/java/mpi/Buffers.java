@@ -16,11 +16,20 @@ final class Buffers {
     /** Recently seen NIO buffers and their segments: programs pass the same few buffers again and again. */
     private static final int CACHED = 8;
     private static final Cached[] CACHE = new Cached[CACHED];
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     private record Cached(Buffer buffer, MemorySegment segment) {
     }
 
     private Buffers() {
+    }
+
+    /**
+     * The memory of {@code buf} for a message of {@code count} elements: a null buffer is an empty
+     * one when the count is 0 (the bindings' idiom for an empty message), else an error.
+     */
+    static MemorySegment segment(Object buf, long count, String call) throws MPIException {
+        return buf == null && count == 0 ? EMPTY : segment(buf, call);
     }
 
     /** The memory of {@code buf}. */

@@ -287,7 +287,7 @@ public class Comm implements Freeable, Cloneable {
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         Communicator c = live("Comm.send");
         long n = type.wireCount("Comm.send", count);
-        MemorySegment data = Buffers.segment(buf, "Comm.send");
+        MemorySegment data = Buffers.segment(buf, count, "Comm.send");
         try {
             c.send(data, n, type.wire, dest, tag);
         } catch (LockstepException e) {
@@ -299,7 +299,7 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = live("Comm.recv");
         long n = type.wireCount("Comm.recv", count);
-        MemorySegment data = Buffers.segment(buf, "Comm.recv");
+        MemorySegment data = Buffers.segment(buf, count, "Comm.recv");
         try {
             Status status = Status.of(c.recv(data, n, type.wire, source, tag));
             Buffers.copyBack(buf, data);
@@ -316,8 +316,8 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = live("Comm.sendRecv");
         long sn = sendtype.wireCount("Comm.sendRecv", sendcount);
         long rn = recvtype.wireCount("Comm.sendRecv", recvcount);
-        MemorySegment s = Buffers.segment(sendbuf, "Comm.sendRecv");
-        MemorySegment r = Buffers.segment(recvbuf, "Comm.sendRecv");
+        MemorySegment s = Buffers.segment(sendbuf, sendcount, "Comm.sendRecv");
+        MemorySegment r = Buffers.segment(recvbuf, recvcount, "Comm.sendRecv");
         try {
             Status status = Status.of(c.sendrecv(s, sn, sendtype.wire, dest, sendtag, r, rn, recvtype.wire, source, recvtag));
             Buffers.copyBack(recvbuf, r);
@@ -332,7 +332,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = live("Comm.sendRecvReplace");
         long n = type.wireCount("Comm.sendRecvReplace", count);
-        MemorySegment data = Buffers.segment(buf, "Comm.sendRecvReplace");
+        MemorySegment data = Buffers.segment(buf, count, "Comm.sendRecvReplace");
         try {
             // the outgoing message travels packed, from a copy, so the receive may overwrite the buffer
             MemorySegment outgoing = Packed.copyOf(data, n, type.wire);
@@ -350,7 +350,7 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = live("Comm.bSend");
         long n = type.wireCount("Comm.bSend", count);
         try {
-            MPI.bsendBuffer("Comm.bSend").send("Comm.bSend", c, Buffers.segment(buf, "Comm.bSend"), n, type.wire, dest, tag);
+            MPI.bsendBuffer("Comm.bSend").send("Comm.bSend", c, Buffers.segment(buf, count, "Comm.bSend"), n, type.wire, dest, tag);
         } catch (LockstepException e) {
             throw fail("Comm.bSend", e);
         } catch (MPIException e) {
@@ -363,7 +363,7 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = live("Comm.sSend");
         long n = type.wireCount("Comm.sSend", count);
         try {
-            c.ssend(Buffers.segment(buf, "Comm.sSend"), n, type.wire, dest, tag);
+            c.ssend(Buffers.segment(buf, count, "Comm.sSend"), n, type.wire, dest, tag);
         } catch (LockstepException e) {
             throw fail("Comm.sSend", e);
         }
@@ -374,7 +374,7 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = live("Comm.rSend");
         long n = type.wireCount("Comm.rSend", count);
         try {
-            c.send(Buffers.segment(buf, "Comm.rSend"), n, type.wire, dest, tag);
+            c.send(Buffers.segment(buf, count, "Comm.rSend"), n, type.wire, dest, tag);
         } catch (LockstepException e) {
             throw fail("Comm.rSend", e);
         }
@@ -444,7 +444,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = live(call);
         long n = type.wireCount(call, count);
-        MemorySegment data = Buffers.segment(buf, call);
+        MemorySegment data = Buffers.segment(buf, count, call);
         try {
             return switch (mode) {
                 case STANDARD -> c.isend(data, n, type.wire, dest, tag);
@@ -465,7 +465,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = live(call);
         long n = type.wireCount(call, count);
-        MemorySegment data = Buffers.segment(buf, call);
+        MemorySegment data = Buffers.segment(buf, count, call);
         try {
             return c.irecv(data, n, type.wire, source, tag);
         } catch (LockstepException e) {

@@ -64,7 +64,7 @@ public final class Message {
         String call = "Message.mRecv";
         Communicator c = taken(call);
         long n = type.wireCount(call, count);
-        MemorySegment data = Buffers.segment(buf, call);
+        MemorySegment data = Buffers.segment(buf, count, call);
         org.lockstep.api.Message m = release();
         try {
             Status status = Status.of(c.mrecv(data, n, type.wire, m));
@@ -81,7 +81,7 @@ public final class Message {
         String call = "Message.imRecv";
         Communicator c = taken(call);
         long n = type.wireCount(call, count);
-        MemorySegment data = Buffers.segment(buf, call);
+        MemorySegment data = Buffers.segment(buf, count, call);
         Comm on = comm;
         org.lockstep.api.Message m = release();
         try {

@@ -11,7 +11,10 @@ import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 
-/** Blocking, synchronous, ready, buffered and non-blocking sends; every array type; buffers, slices and offsets; wildcards; PROC_NULL. */
+/**
+ * Blocking, synchronous, ready, buffered and non-blocking sends; every array type; empty messages
+ * without a buffer; buffers, slices and offsets; wildcards; PROC_NULL.
+ */
 public final class PointToPoint {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -57,6 +60,17 @@ public final class PointToPoint {
         Check.equal(-prev, gotShort[0], "short");
         Check.equal(prev / 4f, gotFloat[0], "float");
         Check.that(gotBytes[0] == (byte) prev && gotBytes[1] == -1, "bytes");
+
+        // an empty message may name no buffer at all (null, count 0), blocking and not
+        if (size > 1 && rank == 0) {
+            world.send(null, 0, MPI.BYTE, 1, 9);
+            world.sSend(null, 0, MPI.INT, 1, 9);
+        } else if (size > 1 && rank == 1) {
+            Check.equal(0, world.recv(null, 0, MPI.BYTE, 0, 9).getCount(MPI.BYTE), "an empty message into no buffer");
+            Check.equal(0, world.recv(null, 0, MPI.INT, 0, 9).getCount(MPI.INT), "a second one");
+        }
+        Status empty = world.sendRecv(null, 0, MPI.INT, next, 10, null, 0, MPI.INT, prev, 10);
+        Check.equal(0, empty.getCount(MPI.INT), "sendRecv of empty messages without buffers");
 
         // blocking modes between rank 0 and rank 1: standard, synchronous, ready, buffered
         if (rank == 0) {
