@@ -52,11 +52,14 @@ public final class Datatype implements Freeable, Cloneable {
     private final org.lockstep.api.Datatype unit;
     /** Whether this is a derived type, which must be committed before use and may be freed. */
     private final boolean derived;
+    /** Whether the program made this type (derived, or a duplicate of a predefined one) and so may free it. */
+    private final boolean freeable;
     private String name;
     private boolean freed;
     private final Attributes attributes = new Attributes(Attributes.Kind.DATATYPE);
 
-    private Datatype(int kind, int baseType, int baseSize, org.lockstep.api.Datatype wire, int wirePerElement, String name) {
+    private Datatype(int kind, int baseType, int baseSize, org.lockstep.api.Datatype wire, int wirePerElement, String name,
+                     boolean duplicate) {
         this.kind = kind;
         this.baseType = baseType;
         this.baseSize = baseSize;
@@ -64,6 +67,7 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerElement = wirePerElement;
         this.unit = wire == null || wirePerElement == 1 ? wire : org.lockstep.api.Datatype.contiguous(wirePerElement, wire).commit();
         this.derived = false;
+        this.freeable = duplicate;
         this.name = name;
     }
 
@@ -76,22 +80,23 @@ public final class Datatype implements Freeable, Cloneable {
         this.wirePerElement = 1;
         this.unit = wire;
         this.derived = true;
+        this.freeable = true;
         this.name = name;
     }
 
     /** A predefined type whose base is itself. */
     static Datatype primitive(int kind, org.lockstep.api.Datatype wire, String name) {
-        return new Datatype(kind, kind, (int) wire.size(), wire, 1, name);
+        return new Datatype(kind, kind, (int) wire.size(), wire, 1, name, false);
     }
 
     /** A predefined type with base {@code base}, carried as {@code wirePerElement} of {@code wire}. */
     static Datatype predefined(int kind, int base, int baseSize, org.lockstep.api.Datatype wire, int wirePerElement, String name) {
-        return new Datatype(kind, base, baseSize, wire, wirePerElement, name);
+        return new Datatype(kind, base, baseSize, wire, wirePerElement, name, false);
     }
 
     /** {@code MPI.DATATYPE_NULL}. */
     static Datatype nullType() {
-        return new Datatype(NULL, NULL, 1, null, 0, "MPI_DATATYPE_NULL");
+        return new Datatype(NULL, NULL, 1, null, 0, "MPI_DATATYPE_NULL", false);
     }
 
     /** Bytes of data in one element ({@code MPI_Type_size}). */
@@ -166,14 +171,20 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
-    /** Frees the type ({@code MPI_Type_free}); types built from it keep working. Freeing a predefined type is an error. */
+    /**
+     * Frees the type ({@code MPI_Type_free}); types built from it keep working. Freeing a predefined
+     * type is an error; its duplicate ({@link #dup}, {@link #clone}) is the program's to free.
+     */
     @Override
     public void free() throws MPIException {
         MPI.check();
-        if (!derived) {
+        if (!freeable) {
             throw ErrorClasses.argument(ErrorClasses.TYPE, "Datatype.free", "cannot free the predefined datatype " + name);
         }
-        live("Datatype.free").free();
+        org.lockstep.api.Datatype own = live("Datatype.free");
+        if (derived) {
+            own.free(); // a predefined type's duplicate shares its Lockstep type, which stays
+        }
         freed = true;
     }
 
@@ -198,11 +209,11 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
-    /** A copy of this type ({@code MPI_Type_dup}). */
+    /** A copy of this type ({@code MPI_Type_dup}): a new type, which the program frees, also of a predefined one. */
     public Datatype dup() throws MPIException {
         MPI.check();
         Datatype copy = derived ? new Datatype(kind, this, live("Datatype.dup").dup(), name)
-                : new Datatype(kind, baseType, baseSize, wire, wirePerElement, name);
+                : new Datatype(kind, baseType, baseSize, live("Datatype.dup"), wirePerElement, name, true);
         attributes.copyTo(copy.attributes);
         return copy;
     }

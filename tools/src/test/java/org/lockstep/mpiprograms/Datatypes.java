@@ -120,6 +120,10 @@ public final class Datatypes {
         Datatype copy = column.dup();
         Check.equal(12, copy.getExtent(), "dup keeps the extent");
         Check.fails(MPI.ERR_TYPE, "Datatype.free", () -> MPI.INT.free());
+        Datatype ints = MPI.INT.clone();
+        Check.equal(1, ints.getSize(), "a predefined type's duplicate has its size");
+        ints.free(); // the duplicate is the program's to free, and MPI.INT stays
+        Check.that(ints.isNull() && !MPI.INT.isNull(), "a freed duplicate of MPI.INT is null, MPI.INT is not");
         four.free();
         column.free();
         copy.free();
