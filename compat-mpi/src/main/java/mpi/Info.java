@@ -29,12 +29,25 @@ public final class Info implements Freeable, Cloneable {
         return new Info(true);
     }
 
-    /** {@code MPI.INFO_ENV}: how this process was started (Lockstep's environment, and the command). */
+    /** {@code MPI.INFO_ENV}: how this process was started (Lockstep's environment; the rest at {@code MPI.Init}). */
     static Info environment() {
         Info env = new Info(false);
-        env.entries.put("command", ProcessHandle.current().info().command().orElse("java"));
         env.entries.putAll(org.lockstep.api.Environment.info().asMap());
         return env;
+    }
+
+    /**
+     * What {@code MPI.INFO_ENV} learns at {@code MPI.Init}: the program's command, which for Java
+     * is its main class, as Open MPI's bindings give it (the class whose code called Init), and
+     * the processes started, as MPI's {@code maxprocs} and Open MPI's {@code ompi_np} (one
+     * application, first rank 0: {@code ompi_num_apps}, {@code ompi_first_rank}).
+     */
+    void started(String command, int processes) {
+        entries.put("command", command);
+        entries.put("maxprocs", Integer.toString(processes));
+        entries.put("ompi_np", Integer.toString(processes));
+        entries.put("ompi_num_apps", "1");
+        entries.put("ompi_first_rank", "0");
     }
 
     /** Lockstep's hints of the same keys and values; none for null. */

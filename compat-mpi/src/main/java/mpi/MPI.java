@@ -206,6 +206,7 @@ public final class MPI {
     public static final Group GROUP_EMPTY = Group.empty();
     public static final Info INFO_NULL = Info.nullInfo();
     public static final Info INFO_ENV = Info.environment();
+    private static final StackWalker CALLER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
     /** Every rank of the job; usable once {@link #Init} has returned. */
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
@@ -228,7 +229,7 @@ public final class MPI {
 
     /** Joins the world and returns the arguments ({@code MPI_Init}). */
     public static String[] Init(String[] args) throws MPIException {
-        open("MPI.Init", args, THREAD_SINGLE);
+        open("MPI.Init", args, THREAD_SINGLE, CALLER.getCallerClass());
         return args;
     }
 
@@ -240,13 +241,15 @@ public final class MPI {
         if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
             throw ErrorClasses.argument(ErrorClasses.ARG, "MPI.InitThread", "no thread level " + required);
         }
-        return open("MPI.InitThread", args, Math.min(required, THREAD_SERIALIZED)).threadLevel;
+        return open("MPI.InitThread", args, Math.min(required, THREAD_SERIALIZED), CALLER.getCallerClass()).threadLevel;
     }
 
-    private static Session open(String call, String[] args, int threadLevel) throws MPIException {
+    /** {@code caller}: the class whose code called {@code Init}, the program's "command" in {@link #INFO_ENV}. */
+    private static Session open(String call, String[] args, int threadLevel, Class<?> caller) throws MPIException {
         Session session = Session.open(call, args, threadLevel);
         COMM_WORLD.bind(session.world);
         COMM_SELF.bind(session.self);
+        INFO_ENV.started(caller.getName(), session.world.size());
         return session;
     }
 

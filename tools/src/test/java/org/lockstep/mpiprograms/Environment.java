@@ -38,6 +38,9 @@ public final class Environment {
         Check.that(copy.get("missing") == null, "a missing info key");
         Check.fails(MPI.ERR_INFO_NOKEY, "Info.delete", () -> info.delete("missing"));
         Check.that(MPI.INFO_ENV.get("host") != null, "INFO_ENV has the host");
+        Check.that(Environment.class.getName().equals(MPI.INFO_ENV.get("command")),
+                "INFO_ENV's command is the main class: " + MPI.INFO_ENV.get("command"));
+        Check.that(Integer.toString(MPI.COMM_WORLD.getSize()).equals(MPI.INFO_ENV.get("maxprocs")), "INFO_ENV's maxprocs");
 
         world.setErrhandler(MPI.ERRORS_RETURN);
         Check.that(world.getErrhandler() == MPI.ERRORS_RETURN, "the handler set");
