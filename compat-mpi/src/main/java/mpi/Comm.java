@@ -604,7 +604,7 @@ public class Comm implements Freeable, Cloneable {
     /** Invokes the error handler with {@code errorCode} ({@code MPI_Comm_call_errhandler}). */
     public void callErrhandler(int errorCode) throws MPIException {
         live("Comm.callErrhandler");
-        throw errhandler.handle("Comm.callErrhandler", new MPIException(errorCode, "error " + errorCode + " raised on " + name, null));
+        errhandler.raise("Comm.callErrhandler", new MPIException(errorCode, "error " + errorCode + " raised on " + name, null));
     }
 
     // ---- collectives (MPI 4.1 chapter 6) ----

@@ -25,6 +25,16 @@ public final class Errhandler {
         return e;
     }
 
+    /**
+     * {@code MPI_*_call_errhandler}: a fatal handler aborts the job for {@code error}; under
+     * {@link MPI#ERRORS_RETURN} the handler returns and so does the call (MPI 4.1 §9.3.6).
+     */
+    void raise(String call, MPIException error) {
+        if (fatal) {
+            Session.abortJob(error.getErrorClass(), call + ": " + error.getMessage() + " (MPI.ERRORS_ARE_FATAL: aborting the job)");
+        }
+    }
+
     boolean isFatal() {
         return fatal;
     }

@@ -9,12 +9,15 @@ import org.lockstep.api.Window;
 /**
  * A window of memory that other ranks access by one-sided communication ({@code MPI_Win}), over
  * Lockstep's {@link Window}. Origin and target must describe the same elements (same element type
- * and count); assertions are accepted and not acted on (MPI allows that). Dynamic windows
- * (attach, detach), window attributes and error handlers of their own are not there: they throw an
+ * and count); assertions are accepted and not acted on (MPI allows that), and of the hints only
+ * {@code no_locks}: such a window refuses passive-target locks. A window's failed calls go to its
+ * error handler ({@link MPI#ERRORS_ARE_FATAL} unless set, as in MPI); its attributes are the
+ * bindings' (predefined {@link MPI#WIN_BASE}, {@link MPI#WIN_SIZE} and {@link MPI#WIN_DISP_UNIT} in
+ * bytes, keyvals of its own). Dynamic windows (attach, detach) are not there: they throw an
  * {@link MPIException} of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public final class Win implements Freeable {
-    private static final String MISSING = "dynamic windows, window attributes and window error handlers are not in Lockstep's windows";
+    private static final String MISSING = "dynamic windows (MPI_Win_create_dynamic, attach, detach) are not in Lockstep's windows";
 
     /** The null window handle. */
     public static final int WIN_NULL = 0;
@@ -25,18 +28,34 @@ public final class Win implements Freeable {
     private final Comm comm;
     private Window window;
     private String name = "";
+    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    private final Attributes attributes = new Attributes(Attributes.Kind.WIN);
+    /** The displacement unit in bytes ({@link MPI#WIN_DISP_UNIT}). */
+    private int dispUnitBytes;
+    /** The hints it was made with; {@code no_locks=true} makes lock and lockAll errors. */
+    private org.lockstep.api.Info hints = org.lockstep.api.Info.EMPTY;
 
-    /** {@code MPI_Win_create} over {@code base} ({@code size} bytes of it), which stays the caller's. */
+    /**
+     * {@code MPI_Win_create} over {@code base} ({@code size} elements of it), which stays the
+     * caller's. A size beyond the buffer exposes the buffer only (the bindings pass the size on
+     * unchecked, and a program may declare more than it lets others touch); an access beyond it
+     * is then an {@code MPI_ERR_RMA_RANGE} error at the origin, never memory outside the buffer.
+     */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         this.comm = comm;
         int elementBytes = elementBytes(base);
         MemorySegment memory = Buffers.segment(base, "new Win");
-        long bytes = (long) size * elementBytes;
-        if (size < 0 || bytes > memory.byteSize()) {
-            throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "size " + size
-                    + " is negative or beyond the buffer's " + memory.byteSize() / elementBytes + " elements");
+        if (size < 0) {
+            throw ErrorClasses.argument(ErrorClasses.SIZE, "new Win", "negative size " + size);
         }
-        this.window = make("new Win", c -> c.createWindow(memory.asSlice(0, bytes), dispUnit * elementBytes, Info.toHints(info)));
+        long bytes = Math.min((long) size * elementBytes, memory.byteSize());
+        made(dispUnit * elementBytes, info);
+        this.window = make("new Win", c -> c.createWindow(memory.asSlice(0, bytes), dispUnitBytes, hints));
+    }
+
+    private void made(int unitBytes, Info info) {
+        this.dispUnitBytes = unitBytes;
+        this.hints = Info.toHints(info);
     }
 
     /**
@@ -71,9 +90,9 @@ public final class Win implements Freeable {
         }
         int elementBytes = elementBytes(base);
         long bytes = (long) size * elementBytes;
-        int unit = dispUnit * elementBytes;
-        this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(bytes, unit, Info.toHints(info))
-                : c.allocateWindow(bytes, unit, Info.toHints(info)));
+        made(dispUnit * elementBytes, info);
+        this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(bytes, dispUnitBytes, hints)
+                : c.allocateWindow(bytes, dispUnitBytes, hints));
     }
 
     /** {@code MPI_Win_create_dynamic}: not there. */
@@ -101,15 +120,11 @@ public final class Win implements Freeable {
     }
 
     private void call(String call, Call body) throws MPIException {
-        MPI.check();
-        Window w = window;
-        if (w == null) {
-            throw ErrorClasses.argument(ErrorClasses.WIN, call, "the window was freed");
-        }
+        Window w = live(call);
         try {
             body.run(w);
         } catch (LockstepException e) {
-            throw ErrorClasses.exception(call, e);
+            throw errhandler.handle(call, e);
         }
     }
 
@@ -191,6 +206,7 @@ public final class Win implements Freeable {
     }
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
+        refuseLocksIfAsked("Win.lock");
         Window.LockType type = switch (lockType) {
             case MPI.LOCK_EXCLUSIVE -> Window.LockType.EXCLUSIVE;
             case MPI.LOCK_SHARED -> Window.LockType.SHARED;
@@ -203,44 +219,72 @@ public final class Win implements Freeable {
         call("Win.unlock", w -> w.unlock(rank));
     }
 
+    /** The window was made with the hint {@code no_locks=true}: passive-target epochs are then an error (MPI 4.1 §12.2.1). */
+    private void refuseLocksIfAsked(String call) throws MPIException {
+        if ("true".equals(hints.get("no_locks").orElse(null))) {
+            throw errhandler.handle(call, ErrorClasses.argument(ErrorClasses.RMA_SYNC, call,
+                    "the window was made with the hint no_locks=true: no passive-target locks on it"));
+        }
+    }
+
+    /** Sets what a failed call on this window does ({@code MPI_Win_set_errhandler}). */
     public void setErrhandler(Errhandler errhandler) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.setErrhandler", MISSING);
+        live("Win.setErrhandler");
+        if (errhandler == null) {
+            throw ErrorClasses.argument(ErrorClasses.ARG, "Win.setErrhandler", "the error handler is null");
+        }
+        this.errhandler = errhandler;
     }
 
     public Errhandler getErrhandler() throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.getErrhandler", MISSING);
+        live("Win.getErrhandler");
+        return errhandler;
     }
 
+    /** Raises {@code errorCode} through the window's handler ({@code MPI_Win_call_errhandler}): a fatal one aborts. */
     public void callErrhandler(int errorCode) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.callErrhandler", MISSING);
+        live("Win.callErrhandler");
+        errhandler.raise("Win.callErrhandler", new MPIException(errorCode, "error " + errorCode + " raised on window " + (name.isEmpty() ? "(unnamed)" : name), null));
     }
 
     public static int createKeyval() throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.createKeyval", MISSING);
+        return Attributes.createKeyval(Attributes.Kind.WIN);
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.freeKeyval", MISSING);
+        Attributes.freeKeyval(Attributes.Kind.WIN, keyval, "Win.freeKeyval");
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.setAttr", MISSING);
+        live("Win.setAttr");
+        attributes.set(keyval, value, "Win.setAttr");
     }
 
+    /** The predefined ones as the bindings give them: base address (Long), size and displacement unit in bytes (Integer). */
     public Object getAttr(int keyval) throws MPIException {
-        MPI.check();
-        throw ErrorClasses.unsupported("Win.getAttr", MISSING);
+        Window w = live("Win.getAttr");
+        return switch (keyval) {
+            case MPI.WIN_BASE -> w.segment().address();
+            case MPI.WIN_SIZE -> (int) w.segment().byteSize();
+            case MPI.WIN_DISP_UNIT -> dispUnitBytes;
+            default -> attributes.get(keyval, "Win.getAttr");
+        };
     }
 
     public void deleteAttr(int keyval) throws MPIException {
+        live("Win.deleteAttr");
+        attributes.delete(keyval, "Win.deleteAttr");
+    }
+
+    private Window live(String call) throws MPIException {
         MPI.check();
-        throw ErrorClasses.unsupported("Win.deleteAttr", MISSING);
+        Window w = window;
+        if (w == null) {
+            throw ErrorClasses.argument(ErrorClasses.WIN, call, "the window was freed");
+        }
+        return w;
     }
 
     /** {@code MPI_Win_free}: collective. */
@@ -251,13 +295,14 @@ public final class Win implements Freeable {
     }
 
     public Info getInfo() throws MPIException {
-        MPI.check();
-        return Info.ofHints(org.lockstep.api.Info.EMPTY);
+        live("Win.getInfo");
+        return Info.ofHints(hints);
     }
 
-    /** Hints are accepted and not acted on. */
+    /** Hints are kept; of them only {@code no_locks} is acted on. */
     public void setInfo(Info info) throws MPIException {
-        MPI.check();
+        live("Win.setInfo");
+        hints = Info.toHints(info);
     }
 
     /** {@link #put}, returning a request complete at once (the origin buffer is copied or written by then). */
@@ -297,6 +342,7 @@ public final class Win implements Freeable {
     }
 
     public void lockAll(int assertion) throws MPIException {
+        refuseLocksIfAsked("Win.lockAll");
         call("Win.lockAll", Window::lockAll);
     }
 

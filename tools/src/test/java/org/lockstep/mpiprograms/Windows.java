@@ -11,7 +11,8 @@ import mpi.Win;
 /**
  * One-sided communication: a window over a direct buffer (new Win(base, ...)) with fence epochs of
  * puts and gets around the ranks, fetch-and-add tickets under exclusive locks, an allocated window
- * (FLAVOR_PRIVATE) with accumulate, and a complete without start (MPI.ERR_RMA_SYNC).
+ * (FLAVOR_PRIVATE) with accumulate, a complete without start (MPI.ERR_RMA_SYNC) under ERRORS_RETURN,
+ * window attributes and a window made with no_locks.
  */
 public final class Windows {
     public static void main(String[] args) throws MPIException {
@@ -51,7 +52,10 @@ public final class Windows {
             Check.equal(i, tickets[i], "fetch-and-add ticket " + i);
         }
 
+        Check.that(win.getErrhandler() == MPI.ERRORS_ARE_FATAL, "a window's errors are fatal unless set otherwise");
+        win.setErrhandler(MPI.ERRORS_RETURN);
         Check.fails(MPI.ERR_RMA_SYNC, "Win.complete", win::complete);
+        win.callErrhandler(MPI.ERR_OTHER); // returns under ERRORS_RETURN
         win.fence(0);
         win.free();
 
@@ -64,8 +68,31 @@ public final class Windows {
         allocated.fence(0);
         Check.equal((long) size * (size + 1) / 2, sum.get(0), "the accumulated sum read back from rank 0");
         allocated.free();
+        attributesAndHints(world);
 
         Check.passed("Windows");
         MPI.Finalize();
+    }
+
+    /** The predefined attributes in bytes, a keyval of the program's own, and a no_locks window refusing locks. */
+    private static void attributesAndHints(Intracomm world) throws MPIException {
+        mpi.Info noLocks = new mpi.Info();
+        noLocks.set("no_locks", "true");
+        Win win = new Win(MPI.newIntBuffer(6), 5, 2, noLocks, world); // 5 ints, unit 2 ints
+        Check.equal(20, (Integer) win.getAttr(MPI.WIN_SIZE), "WIN_SIZE in bytes");
+        Check.equal(8, (Integer) win.getAttr(MPI.WIN_DISP_UNIT), "WIN_DISP_UNIT in bytes");
+        Check.that(win.getAttr(MPI.WIN_BASE) instanceof Long, "WIN_BASE is an address");
+        int key = Win.createKeyval();
+        Check.that(win.getAttr(key) == null, "no value before setAttr");
+        win.setAttr(key, "epoch");
+        Check.that("epoch".equals(win.getAttr(key)), "a window attribute of the program's own");
+        win.deleteAttr(key);
+        Check.that(win.getAttr(key) == null, "deleted");
+        Win.freeKeyval(key);
+        Check.that("true".equals(win.getInfo().get("no_locks")), "the window keeps its hints");
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        Check.fails(MPI.ERR_RMA_SYNC, "no_locks", () -> win.lock(MPI.LOCK_SHARED, 0, 0));
+        Check.fails(MPI.ERR_RMA_SYNC, "no_locks", () -> win.lockAll(0));
+        win.free();
     }
 }
