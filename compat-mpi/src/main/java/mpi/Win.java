@@ -305,22 +305,24 @@ public final class Win implements Freeable {
         hints = Info.toHints(info);
     }
 
-    /** {@link #put}, returning a request complete at once (the origin buffer is copied or written by then). */
-    public Request rPut(Buffer origin_addr, int origin_count, Datatype origin_datatype, int target_rank, int target_disp, int target_count, Datatype target_datatype) throws MPIException {
-        put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype);
-        return completed("Win.rPut");
+    /** {@code MPI_Rput}: under a lock on the target only (MPI 4.1 §12.3.5; RMA_SYNC otherwise); the request completes at the origin. */
+    public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
+        long n = elements("Win.rPut", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.rPut");
+        return requested("Win.rPut", w -> w.rput(data, n, orgType.wire, targetRank, targetDisp));
     }
 
-    /** {@link #get} and a flush of the target (request-based calls belong to passive-target epochs), then a complete request. */
+    /** {@code MPI_Rget}: as {@link #rPut}; the request completes once {@code origin} holds the elements. */
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        get(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
-        flush(targetRank);
-        return completed("Win.rGet");
+        long n = elements("Win.rGet", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.rGet");
+        return requested("Win.rGet", w -> w.rget(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
-        return completed("Win.rAccumulate");
+        long n = elements("Win.rAccumulate", orgCount, orgType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.rAccumulate");
+        return requested("Win.rAccumulate", w -> w.raccumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
@@ -332,13 +334,25 @@ public final class Win implements Freeable {
     }
 
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp, targetCount, targetType, op);
-        flush(targetRank);
-        return completed("Win.rGetAccumulate");
+        long n = elements("Win.rGetAccumulate", orgCount, orgType, targetCount, targetType);
+        elements("Win.rGetAccumulate", resultCount, resultType, targetCount, targetType);
+        MemorySegment data = Buffers.segment(origin, "Win.rGetAccumulate");
+        MemorySegment result = Buffers.segment(resultAddr, "Win.rGetAccumulate");
+        return requested("Win.rGetAccumulate", w -> w.rgetAccumulate(data, result, n, orgType.wire, targetRank, targetDisp,
+                op.forType(orgType)));
     }
 
-    private Request completed(String call) {
-        return new Request(comm, call, new CompletedRequest(org.lockstep.api.Status.empty()));
+    private interface Requesting {
+        org.lockstep.api.Request start(Window w) throws MPIException;
+    }
+
+    private Request requested(String call, Requesting body) throws MPIException {
+        Window w = live(call);
+        try {
+            return new Request(comm, call, body.start(w));
+        } catch (LockstepException e) {
+            throw errhandler.handle(call, e);
+        }
     }
 
     public void lockAll(int assertion) throws MPIException {
@@ -377,13 +391,12 @@ public final class Win implements Freeable {
         call("Win.fetchAndOp", w -> w.fetchAndOp(data, result, dataType.wire, targetRank, targetDisp, op.forType(dataType)));
     }
 
-    /** {@link #flush}: completing at the target as well is more than flushLocal promises, and allowed. */
     public void flushLocal(int targetRank) throws MPIException {
-        flush(targetRank);
+        call("Win.flushLocal", w -> w.flushLocal(targetRank));
     }
 
     public void flushLocalAll() throws MPIException {
-        flushAll();
+        call("Win.flushLocalAll", Window::flushLocalAll);
     }
 
     public String getName() throws MPIException {

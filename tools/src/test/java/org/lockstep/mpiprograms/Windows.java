@@ -69,9 +69,30 @@ public final class Windows {
         Check.equal((long) size * (size + 1) / 2, sum.get(0), "the accumulated sum read back from rank 0");
         allocated.free();
         attributesAndHints(world);
+        requestBased(world, rank, size);
 
         Check.passed("Windows");
         MPI.Finalize();
+    }
+
+    /** rPut and rGet under a shared lock on the next rank; rGet from PROC_NULL needs no epoch. */
+    private static void requestBased(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer base = MPI.newIntBuffer(size);
+        Win win = new Win(base, size, 1, MPI.INFO_NULL, world);
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        win.lock(MPI.LOCK_SHARED, next, 0);
+        win.rPut(MPI.newIntBuffer(1).put(0, 500 + rank), 1, MPI.INT, next, rank, 1, MPI.INT).waitFor();
+        win.unlock(next); // the put is complete at the target
+        world.barrier();
+        Check.equal(500 + prev, base.get(prev), "rPut by the previous rank");
+        IntBuffer got = MPI.newIntBuffer(1);
+        win.lock(MPI.LOCK_SHARED, next, 0);
+        win.rGet(got, 1, MPI.INT, next, rank, 1, MPI.INT).waitFor();
+        win.unlock(next);
+        Check.equal(500 + rank, got.get(0), "rGet of what this rank put");
+        win.rGet(got, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT).waitFor();
+        win.free();
     }
 
     /** The predefined attributes in bytes, a keyval of the program's own, and a no_locks window refusing locks. */
