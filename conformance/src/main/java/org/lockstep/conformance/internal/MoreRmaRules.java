@@ -207,10 +207,7 @@ final class MoreRmaRules {
             Communicator w = rank.comm();
             int me = w.rank();
             int peer = 1 - me;
-            Window win = w.allocateWindow(16L * Long.BYTES, 8, Info.EMPTY);
-            for (int i = 0; i < 16; i++) {
-                win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
-            }
+            Window win = RmaRules.matrixOfMinusOnes(w);
             long[] row = {10L * me + 1, 10L * me + 2, 10L * me + 3, 10L * me + 4};
             win.fence();
             win.put(MemorySegment.ofArray(row), 4, Datatype.LONG, peer, 1, 1, column);

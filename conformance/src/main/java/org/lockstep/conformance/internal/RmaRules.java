@@ -141,16 +141,22 @@ final class RmaRules {
         }
     }
 
+    /** A window whose part at each rank is a 4 x 4 matrix of longs, every element -1 (what no access writes). */
+    static Window matrixOfMinusOnes(Communicator w) {
+        Window win = w.allocateWindow(16L * Long.BYTES, 8, Info.EMPTY);
+        for (int i = 0; i < 16; i++) {
+            win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
+        }
+        return win;
+    }
+
     private static void derivedTypes(MessagingRuleContext c) {
         Datatype column = Datatype.vector(4, 1, 4, Datatype.LONG).commit();
         c.runClean(2, "a matrix column put, got and accumulated", rank -> {
             Communicator w = rank.comm();
             int me = w.rank();
             int peer = 1 - me;
-            Window win = w.allocateWindow(16L * Long.BYTES, 8, Info.EMPTY);
-            for (int i = 0; i < 16; i++) {
-                win.segment().setAtIndex(ValueLayout.JAVA_LONG, i, -1);
-            }
+            Window win = matrixOfMinusOnes(w);
             long[] matrix = new long[16];
             Arrays.setAll(matrix, i -> 100L * me + i);
             win.fence();
