@@ -1,6 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.ring.SlotHeader;
@@ -136,8 +137,8 @@ interface ChannelLog {
 
     // ------------------------------------------------------------------ checkpoint and restart
 
-    /** Commits a checkpoint: cursors plus {@code state}; returns the bytes written. */
-    default long commit(long[] nextSendSequence, MemorySegment state) {
+    /** Commits a checkpoint: cursors plus the state section, {@code state}'s pieces in order; returns the bytes written. */
+    default long commit(long[] nextSendSequence, List<MemorySegment> state) {
         throw new IllegalStateException("no message log");
     }
 

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -27,11 +28,13 @@ final class CheckpointChecksum {
         return crc.getValue();
     }
 
-    /** The checksum of a body of {@code bodyLength} bytes: {@code transportWords} words of {@code transport}, then {@code state}. */
-    static long of(long epoch, long bodyLength, MemorySegment transport, long transportWords, MemorySegment state) {
+    /** The checksum of a body of {@code bodyLength} bytes: {@code transportWords} words of {@code transport}, then {@code state}'s pieces in order. */
+    static long of(long epoch, long bodyLength, MemorySegment transport, long transportWords, List<MemorySegment> state) {
         CRC32C crc = header(epoch, bodyLength);
         update(crc, transport, transportWords * Long.BYTES);
-        update(crc, state, state.byteSize());
+        for (MemorySegment piece : state) {
+            update(crc, piece, piece.byteSize());
+        }
         return crc.getValue();
     }
 

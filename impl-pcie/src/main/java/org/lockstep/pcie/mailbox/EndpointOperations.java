@@ -1,6 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -142,8 +143,8 @@ final class EndpointOperations {
 
     // ------------------------------------------------------------------ checkpoints
 
-    /** Commits a checkpoint of this rank: cursors plus {@code state}, once no request of this rank is pending. */
-    Checkpoints.CheckpointResult commit(MemorySegment state, long stateBytes) {
+    /** Commits a checkpoint of this rank: cursors plus the state section ({@code state}'s pieces), once no request of this rank is pending. */
+    Checkpoints.CheckpointResult commit(List<MemorySegment> state, long stateBytes) {
         core.checkOpen();
         core.lock.lock();
         try {

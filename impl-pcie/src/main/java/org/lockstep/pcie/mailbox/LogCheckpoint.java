@@ -2,6 +2,7 @@ package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 import org.lockstep.api.Checkpoints;
 import org.lockstep.api.ErrorClass;
@@ -47,18 +48,22 @@ final class LogCheckpoint {
     }
 
     /**
-     * Commits checkpoint {@code committedEpoch + 1}: transport cursors plus {@code state} (the
-     * registered-state section) into the inactive slot, persisted; then the epoch word, persisted;
-     * then the release cursors. Returns the bytes written.
+     * Commits checkpoint {@code committedEpoch + 1}: transport cursors plus the registered-state
+     * section ({@code state}'s pieces, one after the other) into the inactive slot, persisted; then
+     * the epoch word, persisted; then the release cursors. Returns the bytes written.
      */
-    long commit(long[] nextSendSequence, MemorySegment state) {
+    long commit(long[] nextSendSequence, List<MemorySegment> state) {
         CheckpointCommitEvent event = new CheckpointCommitEvent();
         event.begin();
         long epoch = committedEpoch + 1;
         long matchCursor = matches.cursor();
         long transportWords = 2 + size + consumed.words(); // world size, consumed sets, per destination, match position
         long transportLength = transportWords * Long.BYTES;
-        long bodyLength = transportLength + state.byteSize();
+        long stateLength = 0;
+        for (MemorySegment piece : state) {
+            stateLength += piece.byteSize();
+        }
+        long bodyLength = transportLength + stateLength;
         if (bodyLength > layout.checkpointBodyCapacity()) {
             throw new LockstepException(ErrorClass.NO_MEM, "rank " + rank + ": a checkpoint of " + bodyLength
                     + " bytes does not fit the checkpoint slot of " + layout.checkpointBodyCapacity() + " bytes; raise "
@@ -77,8 +82,10 @@ final class LogCheckpoint {
         body.set(ValueLayout.JAVA_LONG, at, matchCursor);
         long slot = layout.checkpointSlot(rank, (int) (epoch & 1));
         device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET, body, 0, transportLength);
-        if (state.byteSize() > 0) {
-            device.write(slot + CheckpointSlotDescriptor.BODY_OFFSET + transportLength, state, 0, state.byteSize());
+        long to = slot + CheckpointSlotDescriptor.BODY_OFFSET + transportLength;
+        for (MemorySegment piece : state) {
+            device.write(to, piece, 0, piece.byteSize());
+            to += piece.byteSize();
         }
         long check = CheckpointChecksum.of(epoch, bodyLength, body, transportWords, state);
         device.putLong(slot + CheckpointSlotDescriptor.EPOCH_OFFSET, epoch);

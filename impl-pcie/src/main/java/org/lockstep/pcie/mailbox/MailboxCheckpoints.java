@@ -3,7 +3,9 @@ package org.lockstep.pcie.mailbox;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,9 +26,12 @@ final class MailboxCheckpoints implements Checkpoints {
         /** The program restored its checkpoint: what it sends from here on re-executes its predecessor's sends. */
         void restored();
 
-        /** Commits a checkpoint of the rank: the transport's cursors plus {@code state}. */
-        CheckpointResult commit(MemorySegment state, long stateBytes);
+        /** Commits a checkpoint of the rank: the transport's cursors plus the state section, {@code state}'s pieces one after the other. */
+        CheckpointResult commit(List<MemorySegment> state, long stateBytes);
     }
+
+    /** Zeros that pad a segment's bytes to a whole word in the state section. */
+    private static final MemorySegment PADDING = MemorySegment.ofArray(new byte[Long.BYTES]).asReadOnly();
 
     private final Transport endpoint;
     private final Map<String, MemorySegment> registered = new LinkedHashMap<>();
@@ -99,30 +104,34 @@ final class MailboxCheckpoints implements Checkpoints {
         return restoredEpoch;
     }
 
+    /**
+     * Commits the registered segments as the state section. The section goes to the device in
+     * pieces, each segment straight from its own memory: gathering it into one array first cost a
+     * fresh allocation of the whole state per checkpoint (a 16 MiB state: 11 ms of 17, Dec 2026).
+     */
     @Override
     public synchronized CheckpointResult checkpoint() {
-        long bytes = 8;
+        List<MemorySegment> section = new ArrayList<>(1 + 3 * registered.size());
+        section.add(MemorySegment.ofArray(new long[] {registered.size()}));
         long stateBytes = 0;
         for (Map.Entry<String, MemorySegment> e : registered.entrySet()) {
-            bytes += 8 + pad(e.getKey().getBytes(StandardCharsets.UTF_8).length) + 8 + pad(e.getValue().byteSize());
-            stateBytes += e.getValue().byteSize();
-        }
-        MemorySegment out = MemorySegment.ofArray(new long[(int) Math.min(Integer.MAX_VALUE - 8, bytes / 8)]);
-        long at = 0;
-        out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, registered.size());
-        at += 8;
-        for (Map.Entry<String, MemorySegment> e : registered.entrySet()) {
+            MemorySegment state = e.getValue();
+            if (!state.scope().isAlive()) {
+                throw new LockstepException(ErrorClass.ARG, "checkpointed state '" + e.getKey() + "' is a segment whose arena is closed");
+            }
             byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, name.length);
-            at += 8;
-            MemorySegment.copy(MemorySegment.ofArray(name), 0, out, at, name.length);
-            at += pad(name.length);
-            out.set(ValueLayout.JAVA_LONG_UNALIGNED, at, e.getValue().byteSize());
-            at += 8;
-            MemorySegment.copy(e.getValue(), 0, out, at, e.getValue().byteSize());
-            at += pad(e.getValue().byteSize());
+            MemorySegment head = MemorySegment.ofArray(new long[(int) (pad(name.length) / 8) + 2]);
+            head.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, name.length);
+            MemorySegment.copy(MemorySegment.ofArray(name), 0, head, 8, name.length);
+            head.set(ValueLayout.JAVA_LONG_UNALIGNED, 8 + pad(name.length), state.byteSize());
+            section.add(head);
+            section.add(state);
+            if (pad(state.byteSize()) != state.byteSize()) {
+                section.add(PADDING.asSlice(0, pad(state.byteSize()) - state.byteSize()));
+            }
+            stateBytes += state.byteSize();
         }
-        return endpoint.commit(out, stateBytes);
+        return endpoint.commit(section, stateBytes);
     }
 
     private static long pad(long n) {

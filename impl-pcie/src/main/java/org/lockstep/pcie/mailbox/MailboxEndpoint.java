@@ -1,6 +1,7 @@
 package org.lockstep.pcie.mailbox;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
@@ -91,7 +92,7 @@ final class MailboxEndpoint {
             }
 
             @Override
-            public Checkpoints.CheckpointResult commit(MemorySegment state, long stateBytes) {
+            public Checkpoints.CheckpointResult commit(List<MemorySegment> state, long stateBytes) {
                 return operations.commit(state, stateBytes);
             }
         }, recovery, incarnation);

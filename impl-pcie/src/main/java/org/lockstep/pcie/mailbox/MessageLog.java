@@ -259,7 +259,7 @@ class MessageLog implements ChannelLog {
 
     /** Commits checkpoint {@code committedEpoch + 1} ({@link LogCheckpoint#commit}); returns the bytes written. */
     @Override
-    public long commit(long[] nextSendSequence, MemorySegment state) {
+    public long commit(long[] nextSendSequence, List<MemorySegment> state) {
         return checkpoint.commit(nextSendSequence, state);
     }
 

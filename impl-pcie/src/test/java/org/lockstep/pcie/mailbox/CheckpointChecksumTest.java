@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class CheckpointChecksumTest {
         crc.update(expected.duplicate());
 
         long committed = CheckpointChecksum.of(EPOCH, bodyLength, MemorySegment.ofArray(transport), transport.length,
-                MemorySegment.ofArray(state));
+                List.of(MemorySegment.ofArray(state)));
         assertEquals(crc.getValue(), committed);
 
         MemorySegment readBack = MemorySegment.ofArray(new long[(int) ((bodyLength + 7) / 8)]);
@@ -43,11 +44,14 @@ class CheckpointChecksumTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeState = arena.allocate(state.length).copyFrom(MemorySegment.ofArray(state));
             assertEquals(committed, CheckpointChecksum.of(EPOCH, bodyLength, MemorySegment.ofArray(transport), transport.length,
-                    nativeState), "state in native memory");
+                    List.of(nativeState)), "state in native memory");
+            assertEquals(committed, CheckpointChecksum.of(EPOCH, bodyLength, MemorySegment.ofArray(transport), transport.length,
+                    List.of(MemorySegment.ofArray(state).asSlice(0, 12).asReadOnly(), nativeState.asSlice(12, 9_000),
+                            MemorySegment.ofArray(state).asSlice(9_012))), "state in pieces: a read-only head, native memory, an array's tail");
             MemorySegment longState = MemorySegment.ofArray(new long[(state.length + 7) / 8]);
             MemorySegment.copy(MemorySegment.ofArray(state), 0, longState, 0, state.length);
             assertEquals(committed, CheckpointChecksum.of(EPOCH, bodyLength, MemorySegment.ofArray(transport), transport.length,
-                    longState.asSlice(0, state.length)), "state in a long array");
+                    List.of(longState.asSlice(0, state.length))), "state in a long array");
         }
     }
 
