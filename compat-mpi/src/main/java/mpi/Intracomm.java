@@ -255,8 +255,7 @@ public class Intracomm extends Comm {
     private Intercomm joined(String call, String port, int root, boolean accepting) throws MPIException {
         Communicator local = live(call);
         try {
-            org.lockstep.api.Intercommunicator inter = accepting ? Ports.accept(call, local, root, port)
-                    : Ports.connect(call, local, root, port);
+            org.lockstep.api.Intercommunicator inter = Ports.join(call, local, root, port, accepting);
             return new Intercomm(inter, members, this + " (" + (accepting ? "accepted" : "connected") + ")");
         } catch (LockstepException e) {
             throw fail(call, e);

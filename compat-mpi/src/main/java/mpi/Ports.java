@@ -68,44 +68,32 @@ final class Ports {
                 + PREFIX + "<rank>:<number>)");
     }
 
-    /** The accepting group's side; collective over {@code local}, whose rank {@code root} opened {@code port}. */
-    static Intercommunicator accept(String call, Communicator local, int root, String port) throws MPIException {
+    /**
+     * One group's side of a connection, collective over {@code local} ({@code accepting}: the
+     * group whose rank {@code root} opened {@code port}). At the roots, the connecting one sends
+     * its world rank to the port's rank and the accepting one receives it; then both groups make
+     * the intercommunicator with the roots as leaders (peer, leader and tag count there only).
+     */
+    static Intercommunicator join(String call, Communicator local, int root, String port, boolean accepting) throws MPIException {
+        if (local.rank() != root) {
+            return local.createIntercommunicator(root, null, 0, 0);
+        }
         Session s = Session.get();
-        Communicator peer = null;
-        int remoteLeader = 0;
-        Port p = null;
-        if (local.rank() == root) {
-            p = parse(call, port);
+        Port p = parse(call, port);
+        int remoteLeader;
+        if (accepting) {
             if (p.worldRank() != s.world.rank()) {
                 throw ErrorClasses.argument(ErrorClasses.PORT, call, "port " + port + " was opened by rank " + p.worldRank()
                         + " of the world, not by this accepting root (rank " + s.world.rank() + ")");
             }
             int[] connector = new int[1];
             s.ports.recv(MemorySegment.ofArray(connector), 1, Datatype.INT, Communicator.ANY_SOURCE, p.requestTag());
-            peer = s.ports;
             remoteLeader = connector[0];
-        }
-        return local.createIntercommunicator(root, peer, remoteLeader, leaderTag(local, root, p));
-    }
-
-    /** The connecting group's side; collective over {@code local}. */
-    static Intercommunicator connect(String call, Communicator local, int root, String port) throws MPIException {
-        Session s = Session.get();
-        Communicator peer = null;
-        int remoteLeader = 0;
-        Port p = null;
-        if (local.rank() == root) {
-            p = parse(call, port);
+        } else {
             s.ports.send(MemorySegment.ofArray(new int[] {s.world.rank()}), 1, Datatype.INT, p.worldRank(), p.requestTag());
-            peer = s.ports;
             remoteLeader = p.worldRank();
         }
-        return local.createIntercommunicator(root, peer, remoteLeader, leaderTag(local, root, p));
-    }
-
-    /** The tag only the leaders use; elsewhere any (MPI: significant at the leaders only). */
-    private static int leaderTag(Communicator local, int root, Port p) {
-        return local.rank() == root ? p.leaderTag() : 0;
+        return local.createIntercommunicator(root, s.ports, remoteLeader, p.leaderTag());
     }
 
     /** {@code MPI_Close_port}: a port holds nothing until an accept uses it, so closing checks the name. */

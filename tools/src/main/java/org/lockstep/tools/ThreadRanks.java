@@ -28,6 +28,8 @@ import org.lockstep.api.LockstepException;
  * or aborts the job ({@code MPI_Abort}) ends the whole job, every rank being a thread of this JVM.
  */
 final class ThreadRanks {
+    /** Set by the first rank to abort: the JVM is ending. */
+    private static final java.util.concurrent.atomic.AtomicBoolean ENDING = new java.util.concurrent.atomic.AtomicBoolean();
     private final List<Path> classPath;
     private final String mainClass;
     private final List<String> arguments;
@@ -73,7 +75,9 @@ final class ThreadRanks {
      * in calls or loops of their own that nothing else would end.
      */
     private static void endJob(JobAbortedError aborted) {
-        System.err.println("lockstep run: " + aborted.getMessage() + "; ending every rank");
+        if (ENDING.compareAndSet(false, true)) { // ranks that abort at once: the first one's line
+            System.err.println("lockstep run: " + aborted.getMessage() + "; ending every rank");
+        }
         System.out.flush();
         System.err.flush();
         Runtime.getRuntime().exit(aborted.exitCode());
