@@ -37,6 +37,7 @@ public final class MpiPrograms {
             case "threads" -> Lockstep.run(options, MpiPrograms::threads);
             case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
             case "topologies" -> Lockstep.run(options, MpiTopologyPrograms::topologies);
+            case "windows" -> Lockstep.run(options, MpiWindowPrograms::windows);
             case "truncation" -> Lockstep.run(options, MpiPrograms::truncationStaysInTheBuffer);
             case "wildcards-across-hosts" -> Lockstep.run(options, HybridMatchingPrograms::wildcardsAcrossHosts);
             default -> throw new IllegalArgumentException("no program " + program);

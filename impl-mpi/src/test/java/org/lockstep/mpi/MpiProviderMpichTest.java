@@ -50,6 +50,11 @@ class MpiProviderMpichTest {
     }
 
     @Test
+    void windows() throws Exception {
+        runs("windows", 3);
+    }
+
+    @Test
     void topologies() throws Exception {
         runs("topologies", 4);
     }

@@ -34,6 +34,26 @@ public abstract sealed class MpiAbi permits OpenMpiAbi, MpichAbi {
 
     public abstract long infoNull();
 
+    public abstract long winNull();
+
+    /** {@code MPI_LOCK_EXCLUSIVE}. */
+    public abstract int lockExclusive();
+
+    /** The assertion {@code MPI_MODE_NOCHECK}. */
+    public abstract int modeNoCheck();
+
+    /** {@code MPI_LOCK_SHARED}. */
+    public abstract int lockShared();
+
+    /**
+     * Whether this library, as the provider starts it ({@link #settingsBeforeInit}), makes windows
+     * over memory it did not allocate ({@code MPI_Win_create}); where it does not, such windows
+     * are the SPI's point-to-point windows.
+     */
+    public boolean windowsOverCallerMemory() {
+        return true;
+    }
+
     /** The handle of a predefined datatype. */
     public abstract long datatype(NativeType type);
 

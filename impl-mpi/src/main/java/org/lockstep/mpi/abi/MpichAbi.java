@@ -74,6 +74,26 @@ public final class MpichAbi extends MpiAbi {
     }
 
     @Override
+    public long winNull() {
+        return 0x20000000;
+    }
+
+    @Override
+    public int lockExclusive() {
+        return 234;
+    }
+
+    @Override
+    public int modeNoCheck() {
+        return 1024;
+    }
+
+    @Override
+    public int lockShared() {
+        return 235;
+    }
+
+    @Override
     public long datatype(NativeType type) {
         return switch (type) {
             case BYTE -> 0x4c00010d;
@@ -106,6 +126,8 @@ public final class MpichAbi extends MpiAbi {
             case BXOR -> 0x5800000a;
             case MINLOC -> 0x5800000b;
             case MAXLOC -> 0x5800000c;
+            case REPLACE -> 0x5800000d;
+            case NO_OP -> 0x5800000e;
         };
     }
 
@@ -226,6 +248,9 @@ public final class MpichAbi extends MpiAbi {
             case 19 -> ErrorClass.REQUEST;
             case 34 -> ErrorClass.NO_MEM;
             case 44 -> ErrorClass.UNSUPPORTED_OPERATION;
+            case 45 -> ErrorClass.WIN;
+            case 50 -> ErrorClass.RMA_SYNC;
+            case 55 -> ErrorClass.RMA_RANGE;
             case 76, MPIX_ERR_PROC_FAILED -> ErrorClass.PROC_FAILED; // MPI_ERR_PROC_ABORTED, MPIX_ERR_PROC_FAILED
             case MPIX_ERR_PROC_FAILED_PENDING -> ErrorClass.PROC_FAILED_PENDING;
             default -> ErrorClass.OTHER;

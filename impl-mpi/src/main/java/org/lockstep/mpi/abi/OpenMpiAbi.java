@@ -55,6 +55,7 @@ public final class OpenMpiAbi extends MpiAbi {
     private final long requestNull;
     private final long errorsReturn;
     private final long infoNull;
+    private final long winNull;
     private final Map<NativeType, Long> types = new EnumMap<>(NativeType.class);
     private final Map<NativeOp, Long> ops = new EnumMap<>(NativeOp.class);
 
@@ -66,6 +67,7 @@ public final class OpenMpiAbi extends MpiAbi {
         requestNull = address(library, "ompi_request_null");
         errorsReturn = address(library, "ompi_mpi_errors_return");
         infoNull = address(library, "ompi_mpi_info_null");
+        winNull = address(library, "ompi_mpi_win_null");
         TYPE_SYMBOLS.forEach((type, symbol) -> types.put(type, address(library, symbol)));
         for (NativeOp op : NativeOp.values()) {
             ops.put(op, address(library, "ompi_mpi_op_" + op.name().toLowerCase(java.util.Locale.ROOT)));
@@ -115,6 +117,36 @@ public final class OpenMpiAbi extends MpiAbi {
     @Override
     public long infoNull() {
         return infoNull;
+    }
+
+    @Override
+    public long winNull() {
+        return winNull;
+    }
+
+    @Override
+    public int lockExclusive() {
+        return 1;
+    }
+
+    @Override
+    public int modeNoCheck() {
+        return 1;
+    }
+
+    @Override
+    public int lockShared() {
+        return 2;
+    }
+
+    /**
+     * No: without RDMA get and put in its transports ({@link #settingsBeforeInit}) Open MPI 4.1 has
+     * no one-sided component for memory it did not allocate (osc rdma needs them; MPI_Win_create
+     * fails with MPI_ERR_WIN), while MPI_Win_allocate on one host is its shared-memory component.
+     */
+    @Override
+    public boolean windowsOverCallerMemory() {
+        return false;
     }
 
     @Override
@@ -260,6 +292,9 @@ public final class OpenMpiAbi extends MpiAbi {
             case 19 -> ErrorClass.PENDING;
             case 39 -> ErrorClass.NO_MEM;
             case 52 -> ErrorClass.UNSUPPORTED_OPERATION;
+            case 53 -> ErrorClass.WIN;
+            case 47 -> ErrorClass.RMA_SYNC;
+            case 68 -> ErrorClass.RMA_RANGE;
             default -> ErrorClass.OTHER;
         };
     }

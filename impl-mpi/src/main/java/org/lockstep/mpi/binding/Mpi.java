@@ -103,6 +103,28 @@ public final class Mpi {
     public static final MethodHandle IBCAST = bind("MPI_Ibcast", "pihihp");
     public static final MethodHandle IALLREDUCE = bind("MPI_Iallreduce", "ppihhhp");
 
+    // ---- one-sided (windows are made with displacement unit 1: the provider passes byte offsets)
+    public static final MethodHandle WIN_ALLOCATE = bind("MPI_Win_allocate", "aihhpp");
+    public static final MethodHandle WIN_ALLOCATE_SHARED = bind("MPI_Win_allocate_shared", "aihhpp");
+    public static final MethodHandle WIN_SHARED_QUERY = bind("MPI_Win_shared_query", "hippp");
+    public static final MethodHandle WIN_CREATE = bind("MPI_Win_create", "paihhp");
+    public static final MethodHandle WIN_SET_ERRHANDLER = bind("MPI_Win_set_errhandler", "hh");
+    public static final MethodHandle WIN_FREE = bind("MPI_Win_free", "p");
+    public static final MethodHandle WIN_FENCE = bind("MPI_Win_fence", "ih");
+    public static final MethodHandle WIN_POST = bind("MPI_Win_post", "hih");
+    public static final MethodHandle WIN_START = bind("MPI_Win_start", "hih");
+    public static final MethodHandle WIN_COMPLETE = bind("MPI_Win_complete", "h");
+    public static final MethodHandle WIN_WAIT = bind("MPI_Win_wait", "h");
+    public static final MethodHandle WIN_LOCK = bind("MPI_Win_lock", "iiih");
+    public static final MethodHandle WIN_UNLOCK = bind("MPI_Win_unlock", "ih");
+    public static final MethodHandle WIN_FLUSH = bind("MPI_Win_flush", "ih");
+    public static final MethodHandle WIN_FLUSH_LOCAL = bind("MPI_Win_flush_local", "ih");
+    public static final MethodHandle PUT = bind("MPI_Put", "pihiaihh");
+    public static final MethodHandle GET = bind("MPI_Get", "pihiaihh");
+    public static final MethodHandle ACCUMULATE = bind("MPI_Accumulate", "pihiaihhh");
+    public static final MethodHandle GET_ACCUMULATE = bind("MPI_Get_accumulate", "pihpihiaihhh");
+    public static final MethodHandle COMPARE_AND_SWAP = bind("MPI_Compare_and_swap", "ppphiah");
+
     private Mpi() {
     }
 

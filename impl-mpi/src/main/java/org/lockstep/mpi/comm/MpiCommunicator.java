@@ -123,6 +123,12 @@ public final class MpiCommunicator extends AbstractCommunicator {
         memory.free(segment);
     }
 
+    /** Native {@code MPI_Win}s ({@link NativeWindows}). */
+    @Override
+    protected org.lockstep.spi.window.WindowFactory implWindows() {
+        return new NativeWindows(this);
+    }
+
     // ---------------------------------------------------------------- communicators
 
     @Override

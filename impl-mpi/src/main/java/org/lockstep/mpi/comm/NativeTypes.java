@@ -124,6 +124,20 @@ final class NativeTypes {
         return userOps.computeIfAbsent(op, this::createUpcallOp);
     }
 
+    /**
+     * The operation of a one-sided accumulate of {@code element}s with {@code op}: MPI takes only its
+     * predefined operations there ({@code MPI_REPLACE} and {@code MPI_NO_OP} among them) on
+     * predefined types, so the API's packed pairs of 12 bytes, which are derived types here, have none.
+     */
+    long oneSidedOp(Op op, Datatype element) {
+        NativeOp nativeOp = op == Op.REPLACE ? NativeOp.REPLACE : op == Op.NO_OP ? NativeOp.NO_OP : predefined.get(op);
+        if (nativeOp == null || element == Datatype.LONG_INT || element == Datatype.DOUBLE_INT) {
+            throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "a one-sided accumulate of " + element + " with " + op
+                    + " on provider mpi: MPI has no predefined " + (nativeOp == null ? "operation" : "type") + " for it");
+        }
+        return abi.op(nativeOp);
+    }
+
     /** Rethrows what a user function threw during the MPI call that just returned on this thread. */
     static void rethrowUpcallFailure() {
         Throwable failure = UPCALL_FAILURE.get();

@@ -390,6 +390,12 @@ final class HybridCommunicator extends AbstractCommunicator {
         return collectives;
     }
 
+    /** Native {@code MPI_Win}s over the native part, whose ranks are this communicator's: one window across every host. */
+    @Override
+    protected org.lockstep.spi.window.WindowFactory implWindows() {
+        return new org.lockstep.mpi.comm.NativeWindows(mpi);
+    }
+
     /** The native library's bound: messages between hosts go through it ({@code MPI_TAG_UB}). */
     @Override
     protected int implTagUpperBound() {

@@ -45,6 +45,11 @@ public abstract class AbstractWindowAccesses implements Window {
         return rank;
     }
 
+    /** Bytes of rank {@code r}'s part, as agreed at creation. */
+    protected final long partSize(int r) {
+        return extents.size(r);
+    }
+
     @Override
     public final void put(MemorySegment origin, long count, Datatype type, int target, long targetDisp) {
         put(origin, count, type, target, targetDisp, count, type);
