@@ -31,6 +31,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     private final AllocatedMemory memory = new AllocatedMemory();
     private final NativeCollectives collectives;
     private MpiCommunicator channel;
+    /** The collective channel's {@code MPI_Comm}, duplicated when this communicator was made, until it is wrapped (0 for a channel). */
+    private long channelHandle;
     private int[] worldRanks;
 
     private MpiCommunicator(MpiSession session, long handle, boolean isWorld) {
@@ -52,6 +54,10 @@ public final class MpiCommunicator extends AbstractCommunicator {
             throw MpiRequest.rethrown(t);
         }
         this.collectives = new NativeCollectives(session);
+        if (!foldsCollectiveTags) {
+            // every member is in this creation, so every member makes the channel here, in the same order
+            this.channelHandle = NativeCommunicators.dup(this, handle);
+        }
     }
 
     static MpiCommunicator world(MpiSession session, long handle) {
@@ -235,6 +241,13 @@ public final class MpiCommunicator extends AbstractCommunicator {
     @Override
     protected void implClose() {
         memory.freeAll();
+        if (channelHandle != 0) {
+            NativeCommunicators.free(this, channelHandle);
+            channelHandle = 0;
+        }
+        if (channel != null) {
+            channel.close();
+        }
         if (!isWorld) {
             NativeCommunicators.free(this, handle);
         }
@@ -243,16 +256,27 @@ public final class MpiCommunicator extends AbstractCommunicator {
     // ---------------------------------------------------------------- collectives
 
     /**
-     * A duplicate made at the first collective: MPI keeps its own collectives apart from point-to-point,
-     * but the point-to-point schedules of the non-blocking collectives not yet bound natively need a
-     * context of their own.
+     * A duplicate for the collectives: MPI keeps its own collectives apart from point-to-point, but
+     * the point-to-point schedules of the non-blocking collectives not bound natively need a context
+     * of their own. It is duplicated when this communicator is made, where every member takes part
+     * anyway: a dup at the first collective would wait there for every member to reach its first
+     * collective, and a non-blocking collective must return without waiting (MPI 4.1 §6.12). Not
+     * {@code MPI_Comm_idup} started then and completed at the first collective: Open MPI 4.1 crossed
+     * the messages of concurrent idups (an ibarrier on such a channel failed with MPI_ERR_TRUNCATE in
+     * the kit's COMM rules). A channel's own channel (nothing uses one) is a dup at first use.
      */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
         MpiCommunicator c = channel;
         if (c == null) {
-            c = duplicate(true);
+            if (channelHandle != 0) {
+                c = new MpiCommunicator(session, channelHandle, false, true);
+                channelHandle = 0;
+                c.worldRanks = worldRanks();
+            } else {
+                c = duplicate(true);
+            }
             channel = c;
         }
         return c;

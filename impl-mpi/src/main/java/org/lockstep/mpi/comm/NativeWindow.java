@@ -3,7 +3,6 @@ package org.lockstep.mpi.comm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -39,11 +38,14 @@ final class NativeWindow extends PointToPointWindow {
     private final RmaStaging staging = new RmaStaging();
 
     /**
-     * Collective over {@code owner}: the window {@code win}, made on {@code nativeComm} (whose ranks are
-     * {@code owner}'s), over {@code memory}, this rank's part.
+     * Collective over {@code nativeComm}: the window {@code win}, made on it, over {@code memory}, this
+     * rank's part. The frames go over native MPI too (a duplicate of {@code nativeComm}, whatever
+     * communicator the window was asked of), so that every wait of the window makes MPI progress: a
+     * library may grant a lock or apply an access only while its target is inside MPI (MPICH's
+     * windows within a host do).
      */
-    NativeWindow(Communicator owner, MpiCommunicator nativeComm, long win, MemorySegment memory, int dispUnit, boolean shared) {
-        super(owner, memory, dispUnit, false);
+    NativeWindow(MpiCommunicator nativeComm, long win, MemorySegment memory, int dispUnit, boolean shared) {
+        super(nativeComm, memory, dispUnit, false);
         this.nativeComm = nativeComm;
         this.win = win;
         this.shared = shared;

@@ -50,7 +50,7 @@ public final class NativeWindows implements WindowFactory {
         if (made.failure() != null) {
             return POINT_TO_POINT.allocate(comm, byteSize, dispUnit, hints);
         }
-        return new NativeWindow(comm, nativeComm, made.win(), made.base().reinterpret(byteSize), dispUnit, false);
+        return new NativeWindow(nativeComm, made.win(), made.base().reinterpret(byteSize), dispUnit, false);
     }
 
     @Override
@@ -61,7 +61,7 @@ public final class NativeWindows implements WindowFactory {
             throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, "a shared window needs ranks that share memory, as "
                     + Mpi.ABI.name() + " sees them: " + made.failure());
         }
-        return new NativeWindow(comm, nativeComm, made.win(), made.base().reinterpret(byteSize), dispUnit, true);
+        return new NativeWindow(nativeComm, made.win(), made.base().reinterpret(byteSize), dispUnit, true);
     }
 
     @Override
@@ -74,7 +74,7 @@ public final class NativeWindows implements WindowFactory {
         if (made.failure() != null) {
             return POINT_TO_POINT.create(comm, base, dispUnit, hints);
         }
-        return new NativeWindow(comm, nativeComm, made.win(), base, dispUnit, false);
+        return new NativeWindow(nativeComm, made.win(), base, dispUnit, false);
     }
 
     private static long padded(long byteSize) {

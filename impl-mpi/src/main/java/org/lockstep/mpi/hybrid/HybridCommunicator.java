@@ -17,6 +17,7 @@ import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
 import org.lockstep.spi.messaging.IdleStrategy;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * A communicator of the hybrid provider: its members on this host talk through the local
@@ -138,9 +139,15 @@ final class HybridCommunicator extends AbstractCommunicator {
      * receives pending in {@link HybridMatching}: a rank blocked on one must still progress what it
      * started elsewhere (a large MPI send needs its sender's progress; a wildcard receive posted
      * before an {@code ssend} must match while the rank waits in it), as MPI's progress rule asks.
+     * So must a rank with a window open (its agent is registered) where every peer is local: the
+     * window is native, and a library may move its accesses and locks only while the target is in
+     * MPI (MPICH's windows within a host).
      */
     private Request onBoth(boolean onLocal, Request request) {
-        return anyRemotePeer ? new ProgressingRequest(request, onLocal) : onLocal ? new LocalRequest(request) : request;
+        if (anyRemotePeer || ProgressAgents.present()) {
+            return new ProgressingRequest(request, onLocal);
+        }
+        return onLocal ? new LocalRequest(request) : request;
     }
 
     /** Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere; whether anything moved. */
