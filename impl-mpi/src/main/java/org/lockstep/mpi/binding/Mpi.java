@@ -118,7 +118,6 @@ public final class Mpi {
     public static final MethodHandle WIN_LOCK = bind("MPI_Win_lock", "iiih");
     public static final MethodHandle WIN_UNLOCK = bind("MPI_Win_unlock", "ih");
     public static final MethodHandle WIN_FLUSH = bind("MPI_Win_flush", "ih");
-    public static final MethodHandle WIN_FLUSH_LOCAL = bind("MPI_Win_flush_local", "ih");
     public static final MethodHandle PUT = bind("MPI_Put", "pihiaihh");
     public static final MethodHandle GET = bind("MPI_Get", "pihiaihh");
     public static final MethodHandle ACCUMULATE = bind("MPI_Accumulate", "pihiaihhh");

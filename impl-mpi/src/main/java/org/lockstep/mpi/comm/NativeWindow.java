@@ -170,11 +170,14 @@ final class NativeWindow extends PointToPointWindow {
         staging.completed(target);
     }
 
-    /** Completes this rank's accesses to {@code target} here ({@code MPI_Win_flush_local}): its gets are in their buffers. */
+    /**
+     * Completes this rank's accesses to {@code target} here by {@code MPI_Win_flush}, which completes
+     * them at both sides: MPICH 4.0.2's {@code MPI_Win_flush_local} returned before a get under a
+     * shared lock had filled its buffer (kit RMA.11: 0 where the target held 50).
+     */
     @Override
     protected void implFlushLocal(int target) {
-        call(() -> (int) Mpi.WIN_FLUSH_LOCAL.invokeExact(target, win), "MPI_Win_flush_local");
-        staging.completed(target);
+        implFlush(target);
     }
 
     /** A request-based access: the access, completed here at once, as {@code MPI_Rput} and co. allow. */
