@@ -134,8 +134,8 @@ public final class PrivateMappings implements AutoCloseable {
     }
 
     /**
-     * Asks for transparent huge pages: every swap-in leaves fresh memory where the last context was,
-     * and filling it page by page took a fault per 4 KiB (the 2 GiB sort: 2.5 M faults, ~10 s of system time).
+     * Asks for transparent huge pages: fresh memory filled page by page took a fault per 4 KiB (the
+     * 2 GiB sort, when every swap-in made the whole partition fresh: 2.5 M faults, ~10 s of system time).
      */
     private void hugePages(long start, long length) {
         try {
@@ -183,15 +183,10 @@ public final class PrivateMappings implements AutoCloseable {
         }
     }
 
-    /** Fresh anonymous pages over all of {@code partition}: every mapping and every copy in it is gone. */
-    public void clear(MemorySegment partition) {
-        fresh(partition.address(), Libc.pageCeil(partition.byteSize()), "a partition's fresh pages");
-    }
-
     /**
      * Fresh anonymous pages over the whole pages of {@code partition} inside [{@code from}, {@code to}):
-     * memory the program freed, so that a later store there (a new allocation) neither reads the
-     * dead file page first nor copies it.
+     * memory that must no longer show a file's pages (freed by the program, or left by its context),
+     * so that a later store there neither reads the file page first nor copies it.
      */
     public void forget(MemorySegment partition, long from, long to) {
         long start = Libc.pageCeil(partition.address() + from);

@@ -138,10 +138,17 @@ final class LazySwapIn {
         swapInMeters = NO_METERS;
     }
 
-    /** Fresh pages over the partition and the context's file range out of the page cache: nothing of it stays in memory. */
+    /**
+     * Fresh pages where the context's blocks were mapped, and its file range out of the page cache:
+     * nothing of it stays mapped. The rest of the partition keeps its pages, as eager swaps do (a
+     * fresh page costs a fault and its zeroing at the next touch); what a later context allocates
+     * there and keeps is written back, as the scan reports such pages written.
+     */
     private void clear() {
+        for (long[] m : mapped) {
+            mappings.forget(memory, m[3], m[3] + m[2]);
+        }
         mapped.clear();
-        mappings.clear(memory);
         store.forEachExtent(vp, 0, store.contextSize(), (disk, position, rangeOffset, length) -> mappings.drop(disk, position, length));
     }
 }

@@ -45,10 +45,10 @@ class PrivateMappingsTest {
             assertEquals(0, zero);
             assertEquals(List.of(12 * PAGE, 13 * PAGE, 25 * PAGE, 26 * PAGE), flatten(mappings.written(partition)));
             assertTrue(mappings.cachedBytes(0, 8 * PAGE, 16 * PAGE) >= 2 * PAGE, "the touched pages were read through the cache");
-            mappings.clear(partition);
+            mappings.forget(partition, 0, partition.byteSize());
             mappings.drop(0, 0, 64 * PAGE);
             assertEquals(0, mappings.cachedBytes(0, 0, 64 * PAGE), "nothing of the file stays cached");
-            assertEquals(0, partition.get(ValueLayout.JAVA_BYTE, 12 * PAGE), "cleared: fresh pages");
+            assertEquals(0, partition.get(ValueLayout.JAVA_BYTE, 12 * PAGE), "forgotten: fresh pages");
             assertEquals(List.of(), flatten(mappings.written(partition)));
         }
         assertEquals(13, Files.readAllBytes(file)[(int) (12 * PAGE)], "the file never saw the store");
