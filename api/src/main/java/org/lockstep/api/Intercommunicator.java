@@ -105,6 +105,59 @@ public interface Intercommunicator extends PointToPoint, AutoCloseable {
     /** As {@link #reduceScatter} with {@code recvCount} elements for every local rank ({@code MPI_Reduce_scatter_block}). */
     void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
 
+    // ---- non-blocking collectives (MPI 4.1 §6.12): the same data flow as the blocking ones, started now,
+    // complete when the request is; both groups start them in the same order. Each posts its messages
+    // directly between the ranks that trade data (no step inside a group).
+
+    /** As {@link #barrier()}, started ({@code MPI_Ibarrier}): complete once every remote rank has started it. */
+    Request ibarrier();
+
+    /** As {@link #bcast}, started ({@code MPI_Ibcast}). */
+    Request ibcast(MemorySegment buffer, long count, Datatype type, int root);
+
+    /** As {@link #gather}, started ({@code MPI_Igather}). */
+    Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #gatherv}, started ({@code MPI_Igatherv}). */
+    Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements,
+                     int root);
+
+    /** As {@link #scatter}, started ({@code MPI_Iscatter}). */
+    Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #scatterv}, started ({@code MPI_Iscatterv}). */
+    Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv, long recvCount,
+                      int root);
+
+    /** As {@link #allgather}, started ({@code MPI_Iallgather}). */
+    Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #allgatherv}, started ({@code MPI_Iallgatherv}). */
+    Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts, long[] displacements);
+
+    /** As {@link #alltoall}, started ({@code MPI_Ialltoall}). */
+    Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #alltoallv}, started ({@code MPI_Ialltoallv}). */
+    Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
+                       long[] recvCounts, long[] recvDisplacements);
+
+    /** As {@link #alltoallw}, started ({@code MPI_Ialltoallw}). */
+    Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes, MemorySegment recv,
+                       long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /** As {@link #reduce}, started ({@code MPI_Ireduce}). */
+    Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    /** As {@link #allreduce}, started ({@code MPI_Iallreduce}). */
+    Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** As {@link #reduceScatter}, started ({@code MPI_Ireduce_scatter}). */
+    Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    /** As {@link #reduceScatterBlock}, started ({@code MPI_Ireduce_scatter_block}). */
+    Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
     // ---- constructors
 
     /** An intercommunicator of the same two groups on new contexts ({@code MPI_Comm_dup}); collective over both groups. */

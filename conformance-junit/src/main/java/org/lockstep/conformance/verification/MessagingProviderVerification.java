@@ -410,6 +410,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_COMM_10_intercommunicatorNonBlockingCollectives() {
+        verify("COMM.10");
+    }
+
+    @Test
     public void required_TOPO_01_cartesianGridsNumberRanksRowMajor() {
         verify("TOPO.01");
     }

@@ -22,6 +22,7 @@ public final class Catalog {
         all.addAll(CollectiveFamilyRules.rules());
         all.addAll(CommunicatorRules.rules());
         all.addAll(IntercommunicatorVectorRules.rules());
+        all.addAll(IntercommunicatorNonBlockingRules.rules());
         all.addAll(PredefinedAttributeRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());

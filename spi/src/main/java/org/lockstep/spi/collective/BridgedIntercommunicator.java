@@ -31,6 +31,7 @@ final class BridgedIntercommunicator implements Intercommunicator {
     private final Communicator crossing;
     private final Communicator inside;
     private final IntercommunicatorCollectives collectives;
+    private final IntercommunicatorNonBlocking nonBlocking;
     private volatile boolean closed;
 
     BridgedIntercommunicator(Group localGroup, Group remoteGroup, boolean localFirst, Communicator bridge, Communicator crossing,
@@ -43,6 +44,8 @@ final class BridgedIntercommunicator implements Intercommunicator {
         this.inside = inside;
         this.collectives = new IntercommunicatorCollectives(localGroup.rank(), localGroup.size(), remoteGroup.size(),
                 localFirst ? localGroup.size() : 0, crossing, inside);
+        this.nonBlocking = new IntercommunicatorNonBlocking(localGroup.rank(), localGroup.size(), remoteGroup.size(),
+                localFirst ? localGroup.size() : 0, crossing);
     }
 
     /** The bridge's rank of remote rank {@code r}. */
@@ -266,6 +269,94 @@ final class BridgedIntercommunicator implements Intercommunicator {
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
         collectives().reduceScatterBlock(send, recv, recvCount, type, op);
+    }
+
+    // ---------------------------------------------------------------- non-blocking collectives
+
+    private IntercommunicatorNonBlocking nonBlocking() {
+        checkOpen();
+        return nonBlocking;
+    }
+
+    @Override
+    public Request ibarrier() {
+        return nonBlocking().ibarrier();
+    }
+
+    @Override
+    public Request ibcast(MemorySegment buffer, long count, Datatype type, int root) {
+        return nonBlocking().ibcast(buffer, count, type, root);
+    }
+
+    @Override
+    public Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return nonBlocking().igather(send, count, type, recv, root);
+    }
+
+    @Override
+    public Request igatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                            long[] displacements, int root) {
+        return nonBlocking().igatherv(send, sendCount, type, recv, recvCounts, displacements, root);
+    }
+
+    @Override
+    public Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return nonBlocking().iscatter(send, count, type, recv, root);
+    }
+
+    @Override
+    public Request iscatterv(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type, MemorySegment recv,
+                             long recvCount, int root) {
+        return nonBlocking().iscatterv(send, sendCounts, displacements, type, recv, recvCount, root);
+    }
+
+    @Override
+    public Request iallgather(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return nonBlocking().iallgather(send, count, type, recv);
+    }
+
+    @Override
+    public Request iallgatherv(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                               long[] displacements) {
+        return nonBlocking().iallgatherv(send, sendCount, type, recv, recvCounts, displacements);
+    }
+
+    @Override
+    public Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return nonBlocking().ialltoall(send, count, type, recv);
+    }
+
+    @Override
+    public Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type, MemorySegment recv,
+                              long[] recvCounts, long[] recvDisplacements) {
+        return nonBlocking().ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
+    }
+
+    @Override
+    public Request ialltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                              MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+        return nonBlocking().ialltoallw(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements,
+                recvTypes);
+    }
+
+    @Override
+    public Request ireduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return nonBlocking().ireduce(send, recv, count, type, op, root);
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return nonBlocking().iallreduce(send, recv, count, type, op);
+    }
+
+    @Override
+    public Request ireduceScatter(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op) {
+        return nonBlocking().ireduceScatter(send, recv, recvCounts, type, op);
+    }
+
+    @Override
+    public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op) {
+        return nonBlocking().ireduceScatterBlock(send, recv, recvCount, type, op);
     }
 
     // ---------------------------------------------------------------- constructors

@@ -61,7 +61,7 @@ final class IntercommunicatorCollectives {
     }
 
     /** MPI has no in-place form of a collective across two groups. */
-    private static void notInPlace(MemorySegment buffer, String what) {
+    static void notInPlace(MemorySegment buffer, String what) {
         if (buffer == Communicator.IN_PLACE) {
             throw new LockstepException(ErrorClass.BUFFER, what + " is IN_PLACE, which an intercommunicator's collectives do not take");
         }

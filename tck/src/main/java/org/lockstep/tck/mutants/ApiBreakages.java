@@ -387,6 +387,24 @@ final class ApiBreakages {
         }
     }
 
+    /** An intercommunicator's ialltoall sends block 0 of the send buffer to every remote rank. */
+    static final class IntercommIalltoallSendsBlock0 {
+        private final org.lockstep.api.Intercommunicator real;
+
+        IntercommIalltoallSendsBlock0(org.lockstep.api.Intercommunicator real) {
+            this.real = real;
+        }
+
+        public org.lockstep.api.Request ialltoall(MemorySegment send, long count, Datatype type, MemorySegment recv) {
+            long block = type.byteLength(count);
+            MemorySegment firstEverywhere = MemorySegment.ofArray(new byte[(int) (block * real.remoteSize())]);
+            for (int j = 0; j < real.remoteSize(); j++) {
+                MemorySegment.copy(send, 0, firstEverywhere, j * block, block);
+            }
+            return real.ialltoall(firstEverywhere, count, type, recv);
+        }
+    }
+
     /** attribute answers nothing for MPI's predefined keys. */
     static final class PredefinedUnanswered {
         private final Communicator real;

@@ -148,6 +148,9 @@ public final class Mutants {
                 Mutant.communicator("INTERCOMM_GATHERV_PACKS_BLOCKS", "an intercommunicator's gatherv lays the remote ranks' blocks"
                         + " one after the other, ignoring the displacements", List.of("COMM.08"),
                         real -> new ApiBreakages.BrokenIntercommunicators(real, ApiBreakages.IntercommGathervPacks::new)),
+                Mutant.communicator("INTERCOMM_IALLTOALL_SENDS_BLOCK_0", "an intercommunicator's ialltoall sends every remote rank"
+                        + " the block meant for remote rank 0", List.of("COMM.10"),
+                        real -> new ApiBreakages.BrokenIntercommunicators(real, ApiBreakages.IntercommIalltoallSendsBlock0::new)),
                 Mutant.communicator("PREDEFINED_ATTRIBUTES_UNANSWERED", "communicators answer no predefined attribute (TAG_UB, HOST,"
                         + " IO, WTIME_IS_GLOBAL, …): attribute gives empty for them", List.of("COMM.09"),
                         ApiBreakages.PredefinedUnanswered::new),
