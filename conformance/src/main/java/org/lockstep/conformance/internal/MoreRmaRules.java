@@ -188,7 +188,7 @@ final class MoreRmaRules {
                 win.unlockAll();
                 checkEquals(9L, seen[0], "rank 0's element read under lockAll(NOCHECK) after rank 1's lock(NOCHECK), put, unlock");
             }
-            win.fence(Assertion.NOPRECEDE, Assertion.NOSUCCEED);
+            win.fence(Assertion.NOSUCCEED); // a passive target serves inside it (a NOPRECEDE fence need not wait)
             win.post(w.group().incl(left), Assertion.NOCHECK);
             w.barrier();
             win.start(w.group().incl(right), Assertion.NOCHECK);
