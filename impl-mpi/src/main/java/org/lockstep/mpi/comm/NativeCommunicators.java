@@ -2,6 +2,7 @@ package org.lockstep.mpi.comm;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.function.LongConsumer;
 
 import org.lockstep.mpi.binding.Mpi;
@@ -40,10 +41,15 @@ final class NativeCommunicators {
 
     /** {@code MPI_Comm_free} of {@code handle}, a communicator {@code owner} made. */
     static void free(MpiCommunicator owner, long handle) {
+        freeHandle(owner, handle, Mpi.COMM_FREE, "MPI_Comm_free");
+    }
+
+    /** A freeing call ({@code MPI_Comm_free}, {@code MPI_Win_free}: {@code free}, taking the handle's address) of {@code handle}. */
+    static void freeHandle(MpiCommunicator owner, long handle, MethodHandle free, String name) {
         MemorySegment cell = NativeMemory.allocate(8);
         try {
             Mpi.ABI.writeHandle(cell, 0, handle);
-            owner.call(() -> (int) Mpi.COMM_FREE.invokeExact(cell), "MPI_Comm_free");
+            owner.call(() -> (int) free.invokeExact(cell), name);
         } finally {
             NativeMemory.free(cell);
         }

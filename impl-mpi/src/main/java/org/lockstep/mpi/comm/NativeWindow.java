@@ -2,6 +2,7 @@ package org.lockstep.mpi.comm;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
@@ -56,18 +57,19 @@ final class NativeWindow extends PointToPointWindow {
 
     @Override
     protected void implPut(int target, long byteOffset, MemorySegment data) {
-        MemorySegment origin = staging.source(target, data);
-        long bytes = types.bytes();
-        inPieces(data.byteSize(), 1, (offset, n) -> call(() -> (int) Mpi.PUT.invokeExact(origin.asSlice(offset), n, bytes, target,
-                byteOffset + offset, n, bytes, win), "MPI_Put"));
+        transfer(Mpi.PUT, "MPI_Put", staging.source(target, data), target, byteOffset);
     }
 
     @Override
     protected void implGet(int target, long byteOffset, MemorySegment destination) {
-        MemorySegment into = staging.destination(target, destination);
+        transfer(Mpi.GET, "MPI_Get", staging.destination(target, destination), target, byteOffset);
+    }
+
+    /** {@code MPI_Put} or {@code MPI_Get} ({@code call}) of {@code buffer}'s bytes at {@code byteOffset} of {@code target}'s part. */
+    private void transfer(MethodHandle call, String name, MemorySegment buffer, int target, long byteOffset) {
         long bytes = types.bytes();
-        inPieces(destination.byteSize(), 1, (offset, n) -> call(() -> (int) Mpi.GET.invokeExact(into.asSlice(offset), n, bytes, target,
-                byteOffset + offset, n, bytes, win), "MPI_Get"));
+        inPieces(buffer.byteSize(), 1, (offset, n) -> call(() -> (int) call.invokeExact(buffer.asSlice(offset), n, bytes, target,
+                byteOffset + offset, n, bytes, win), name));
     }
 
     @Override

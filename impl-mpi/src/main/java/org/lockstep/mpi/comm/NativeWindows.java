@@ -83,13 +83,7 @@ public final class NativeWindows implements WindowFactory {
 
     /** {@code MPI_Win_free} of {@code win}, made on {@code nativeComm}. */
     static void free(MpiCommunicator nativeComm, long win) {
-        MemorySegment cell = NativeMemory.allocate(8);
-        try {
-            Mpi.ABI.writeHandle(cell, 0, win);
-            nativeComm.call(() -> (int) Mpi.WIN_FREE.invokeExact(cell), "MPI_Win_free");
-        } finally {
-            NativeMemory.free(cell);
-        }
+        NativeCommunicators.freeHandle(nativeComm, win, Mpi.WIN_FREE, "MPI_Win_free");
     }
 
     /** A window the library made (its handle, this rank's base), or why it did not at some rank. */
