@@ -55,9 +55,7 @@ class LazySwapInTest {
 
     @Test
     void memoryFreedAndAllocatedAgainIsNotReadFromDisk() {
-        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
-                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, "true");
-        RunReport lazy = Simulation.run(job, w -> {
+        RunReport lazy = Simulation.run(job("true"), w -> {
             MemorySegment old = w.allocate(STATE);
             old.fill((byte) 1);
             w.barrier();
@@ -77,9 +75,7 @@ class LazySwapInTest {
     void whatTheVpsBeforeReadAfterASwapInIsReadAhead() {
         long chunk = 1L << 20;
         int pagesRead = 16;
-        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
-                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, "true");
-        RunReport lazy = Simulation.run(job, w -> {
+        RunReport lazy = Simulation.run(job("true"), w -> {
             MemorySegment state = w.allocate(STATE);
             state.fill((byte) 3);
             w.barrier();
@@ -95,10 +91,13 @@ class LazySwapInTest {
     }
 
     /** Every VP asserts its whole state and its messages itself: a run that returns got every byte right. */
-    private static RunReport run(String lazySwapIn) {
-        JobOptions job = TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
+    private static JobOptions job(String lazySwapIn) {
+        return TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")
                 .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, lazySwapIn);
-        return Simulation.run(job, w -> {
+    }
+
+    private static RunReport run(String lazySwapIn) {
+        return Simulation.run(job(lazySwapIn), w -> {
             MemorySegment state = w.allocate(STATE);
             MemorySegment gathered = w.allocate(8L * w.size());
             long longs = STATE / 8;

@@ -23,15 +23,7 @@ class PrivateMappingsTest {
 
     @Test
     void mappedPagesReadTheFileAndOnlyStoresCountAsWritten(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("disk");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.allocate((int) (64 * PAGE));
-            for (int i = 0; i < b.capacity(); i++) {
-                b.put(i, (byte) (i / PAGE + 1));
-            }
-            ch.write(b, 0);
-            ch.force(true); // clean pages: only those can leave the cache
-        }
+        Path file = pagesFile(dir, 64);
         try (Arena arena = Arena.ofShared(); PrivateMappings mappings = PrivateMappings.over(List.of(file))) {
             assertTrue(mappings.available(), () -> "no private mappings here: " + mappings.unavailableReason());
             MemorySegment partition = mappings.allocate(32 * PAGE, PAGE, arena);
@@ -56,15 +48,7 @@ class PrivateMappingsTest {
 
     @Test
     void forgottenPagesAreFreshAndReadNothing(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("disk");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.allocate((int) (16 * PAGE));
-            for (int i = 0; i < b.capacity(); i++) {
-                b.put(i, (byte) (i / PAGE + 1));
-            }
-            ch.write(b, 0);
-            ch.force(true);
-        }
+        Path file = pagesFile(dir, 16);
         try (Arena arena = Arena.ofShared(); PrivateMappings mappings = PrivateMappings.over(List.of(file))) {
             assertTrue(mappings.available(), () -> "no private mappings here: " + mappings.unavailableReason());
             MemorySegment partition = mappings.allocate(16 * PAGE, PAGE, arena);
@@ -81,6 +65,20 @@ class PrivateMappingsTest {
             assertEquals(7, partition.get(ValueLayout.JAVA_BYTE, 6 * PAGE), "so is page 6");
             assertEquals(List.of(3 * PAGE, 6 * PAGE), flatten(mappings.written(partition)));
         }
+    }
+
+    /** A file of {@code pages} pages, each filled with its number plus one, on disk. */
+    private static Path pagesFile(Path dir, int pages) throws Exception {
+        Path file = dir.resolve("disk");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate((int) (pages * PAGE));
+            for (int i = 0; i < b.capacity(); i++) {
+                b.put(i, (byte) (i / PAGE + 1));
+            }
+            ch.write(b, 0);
+            ch.force(true); // clean pages: only those can leave the cache
+        }
+        return file;
     }
 
     private static List<Long> flatten(List<long[]> ranges) {
