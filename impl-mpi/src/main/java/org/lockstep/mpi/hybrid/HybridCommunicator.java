@@ -51,6 +51,11 @@ final class HybridCommunicator extends AbstractCommunicator {
     }
 
     private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world) {
+        this(mpi, local, myHost, world, true);
+    }
+
+    /** With {@code withChannel}, its collective channel too (a channel itself has none until asked). */
+    private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world, boolean withChannel) {
         this.mpi = mpi;
         this.local = local;
         this.layout = HostLayout.gather(mpi, myHost, local.rank());
@@ -64,6 +69,10 @@ final class HybridCommunicator extends AbstractCommunicator {
         this.anyRemotePeer = local.size() < mpi.size();
         MpiCommunicator leaders = (MpiCommunicator) mpi.split(local.rank() == 0 ? 0 : UNDEFINED, mpi.rank());
         this.collectives = new TwoLevelCollectives(mpi, local, leaders, layout);
+        if (withChannel) {
+            // every member is in this creation: a channel made at the first collective waited there for every member
+            this.channel = new HybridCommunicator(mpi.dupForCollectives(), local.dup(), myHost, this.world, false);
+        }
     }
 
     HostLayout layout() {
@@ -379,15 +388,17 @@ final class HybridCommunicator extends AbstractCommunicator {
     }
 
     /**
-     * A duplicate made at the first collective: the two-level collectives keep to their own
+     * A duplicate made with the communicator: the two-level collectives keep to their own
      * communicators, but the point-to-point schedules of the others need a context of their own
-     * (whose MPI part folds their tags into the library's bound).
+     * (whose MPI part folds their tags into the library's bound). Made where every member takes part,
+     * since a first non-blocking collective must not wait for the others (MPI 4.1 §6.12); a
+     * channel's own channel (nothing uses one) is made at first use.
      */
     @Override
     protected Communicator collectiveChannel() {
         checkOpen();
         if (channel == null) {
-            channel = new HybridCommunicator(mpi.dupForCollectives(), local.dup(), world.host(), world);
+            channel = new HybridCommunicator(mpi.dupForCollectives(), local.dup(), world.host(), world, false);
         }
         return channel;
     }
