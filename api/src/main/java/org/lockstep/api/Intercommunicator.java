@@ -158,6 +158,59 @@ public interface Intercommunicator extends PointToPoint, AutoCloseable {
     /** As {@link #reduceScatterBlock}, started ({@code MPI_Ireduce_scatter_block}). */
     Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
 
+    // ---- persistent collectives (MPI 4.0 §6.13): each start runs the non-blocking form with the
+    // arguments given here; both groups make and start them in the same order.
+
+    /** As {@link #ibarrier}, made persistent ({@code MPI_Barrier_init}). */
+    PersistentRequest barrierInit();
+
+    /** As {@link #ibcast}, made persistent ({@code MPI_Bcast_init}). */
+    PersistentRequest bcastInit(MemorySegment buffer, long count, Datatype type, int root);
+
+    /** As {@link #igather}, made persistent ({@code MPI_Gather_init}). */
+    PersistentRequest gatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #igatherv}, made persistent ({@code MPI_Gatherv_init}). */
+    PersistentRequest gathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv, long[] recvCounts,
+                                  long[] displacements, int root);
+
+    /** As {@link #iscatter}, made persistent ({@code MPI_Scatter_init}). */
+    PersistentRequest scatterInit(MemorySegment send, long count, Datatype type, MemorySegment recv, int root);
+
+    /** As {@link #iscatterv}, made persistent ({@code MPI_Scatterv_init}). */
+    PersistentRequest scattervInit(MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                                   MemorySegment recv, long recvCount, int root);
+
+    /** As {@link #iallgather}, made persistent ({@code MPI_Allgather_init}). */
+    PersistentRequest allgatherInit(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #iallgatherv}, made persistent ({@code MPI_Allgatherv_init}). */
+    PersistentRequest allgathervInit(MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                                     long[] recvCounts, long[] displacements);
+
+    /** As {@link #ialltoall}, made persistent ({@code MPI_Alltoall_init}). */
+    PersistentRequest alltoallInit(MemorySegment send, long count, Datatype type, MemorySegment recv);
+
+    /** As {@link #ialltoallv}, made persistent ({@code MPI_Alltoallv_init}). */
+    PersistentRequest alltoallvInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype type,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements);
+
+    /** As {@link #ialltoallw}, made persistent ({@code MPI_Alltoallw_init}). */
+    PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                    MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes);
+
+    /** As {@link #ireduce}, made persistent ({@code MPI_Reduce_init}). */
+    PersistentRequest reduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root);
+
+    /** As {@link #iallreduce}, made persistent ({@code MPI_Allreduce_init}). */
+    PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
+
+    /** As {@link #ireduceScatter}, made persistent ({@code MPI_Reduce_scatter_init}). */
+    PersistentRequest reduceScatterInit(MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type, Op op);
+
+    /** As {@link #ireduceScatterBlock}, made persistent ({@code MPI_Reduce_scatter_block_init}). */
+    PersistentRequest reduceScatterBlockInit(MemorySegment send, MemorySegment recv, long recvCount, Datatype type, Op op);
+
     // ---- constructors
 
     /** An intercommunicator of the same two groups on new contexts ({@code MPI_Comm_dup}); collective over both groups. */

@@ -19,6 +19,7 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.Intercommunicator;
 import org.lockstep.api.Op;
+import org.lockstep.api.PersistentRequest;
 import org.lockstep.api.Request;
 import org.lockstep.conformance.MessagingRuleContext;
 import org.lockstep.conformance.Rule;
@@ -39,10 +40,11 @@ final class IntercommunicatorNonBlockingRules {
         return List.of(messaging(COMM, 10, REQUIRED, "intercommunicatorNonBlockingCollectives",
                 "Across an intercommunicator of 2 and 3 ranks, ibarrier, ibcast, igather, iscatter, iallgather(v), ialltoall(v,w),"
                         + " ireduce, iallreduce and ireduce_scatter(_block), all started before any is waited on and around a blocking"
-                        + " barrier, give the blocking forms' results (reductions in the remote group's rank order); IN_PLACE is a"
-                        + " BUFFER error.",
-                List.of(standard("§6.12 nonblocking collective operations"), standard("§6.2.2 intercommunicator collective operations"),
-                        mpich("coll/nonblocking2.c"), mpich("coll/icbcast.c")),
+                        + " barrier, give the blocking forms' results (reductions in the remote group's rank order); persistent"
+                        + " allreduce and bcast started twice send each start's data; IN_PLACE is a BUFFER error.",
+                List.of(standard("§6.12 nonblocking collective operations"), standard("§6.13 persistent collective operations"),
+                        standard("§6.2.2 intercommunicator collective operations"), mpich("coll/nonblocking2.c"),
+                        mpich("coll/icbcast.c")),
                 IntercommunicatorNonBlockingRules::nonBlockingCollectives));
     }
 
@@ -130,12 +132,37 @@ final class IntercommunicatorNonBlockingRules {
         expectError(ErrorClass.BUFFER, "iallgather with IN_PLACE across an intercommunicator",
                 () -> ic.iallgather(Communicator.IN_PLACE, 1, Datatype.LONG, of(allgathered)));
         Request.waitAll(started.toArray(Request[]::new));
+        // persistent forms, each started twice with new data in between: the second start sends the new values
+        long[] one = {w.rank() + 1L};
+        long[] sums = new long[2];
+        long[] sum = new long[1];
+        PersistentRequest allreduce = ic.allreduceInit(of(one), of(sum), 1, Datatype.LONG, Op.SUM);
+        long[] root = {inA && me == 0 ? 41 : 0};
+        long[] rooted = new long[2];
+        PersistentRequest bcastFromA = ic.bcastInit(of(root), 1, Datatype.LONG,
+                inA ? (me == 0 ? Intercommunicator.ROOT : PROC_NULL) : 0);
+        for (int round = 0; round < 2; round++) {
+            allreduce.start();
+            bcastFromA.start();
+            Request.waitAll(allreduce, bcastFromA);
+            sums[round] = sum[0];
+            rooted[round] = root[0];
+            one[0] *= 10;
+            root[0] = inA && me == 0 ? 42 : 0;
+        }
+        allreduce.free();
+        bcastFromA.free();
         everyOther.free();
         int size = ic.size();
         ic.close();
         half.close();
 
+        // the other group's sum of (world + 1): A sees B's 3 + 4 + 5 = 12, B sees A's 1 + 2 = 3; ten times that at the second start
+        long otherSum = inA ? 12 : 3;
+        checkEquals("[" + otherSum + ", " + 10 * otherSum + "]", Arrays.toString(sums), "persistent allreduce at rank " + me
+                + ", two starts");
         if (!inA) {
+            checkEquals("[41, 42]", Arrays.toString(rooted), "persistent bcast from A's rank 0 at B's rank " + me + ", two starts");
             checkEquals("[10, 0, 12, 0, 14, 0]", Arrays.toString(bcast), "ibcast of every other element at B's rank " + me);
             if (me == 0) {
                 checkEquals("[0, 1, 100, 101]", Arrays.toString(gathered), "igather at B's rank 0");
@@ -167,7 +194,6 @@ final class IntercommunicatorNonBlockingRules {
         for (int k = 0; k < rsCounts[me]; k++) {
             checkEquals(groupSum + members * (first + k), scatteredSum[k], "ireduce_scatter at rank " + me + ", element " + k);
         }
-        long otherSum = inA ? 12 : 3;
         int per = inA ? 3 : 2;
         for (int k = 0; k < per; k++) {
             checkEquals(otherSum + members * (long) (per * me + k), block[k], "ireduce_scatter_block at rank " + me + ", element " + k);

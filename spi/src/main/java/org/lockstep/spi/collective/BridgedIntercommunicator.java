@@ -23,7 +23,7 @@ import org.lockstep.spi.messaging.ArgumentChecks;
  * inside a group (a rooted collective's data crosses once, between the root and the other group's
  * rank 0, and spreads by the local group's own collective).
  */
-final class BridgedIntercommunicator implements Intercommunicator {
+final class BridgedIntercommunicator extends IntercommunicatorPersistentTemplates {
     private final Group localGroup;
     private final Group remoteGroup;
     private final boolean localFirst;
@@ -57,7 +57,8 @@ final class BridgedIntercommunicator implements Intercommunicator {
         return localFirst ? localGroup.size() : 0;
     }
 
-    private void checkOpen() {
+    @Override
+    void checkOpen() {
         if (closed) {
             throw new LockstepException(ErrorClass.COMM, "intercommunicator of rank " + rank() + " is closed");
         }
