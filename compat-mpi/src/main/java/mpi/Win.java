@@ -305,11 +305,17 @@ public final class Win implements Freeable {
         hints = Info.toHints(info);
     }
 
-    /** {@code MPI_Rput}: under a lock on the target only (MPI 4.1 §12.3.5; RMA_SYNC otherwise); the request completes at the origin. */
+    /**
+     * {@code MPI_Rput}: the request completes at the origin. MPI 4.1 §12.3.5 allows request-based
+     * accesses in passive-target epochs only, and so does Lockstep's window; Open MPI's bindings run
+     * them in a fence or start epoch too, so there this is a put ({@code MPI_Put} copies the origin,
+     * so its request is complete at once) and such programs keep running.
+     */
     public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
         long n = elements("Win.rPut", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rPut");
-        return requested("Win.rPut", w -> w.rput(data, n, orgType.wire, targetRank, targetDisp));
+        return requestedOr("Win.rPut", w -> w.rput(data, n, orgType.wire, targetRank, targetDisp),
+                w -> w.put(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     /** {@code MPI_Rget}: as {@link #rPut}; the request completes once {@code origin} holds the elements. */
@@ -322,7 +328,8 @@ public final class Win implements Freeable {
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
         long n = elements("Win.rAccumulate", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rAccumulate");
-        return requested("Win.rAccumulate", w -> w.raccumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
+        return requestedOr("Win.rAccumulate", w -> w.raccumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)),
+                w -> w.accumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
@@ -353,6 +360,20 @@ public final class Win implements Freeable {
         } catch (LockstepException e) {
             throw errhandler.handle(call, e);
         }
+    }
+
+    /** {@code body}, or where it is RMA_SYNC for want of a lock (an active-target epoch), {@code plain} and a complete request (see {@link #rPut}). */
+    private Request requestedOr(String call, Requesting body, Call plain) throws MPIException {
+        Window w = live(call);
+        try {
+            return new Request(comm, call, body.start(w));
+        } catch (LockstepException e) {
+            if (e.errorClass() != org.lockstep.api.ErrorClass.RMA_SYNC) {
+                throw errhandler.handle(call, e);
+            }
+        }
+        call(call, plain);
+        return new Request(comm, call, new CompletedRequest(org.lockstep.api.Status.empty()));
     }
 
     public void lockAll(int assertion) throws MPIException {

@@ -75,7 +75,7 @@ public final class Windows {
         MPI.Finalize();
     }
 
-    /** rPut and rGet under a shared lock on the next rank; rGet from PROC_NULL needs no epoch. */
+    /** rPut and rGet under a shared lock on the next rank, rPut in a fence epoch; rGet from PROC_NULL needs no epoch. */
     private static void requestBased(Intracomm world, int rank, int size) throws MPIException {
         IntBuffer base = MPI.newIntBuffer(size);
         Win win = new Win(base, size, 1, MPI.INFO_NULL, world);
@@ -92,6 +92,10 @@ public final class Windows {
         win.unlock(next);
         Check.equal(500 + rank, got.get(0), "rGet of what this rank put");
         win.rGet(got, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT).waitFor();
+        win.fence(0); // Open MPI's bindings also take an rPut in a fence epoch: a put there
+        win.rPut(MPI.newIntBuffer(1).put(0, 700 + rank), 1, MPI.INT, next, rank, 1, MPI.INT).waitFor();
+        win.fence(0);
+        Check.equal(700 + prev, base.get(prev), "rPut in a fence epoch");
         win.free();
     }
 
