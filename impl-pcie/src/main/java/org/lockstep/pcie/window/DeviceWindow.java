@@ -122,8 +122,12 @@ final class DeviceWindow extends PointToPointWindow {
         }
     }
 
+    /** NOCHECK: no lock words (no other rank locks meanwhile). The words' code is here, not behind the default, to keep a lock's calls shallow. */
     @Override
-    protected void implLock(LockType type, int target) {
+    protected void implLock(LockType type, int target, boolean noCheck) {
+        if (noCheck) {
+            return;
+        }
         if (type == LockType.EXCLUSIVE) {
             locks.lockExclusive(headers[2 * target], new LockWait());
         } else {
@@ -133,7 +137,17 @@ final class DeviceWindow extends PointToPointWindow {
     }
 
     @Override
-    protected void implUnlock(int target) {
+    protected void implLock(LockType type, int target) {
+        implLock(type, target, false);
+    }
+
+    /** The unlock of a NOCHECK lock only orders this rank's accesses (a flush). */
+    @Override
+    protected void implUnlock(int target, boolean noCheck) {
+        if (noCheck) {
+            VarHandle.fullFence();
+            return;
+        }
         // the release store and the atomic add both order this rank's accesses before the lock is seen free
         if (held[target] == LockType.EXCLUSIVE) {
             locks.unlockExclusive(headers[2 * target]);
@@ -141,6 +155,11 @@ final class DeviceWindow extends PointToPointWindow {
             locks.unlockShared(headers[2 * target]);
         }
         held[target] = null;
+    }
+
+    @Override
+    protected void implUnlock(int target) {
+        implUnlock(target, false);
     }
 
     /** A wait for a lock's holder: serves frames, fails when the holder has gone while still holding, backs off. */

@@ -124,16 +124,20 @@ public abstract class AbstractWindow extends AbstractWindowAccesses {
 
     @Override
     public final void lock(LockType type, int target) {
-        lock(type, target, NO_ASSERTIONS);
+        checkOpen();
+        lockChecked(type, target, false);
     }
 
     @Override
     public final void lock(LockType type, int target, Assertion... assertions) {
         checkOpen();
+        lockChecked(type, target, WindowArguments.assertions(assertions, "lock", WindowArguments.START_OR_LOCK_TAKES) != 0);
+    }
+
+    private void lockChecked(LockType type, int target, boolean noCheck) {
         if (type == null) {
             throw new LockstepException(ErrorClass.ARG, "lock type is null");
         }
-        boolean noCheck = WindowArguments.assertions(assertions, "lock", WindowArguments.START_OR_LOCK_TAKES) != 0;
         checkRank(target);
         epochs.lock(type, target);
         try {
