@@ -1,5 +1,7 @@
 package org.lockstep.embsp;
 
+import java.nio.file.Path;
+
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.LaunchEnvironment;
@@ -51,6 +53,17 @@ public final class EmBspProvider implements LockstepProvider {
     @Override
     public void runAttached(JobOptions options, LaunchEnvironment launch, RankProgram program) {
         network(options).runAttached(options, launch, world -> Simulation.runProcessor(options, world, program));
+    }
+
+    /**
+     * A launched job's device file is its network's (real processors over the mailbox transport
+     * format it for the job): asked so that the launcher removes it after the job. The check is
+     * the device's own job key, so asking the default network of a job on another network
+     * answers false for any file but an empty one, which the launcher removes anyway.
+     */
+    @Override
+    public boolean holdsJobDevice(Path devicePath, long jobKey) {
+        return Lockstep.find(EmBspOptions.DEFAULT_NETWORK).map(network -> network.holdsJobDevice(devicePath, jobKey)).orElse(false);
     }
 
     /** The messaging provider the real processors talk through. */

@@ -1,6 +1,7 @@
 package org.lockstep.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,12 +57,14 @@ class EmbspProcessorsTest {
     @Test
     void theLauncherRunsAnApplicationOnTwoRealProcessors(@TempDir Path dir) throws IOException {
         Path stats = dir.resolve("stats");
+        Path device = dir.resolve("network-device");
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
         java.io.PrintStream out = System.out;
         CommandLineTest.Run r;
         System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            r = CommandLineTest.run("run", "-n", "2", "--provider", "embsp", "-o", "lockstep.embsp.vps=4", "-o", "lockstep.embsp.cores=1",
+            r = CommandLineTest.run("run", "-n", "2", "--provider", "embsp", "--device", device.toString(), "-o", "lockstep.embsp.vps=4",
+                    "-o", "lockstep.embsp.cores=1",
                     "-o", "lockstep.embsp.blockSize=4096", "-o", "lockstep.embsp.disks=" + EmbspCommandTest.diskDir(),
                     "-o", "lockstep.embsp.statsOut=" + stats, "--jvm-option", "-Xmx128m", "--", "sort", "--keys", "40000");
         } finally {
@@ -76,6 +79,7 @@ class EmbspProcessorsTest {
         assertEquals("4", line.get("vps"));
         assertEquals("true", line.get("within_bounds"), line.toString());
         assertEquals(Long.toString((app.contextBytes(4) + 4095) / 4096 * 4096), line.get("context_size"), "mu sized for the application");
+        assertFalse(Files.exists(device), "the launcher removes the processors' network device it made for the job");
     }
 
     /**
