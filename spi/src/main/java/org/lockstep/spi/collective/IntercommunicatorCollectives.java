@@ -54,6 +54,11 @@ final class IntercommunicatorCollectives {
 
     /** Checks a rooted collective's root: ROOT or PROC_NULL in the root's group, a remote rank in the other. */
     private void checkRoot(int root) {
+        checkRoot(root, remoteSize);
+    }
+
+    /** The root check of every collective across groups, blocking or not. */
+    static void checkRoot(int root, int remoteSize) {
         if (root != Intercommunicator.ROOT && root != Communicator.PROC_NULL && (root < 0 || root >= remoteSize)) {
             throw new LockstepException(ErrorClass.ROOT, "root " + root + " is not ROOT, PROC_NULL nor a remote rank in [0, "
                     + remoteSize + ")");

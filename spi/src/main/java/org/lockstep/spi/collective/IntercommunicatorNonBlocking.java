@@ -131,7 +131,6 @@ final class IntercommunicatorNonBlocking {
     }
 
     Request igather(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        checkRoot(root);
         long[] counts = filled(remoteSize, count);
         return igatherv(send, count, type, recv, counts, displacements(counts), root);
     }
@@ -154,7 +153,6 @@ final class IntercommunicatorNonBlocking {
     }
 
     Request iscatter(MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
-        checkRoot(root);
         long[] counts = filled(remoteSize, count);
         return iscatterv(send, counts, displacements(counts), type, recv, count, root);
     }
@@ -354,10 +352,7 @@ final class IntercommunicatorNonBlocking {
     }
 
     private void checkRoot(int root) {
-        if (root != Intercommunicator.ROOT && root != Communicator.PROC_NULL && (root < 0 || root >= remoteSize)) {
-            throw new LockstepException(ErrorClass.ROOT, "root " + root + " is not ROOT, PROC_NULL nor a remote rank in [0, "
-                    + remoteSize + ")");
-        }
+        IntercommunicatorCollectives.checkRoot(root, remoteSize);
     }
 
     private static MemorySegment block(MemorySegment buffer, long displacement, Datatype type) {
