@@ -62,14 +62,14 @@ record LaunchDevice(Path path, Optional<Object> fileKey) {
         if (now == null || !now.equals(fileKey.get())) {
             return false;
         }
-        if (Files.size(path) != 0 && !holdsOurJob.test(path)) {
-            return false;
-        }
         try {
+            if (Files.size(path) != 0 && !holdsOurJob.test(path)) {
+                return false;
+            }
             Files.delete(path);
             return true;
         } catch (NoSuchFileException gone) {
-            return false; // the last rank out removed it first
+            return false; // the last rank out (or the launcher's shutdown hook) removed it first
         }
     }
 

@@ -42,6 +42,8 @@ import org.lockstep.api.LockstepException;
 public final class ProcessLauncher {
     /** Incarnation of a rank's first process ({@link LaunchEnvironment#INCARNATION}); each restart adds one. */
     public static final int FIRST_INCARNATION = 1;
+    /** How long the launcher waits for killed ranks to be gone before it removes their device. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
     /**
      * What a launch is asked to do.
@@ -158,12 +160,18 @@ public final class ProcessLauncher {
         boolean removeDevice = claim.created() && !job.keepDevice();
         List<Process> processes = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> pumps = new ArrayList<>();
-        Thread cleanup = Thread.ofPlatform().unstarted(() -> snapshot(processes).forEach(Process::destroyForcibly));
+        // SIGTERM/SIGINT of the launcher: its ranks are stopped and the device it made goes with them
+        // (the ranks, killed, cannot remove it; only SIGKILL leaves that to the last rank out).
+        Thread cleanup = Thread.ofPlatform().unstarted(() -> {
+            stopAndAwait(snapshot(processes));
+            removeDevice(removeDevice, claim, job, jobKey);
+        });
         Runtime.getRuntime().addShutdownHook(cleanup);
         int[] exitCodes = new int[job.ranks()];
         List<Restart> restarts = new ArrayList<>();
         int firstFailed = -1;
         AbortWatch aborts = AbortWatch.create();
+        boolean removed;
         try {
             List<String> command = command(job);
             for (int rank = 0; rank < job.ranks(); rank++) {
@@ -182,24 +190,18 @@ public final class ProcessLauncher {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            snapshot(processes).forEach(Process::destroyForcibly);
             throw new LockstepException(ErrorClass.OTHER, "launcher interrupted; ranks stopped");
         } finally {
-            snapshot(processes).forEach(Process::destroyForcibly);
+            // Every way out (an interrupt, a rank that cannot start, a listener that throws) stops the
+            // ranks and removes the device the launcher made.
+            stopAndAwait(snapshot(processes));
             aborts.close();
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
                 // the hook runs anyway
             }
-        }
-        boolean removed = false;
-        if (removeDevice) {
-            try {
-                removed = claim.removeIfOurs(path -> holdsJobDevice(job, path, jobKey));
-            } catch (IOException e) {
-                err.println("lockstep run: could not remove device " + device + ": " + e.getMessage());
-            }
+            removed = removeDevice(removeDevice, claim, job, jobKey);
         }
         return new Outcome(exitCodes, firstFailed, removed, device, restarts, aborts.check());
     }
@@ -227,6 +229,40 @@ public final class ProcessLauncher {
             return Lockstep.provider(job.properties().get(Lockstep.PROVIDER_PROPERTY)).holdsJobDevice(path, jobKey);
         } catch (LockstepException noProvider) {
             return false;
+        }
+    }
+
+    /** Removes the device the launcher made for this job, if it is to be removed and still holds this job. */
+    private boolean removeDevice(boolean toRemove, LaunchDevice claim, Job job, long jobKey) {
+        if (!toRemove) {
+            return false;
+        }
+        // An interrupted thread's file channel closes at its first read (ClosedByInterruptException),
+        // so the superblock could not be read: the interrupt waits until the device is removed.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return claim.removeIfOurs(path -> holdsJobDevice(job, path, jobKey));
+        } catch (IOException e) {
+            err.println("lockstep run: could not remove device " + claim.path() + ": " + e.getMessage());
+            return false;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Kills every rank and waits (bounded) until each has gone, so that no rank of this job still
+     * writes the device when it is removed. Not interruptible: it runs on the way out.
+     */
+    private static void stopAndAwait(List<Process> processes) {
+        processes.forEach(Process::destroyForcibly);
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        for (Process p : processes) {
+            while (p.isAlive() && System.nanoTime() - deadline < 0) {
+                p.onExit().completeOnTimeout(p, 10, TimeUnit.MILLISECONDS).join();
+            }
         }
     }
 

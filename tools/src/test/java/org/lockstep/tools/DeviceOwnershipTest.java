@@ -152,6 +152,86 @@ class DeviceOwnershipTest {
     }
 
     @Test
+    void terminatingTheLauncherEndsItsRanksAndRemovesTheDevice(@TempDir Path dir) throws IOException {
+        Path device = shm("terminated");
+        List<String> command = ProcessLauncher.command(new ProcessLauncher.Job(1, "org.lockstep.tools/" + LockstepCommand.class.getName(),
+                List.of("run", "-n", "2", "--device", device.toString(), "--jvm-option=-Xmx32m", "--jvm-option=-XX:TieredStopAtLevel=1",
+                        "-cp", testClasses(), PROGRAMS, "hold", dir.resolve("never").toString()),
+                Optional.empty(), Map.of(), List.of("-Xmx64m"), List.of(), false, Duration.ZERO, false));
+        Process launcher = new ProcessBuilder(command).redirectErrorStream(true).start();
+        processes.add(launcher);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        collect(launcher, lines);
+        await().atMost(SLOW_MACHINE).until(() -> holdingRanks(lines).size() == 2);
+        List<Long> ranks = holdingRanks(lines);
+        launcher.destroy(); // SIGTERM, as kill or a CI timeout sends: the launcher's shutdown hook runs
+        await().atMost(Duration.ofSeconds(30)).until(() -> !launcher.isAlive() && ranks.stream().noneMatch(pid -> ProcessHandle.of(pid)
+                .map(ProcessHandle::isAlive).orElse(false)));
+        assertFalse(Files.exists(device), "the launcher's hook removed the device it made; output:\n" + String.join("\n", lines));
+    }
+
+    @Test
+    void anInterruptedLauncherStopsItsRanksAndRemovesTheDevice(@TempDir Path dir) throws Exception {
+        Path device = shm("interrupted");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        Thread launching = Thread.ofPlatform().start(() -> {
+            try {
+                new ProcessLauncher(printed, printed).run(job(2, Optional.of(device), false, "hold", dir.resolve("never").toString()));
+                failure.complete(null);
+            } catch (Throwable t) {
+                failure.complete(t);
+            }
+        });
+        await().atMost(SLOW_MACHINE).until(() -> holdingRanks(printedLines(out, printed)).size() == 2);
+        List<Long> ranks = holdingRanks(printedLines(out, printed));
+        launching.interrupt(); // as JUnit's @Timeout does to a test that launched a job
+        Throwable thrown = failure.get(SLOW_MACHINE.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(thrown != null && thrown.getMessage().contains("launcher interrupted"), String.valueOf(thrown));
+        assertTrue(ranks.stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)), "ranks stopped");
+        assertFalse(Files.exists(device), "the interrupted launcher removed the device it made");
+    }
+
+    @Test
+    void aLaunchThatFailsAfterItsFirstRankStartedStopsThatRankAndRemovesTheDevice(@TempDir Path dir) {
+        Path device = shm("half-started");
+        List<Process> started = new CopyOnWriteArrayList<>();
+        ProcessLauncher.StartListener failsAtTheSecondRank = (rank, incarnation, process) -> {
+            started.add(process);
+            if (rank == 1) {
+                throw new IllegalStateException("the second rank cannot be watched");
+            }
+        };
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> new ProcessLauncher(
+                quiet, quiet).run(job(2, Optional.of(device), false, "hold", dir.resolve("never").toString()), failsAtTheSecondRank));
+        assertTrue(e.getMessage().contains("second rank"), e.getMessage());
+        assertEquals(2, started.size());
+        assertTrue(started.stream().noneMatch(Process::isAlive), "the started ranks were stopped");
+        assertFalse(Files.exists(device), "the device the launcher made was removed");
+    }
+
+    private static List<String> printedLines(ByteArrayOutputStream out, PrintStream printed) {
+        synchronized (printed) {
+            return out.toString(StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+
+    /** The process ids of the ranks that said they are holding. */
+    private static List<Long> holdingRanks(List<String> lines) {
+        List<Long> ranks = new ArrayList<>();
+        Pattern holding = Pattern.compile("pid (\\d+) holding");
+        for (String line : lines) {
+            Matcher m = holding.matcher(line);
+            if (m.find()) {
+                ranks.add(Long.parseLong(m.group(1)));
+            }
+        }
+        return ranks;
+    }
+
+    @Test
     void ranksStartedWithoutOurLauncherRemoveTheDeviceTheyMadeAndKeepItWhenAsked() throws Exception {
         for (boolean keep : new boolean[] {false, true}) {
             Path device = shm("engine");
