@@ -110,6 +110,9 @@ public final class Simulation {
         }
     }
 
+    /** How long an interrupted run waits for its VP threads to unwind. */
+    private static final java.time.Duration VP_STOP_WAIT = java.time.Duration.ofSeconds(10);
+
     /** How the VPs of one processor ended: the first failure (null if none) and each VP's. */
     private record Outcome(Throwable cause, AtomicReferenceArray<Throwable> failures) {
         /** The run's failure: the first one the cause, the others suppressed. */
@@ -135,11 +138,16 @@ public final class Simulation {
             Vp vp = machine.vp(machine.firstVp() + t);
             threads.add(machine.threads().start("lockstep-vp-" + vp.id(), () -> runVp(machine, world, vp, program, failures, link)));
         }
-        for (Thread t : threads) {
-            joinUninterruptibly(t);
-        }
-        if (progress != null) {
-            progress.interrupt();
+        try {
+            for (Thread t : threads) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            throw stopOnInterrupt(machine, threads);
+        } finally {
+            if (progress != null) {
+                progress.interrupt();
+            }
         }
         return new Outcome(machine.scheduler().firstFailure(), failures);
     }
@@ -254,18 +262,29 @@ public final class Simulation {
         return io;
     }
 
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+    /**
+     * The thread that runs the simulation was interrupted (a test's timeout, a cancelled task): every
+     * wait of the VPs fails with an error naming what each VP was waiting for, so that their threads
+     * unwind (bounded) before the machine is closed; the interrupt stays set for the caller.
+     */
+    private static LockstepException stopOnInterrupt(Machine machine, List<Thread> threads) {
+        LockstepException stopped = new LockstepException(ErrorClass.OTHER, "EM-BSP run interrupted while "
+                + machine.scheduler().describeUnfinished());
+        machine.scheduler().abort(stopped);
+        long deadline = System.nanoTime() + VP_STOP_WAIT.toNanos();
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            boolean ended = false;
+            while (!ended && left > 0) {
+                try {
+                    ended = t.join(java.time.Duration.ofNanos(left));
+                } catch (InterruptedException again) {
+                    // already stopping: the interrupt is set again below
+                }
+                left = deadline - System.nanoTime();
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Thread.currentThread().interrupt();
+        return stopped;
     }
 }

@@ -124,6 +124,27 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * What each VP whose program has not ended is doing ("VP 1 waits in Win.unlock; VP 2 runs"),
+     * for an error that says where a stopped run stood.
+     */
+    public String describeUnfinished() {
+        lock.lock();
+        try {
+            StringBuilder what = new StringBuilder();
+            for (Vp vp : queues.all()) {
+                if (vp.state == RunState.DONE) {
+                    continue;
+                }
+                what.append(what.isEmpty() ? "" : "; ").append("VP ").append(vp.id());
+                what.append(vp.waitingFor.isEmpty() ? " runs (" + vp.state + ")" : " waits in " + vp.waitingFor);
+            }
+            return what.isEmpty() ? "every VP has ended" : what.toString();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Called on a VP's thread before its program: returns once it holds its partition. */
     public void begin(Vp vp) {
         lock.lock();
@@ -167,7 +188,7 @@ public final class Scheduler {
     public void await(Vp vp, BooleanSupplier condition, CompositeSignal signal, String what,
                       Runnable yieldHook, Runnable resumeHook) {
         if (ProgressAgents.present()) {
-            awaitServing(vp, condition, yieldHook, resumeHook);
+            awaitServing(vp, condition, what, yieldHook, resumeHook);
             return;
         }
         lock.lock();
@@ -202,6 +223,7 @@ public final class Scheduler {
                 }
             }
             ensureRunning(vp);
+            vp.waitingFor = "";
         } finally {
             lock.unlock();
         }
@@ -224,7 +246,7 @@ public final class Scheduler {
      * windows): they must run while it waits, which a blocked VP cannot, so it polls, letting the
      * others run at each round as {@link #yieldPoint} does, and runs its agents between rounds.
      */
-    private void awaitServing(Vp vp, BooleanSupplier condition, Runnable yieldHook, Runnable resumeHook) {
+    private void awaitServing(Vp vp, BooleanSupplier condition, String what, Runnable yieldHook, Runnable resumeHook) {
         LockstepException failure;
         while (true) {
             lock.lock();
@@ -235,8 +257,10 @@ public final class Scheduler {
                 if (vp.failure != null || condition.getAsBoolean()) {
                     failure = vp.failure;
                     vp.failure = null;
+                    vp.waitingFor = "";
                     break;
                 }
+                vp.waitingFor = what + " (polling)";
             } finally {
                 lock.unlock();
             }
@@ -252,11 +276,16 @@ public final class Scheduler {
      * A point where a polling VP ({@code iprobe}, {@code test}) lets others run: if its partition
      * is wanted it swaps out and queues behind them; with the sequential driver it passes the
      * token on. Returns with the partition held.
+     *
+     * @throws LockstepException the run's abort ({@link #abort}), if it was aborted
      */
     public void yieldPoint(Vp vp, Runnable yieldHook, Runnable resumeHook) {
         boolean handedOver = false;
         lock.lock();
         try {
+            if (wakeups.aborted() != null) {
+                throw wakeups.aborted(); // a polling VP ends with the run, as a waiting one does
+            }
             if (vp.holdsPartition && queues.contended(vp)) {
                 lock.unlock();
                 try {
