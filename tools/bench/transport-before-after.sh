@@ -6,7 +6,8 @@
 # python3 tools/bench/summarize-before-after.py OUT. Needs this checkout's tools module built
 # (mvn -q -DskipTests package). BASE is built from `git archive` into /tmp (MVN_OPTS for its Maven, e.g. pinned
 # plugin versions when offline). LOCK=FILE holds that lock (flock) for each run, one side of one
-# benchmark, never a whole pair (others measure on the same host); BENCHES picks some of pingpong coll2 coll4 ckpt.
+# benchmark, never a whole pair (others measure on the same host), after taking FILE.intent first so that
+# shared holders of FILE (builds) that arrive later wait; BENCHES picks some of pingpong coll2 coll4 ckpt.
 # Usage: BASE=31bb3b6 PAIRS=3 OUT=/tmp/ab bash tools/bench/transport-before-after.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -34,13 +35,13 @@ arguments() {
 one() { # side bench pair
     local dir=$root file=$out/p$3-$2-$1
     [ "$1" = before ] && dir=$before
-    [ -n "${LOCK:-}" ] && { exec 9>> "$LOCK"; flock 9; }
+    [ -n "${LOCK:-}" ] && { exec 8>> "$LOCK.intent"; flock 8; exec 9>> "$LOCK"; flock 9; }
     echo "$(date -u +%H:%M:%S) start $1 $2 pair $3 load $(cat /proc/loadavg)" >> "$out/log"
     # shellcheck disable=SC2046 # the arguments are words
     (cd "$dir" && /usr/bin/time -f "wall %e user %U sys %S" -o "$file.time" ./lockstep $(arguments "$2") > "$file.out" 2> "$file.err") \
         && rc=0 || rc=$?
     echo "$(date -u +%H:%M:%S) end   $1 $2 pair $3 rc $rc load $(cat /proc/loadavg)" >> "$out/log"
-    [ -n "${LOCK:-}" ] && exec 9>&-
+    [ -n "${LOCK:-}" ] && exec 9>&- 8>&-
     return 0
 }
 pair() {
