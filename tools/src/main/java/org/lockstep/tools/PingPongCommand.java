@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -46,9 +48,12 @@ final class PingPongCommand implements Callable<Integer> {
     private static final int PING = 0;
     private static final int MEASURED = 1;
     private static final int WARM_UP = 2;
-    private static final int SIZE_WARM_UP_ROUND_TRIPS = 20_000;
+    /** Warm-up round trips run in batches this long between two looks at the JIT. */
+    private static final long WARM_UP_BATCH_NANOS = 50_000_000L;
     private static final double SIZE_WARM_UP_SECONDS = 0.5;
     private static final int STOP = 3;
+    /** Rank 0 asks the echo rank whether its JIT has been quiet since the last question; the answer is one byte. */
+    private static final int JIT_QUERY = 4;
     private static final int HISTOGRAM_DIGITS = 3;
     private static final double MEDIAN = 50;
     private static final double P99 = 99;
@@ -66,8 +71,14 @@ final class PingPongCommand implements Callable<Integer> {
     long iterations;
 
     @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
-            description = "Warm-up before measuring, cycling through all sizes (default: ${DEFAULT-VALUE}).")
+            description = "Warm-up before measuring, cycling through all sizes, at least (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
+
+    @Option(names = "--max-warmup-seconds", paramLabel = "S", defaultValue = "60",
+            description = "After --warmup-seconds, the warm-up goes on until the JIT of both ranks has been quiet for half a "
+                    + "second, for at most this long; each size then warms up the same way on its own, for at most a tenth of "
+                    + "it (default: ${DEFAULT-VALUE}). The time it took is printed.")
+    double maxWarmupSeconds;
 
     @Option(names = "--max-seconds-per-size", paramLabel = "S", defaultValue = "10",
             description = "Stop measuring a size after this long even if fewer than N round trips were made (default: ${DEFAULT-VALUE}).")
@@ -100,8 +111,9 @@ final class PingPongCommand implements Callable<Integer> {
         if (iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--iterations must be at least 1, got " + iterations);
         }
-        if (warmupSeconds < 0 || maxSecondsPerSize <= 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup-seconds must be >= 0 and --max-seconds-per-size > 0");
+        if (warmupSeconds < 0 || maxWarmupSeconds < 0 || maxSecondsPerSize <= 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup-seconds and --max-warmup-seconds must be >= 0 and "
+                    + "--max-seconds-per-size > 0");
         }
         if (processes != null) {
             if (processes < 2) {
@@ -116,7 +128,8 @@ final class PingPongCommand implements Callable<Integer> {
             out.printf("lockstep bench pingpong: %d ranks (%s), provider %s, device %s%n",
                     launched ? LaunchEnvironment.current().get().size() : 2, launched ? "processes" : "threads",
                     JobSettings.providerFor(options).name(), settings.device);
-            out.printf("%d round trips per size after %.1f s of warm-up; one-way latency = round trip / 2; MB = 10^6 bytes%n%n",
+            out.printf("%d round trips per size after at least %.1f s of warm-up (on until the JIT is quiet); one-way latency = "
+                    + "round trip / 2; MB = 10^6 bytes%n%n",
                     iterations, warmupSeconds);
             out.flush();
         }
@@ -177,17 +190,19 @@ final class PingPongCommand implements Callable<Integer> {
     private List<PingPongResult> ping(Communicator world) {
         List<Long> list = sizes.sizes();
         MemorySegment buffer = world.allocate(Math.max(1, sizes.max()));
-        long warmUpEnd = System.nanoTime() + seconds(warmupSeconds);
-        for (int i = 0; System.nanoTime() < warmUpEnd; i++) {
-            roundTrip(world, buffer, list.get(i % list.size()), WARM_UP);
-        }
+        long warmUpStart = System.nanoTime();
+        boolean settled = warmUp(world, buffer, list, warmupSeconds, Math.max(warmupSeconds, maxWarmupSeconds));
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "WARMUP seconds=%.1f jit_quiet=%b%n", (System.nanoTime() - warmUpStart) / 1e9, settled);
         List<PingPongResult> results = new ArrayList<>();
         for (long size : list) {
-            // Each size warms up on its own too: after the large sizes, a small one's path needs a moment again.
-            long sizeWarmUpEnd = System.nanoTime() + seconds(Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds));
-            for (int i = 0; i < SIZE_WARM_UP_ROUND_TRIPS && System.nanoTime() < sizeWarmUpEnd; i++) {
-                roundTrip(world, buffer, size, WARM_UP);
-            }
+            // Each size warms up on its own too: after the large sizes, a small one's path is compiled again for it.
+            long sizeWarmUpStart = System.nanoTime();
+            boolean sizeSettled = warmUp(world, buffer, List.of(size), Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds),
+                    Math.max(Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds), maxWarmupSeconds / 10));
+            out.printf(Locale.ROOT, "WARMUP size=%d seconds=%.1f jit_quiet=%b%n", size, (System.nanoTime() - sizeWarmUpStart) / 1e9,
+                    sizeSettled);
+            out.flush();
             Histogram oneWayNanos = new Histogram(HISTOGRAM_DIGITS);
             long deadline = System.nanoTime() + seconds(maxSecondsPerSize);
             long done = 0;
@@ -205,6 +220,40 @@ final class PingPongCommand implements Callable<Integer> {
         return results;
     }
 
+    /**
+     * Round trips cycling through {@code list} for {@code seconds}, then on until the JIT of both
+     * ranks has been quiet over a window ({@link JitSettling}) or {@code maxSeconds} have passed;
+     * returns whether both went quiet. By time alone, a size timed after a warm-up through the
+     * large ones timed code still being compiled: 8 B one-way 0.56 µs after 2 s cycling through
+     * 8 B-4 MiB, 0.19 µs after 2 s of 8 B and 64 B alone, and 0.21 µs (far cores) after 10 s.
+     */
+    private boolean warmUp(Communicator world, MemorySegment buffer, List<Long> list, double seconds, double maxSeconds) {
+        long start = System.nanoTime();
+        long deadline = start + seconds(seconds);
+        long limit = start + seconds(maxSeconds);
+        JitSettling jit = new JitSettling();
+        MemorySegment answer = MemorySegment.ofArray(new byte[1]);
+        while (true) {
+            long batchEnd = System.nanoTime() + WARM_UP_BATCH_NANOS;
+            for (int i = 0; System.nanoTime() < batchEnd; i++) {
+                roundTrip(world, buffer, list.get(i % list.size()), WARM_UP);
+            }
+            long now = System.nanoTime();
+            if (now >= limit) {
+                return false;
+            }
+            if (now < deadline) {
+                continue;
+            }
+            boolean mine = jit.quiet();
+            world.send(answer, 0, Datatype.BYTE, echoRank, JIT_QUERY);
+            world.recv(answer, 1, Datatype.BYTE, echoRank, JIT_QUERY);
+            if (mine && answer.get(ValueLayout.JAVA_BYTE, 0) == 1) {
+                return true;
+            }
+        }
+    }
+
     private void roundTrip(Communicator world, MemorySegment buffer, long size, int tag) {
         world.send(buffer, size, Datatype.BYTE, echoRank, tag);
         Status echo = world.recv(buffer, size, Datatype.BYTE, echoRank, tag);
@@ -216,10 +265,17 @@ final class PingPongCommand implements Callable<Integer> {
     private void pong(Communicator world) {
         long capacity = Math.max(1, sizes.max());
         MemorySegment buffer = world.allocate(capacity);
+        MemorySegment answer = MemorySegment.ofArray(new byte[1]);
+        JitSettling jit = new JitSettling();
         while (true) {
             Status ping = world.recv(buffer, capacity, Datatype.BYTE, PING, Communicator.ANY_TAG);
             if (ping.tag() == STOP) {
                 return;
+            }
+            if (ping.tag() == JIT_QUERY) {
+                answer.set(ValueLayout.JAVA_BYTE, 0, (byte) (jit.quiet() ? 1 : 0));
+                world.send(answer, 1, Datatype.BYTE, PING, JIT_QUERY);
+                continue;
             }
             world.send(buffer, ping.byteCount(), Datatype.BYTE, PING, ping.tag());
         }

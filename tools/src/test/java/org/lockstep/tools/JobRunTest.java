@@ -40,13 +40,29 @@ class JobRunTest {
     void pingPongSmokeTestHasOneRowPerSize(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("pingpong.csv");
         CommandLineTest.Run r = CommandLineTest.run("bench", "pingpong", "--sizes", "8,4096", "--iterations", "50",
-                "--warmup-seconds", "0", "--csv", csv.toString());
+                "--warmup-seconds", "0", "--max-warmup-seconds", "0", "--csv", csv.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(Pattern.compile("(?m)^\\| 8 \\| 50 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\|$").matcher(r.out()).find(), r.out());
         assertTrue(Pattern.compile("(?m)^\\| 4096 \\| 50 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\|$").matcher(r.out()).find(), r.out());
         List<String> lines = Files.readAllLines(csv);
         assertEquals(3, lines.size(), String.join("\n", lines));
         assertTrue(lines.get(1).startsWith("8,50,") && lines.get(2).startsWith("4096,50,"), String.join("\n", lines));
+    }
+
+    @Test
+    void pingPongWarmsUpUntilBothJitsAreQuietOrItsLimitAndSaysSoPerSize() {
+        CommandLineTest.Run r = CommandLineTest.run("bench", "pingpong", "--sizes", "8,64", "--iterations", "20",
+                "--warmup-seconds", "0", "--max-warmup-seconds", "0.6");
+        assertEquals(0, r.exitCode(), r.err());
+        Matcher warmUp = Pattern.compile("(?m)^WARMUP seconds=([0-9.]+) jit_quiet=(true|false)$").matcher(r.out());
+        assertTrue(warmUp.find(), r.out());
+        // Past the limit it stops, quiet or not (0.6 s plus a batch and the echo rank's answer).
+        assertTrue(Double.parseDouble(warmUp.group(1)) < 5, r.out());
+        for (String size : new String[] {"8", "64"}) {
+            assertTrue(Pattern.compile("(?m)^WARMUP size=" + size + " seconds=[0-9.]+ jit_quiet=(true|false)$").matcher(r.out()).find(),
+                    r.out());
+            assertTrue(Pattern.compile("(?m)^PP size=" + size + " iters=20 ").matcher(r.out()).find(), r.out());
+        }
     }
 
     @Test
