@@ -11,6 +11,7 @@
 #   $PEERS_BUILD/collectives.openmpi, collectives.mpich              mpirun -np N ... [BUDGET_SECONDS]
 #   $PEERS_BUILD/halo.openmpi, halo.mpich                            mpirun -np 2|4 ... [n,n,... [SECONDS_PER_ROW]]
 #   $PEERS_BUILD/stxxl-sort sort|ksort N_KEYS M_MIB [SEED]           (em/stxxl-run.sh runs it)
+#   $PEERS_BUILD/ram-sort N_KEYS [SEED]   (the same keys sorted in RAM: the floor; sort-vs-stxxl.sh RUNS=ram)
 #   $PEERS_BUILD/ompi-java/mpi.jar                                   Open MPI's Java bindings (part java)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -79,6 +80,7 @@ for part in "${parts[@]}"; do
             ;;
         stxxl)
             g++ -O3 -DNDEBUG -fopenmp -std=c++11 -o "$build/stxxl-sort" "$here/em/stxxl-sort.cpp" -lstxxl -lpthread
+            g++ -O3 -DNDEBUG -fopenmp -std=c++11 -o "$build/ram-sort" "$here/em/ram-sort.cpp"
             ;;
     esac
 done

@@ -5,7 +5,8 @@
 # (`mvn -q -DskipTests package`).
 #   GIB=4 M_MIB=512 VPS=128 OUT=/tmp/embsp-bench bash impl-em-bsp/bench/sort-vs-stxxl.sh
 # EXTRA: further `lockstep embsp` options for our runs, e.g. EXTRA="-o lockstep.embsp.writeWatch=true".
-# RUNS (in the order given): stxxl; embsp (one process, budget M_MIB, k=CORES); embsp-p2 (two processes
+# RUNS (in the order given): stxxl; ram (the same keys sorted in RAM by __gnu_parallel::sort on all cores,
+# no disk: the floor); embsp (one process, budget M_MIB, k=CORES); embsp-p2 (two processes
 # of one core each, budget M_MIB/2 each, each its own disk directory); embsp-indirect, embsp-p2-indirect
 # (the same with PEMS1's indirect area: a slot per (sender, receiver) of SLOT bytes, default twice the
 # average sort message N·8/v², rounded up to B).
@@ -64,6 +65,17 @@ for run in $RUNS; do
       load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)
       GIB=$GIB M_MIB=$M_MIB DIR=$OUT/stxxl bash "$root/bench/peers/em/stxxl-run.sh" | sed "s/\$/\tload_before=$load/" >> "$OUT/summary.txt"
       rm -f "$OUT/stxxl/stxxl.disk"
+      ;;
+    ram)
+      program=${PEERS_BUILD:-/tmp/lockstep-peers}/ram-sort
+      [ -x "$program" ] || { echo "sort-vs-stxxl: $program is missing; run: bash bench/peers/setup.sh stxxl" >&2; exit 2; }
+      load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)
+      sync; echo 3 > /proc/sys/vm/drop_caches
+      log=$OUT/ram-sort-${GIB}g.log
+      /usr/bin/time -v "$program" "$n" > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
+      printf '%s\tram\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\n' "$(date -u +%FT%TZ)" \
+        "$(grep '^RESULT' "$log" || echo "RESULT failed log=$log")" "$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")" \
+        "$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")" "$load" | tee -a "$OUT/summary.txt"
       ;;
     embsp) embsp embsp 1 "$CORES" "$M_MIB" direct ;;
     embsp-indirect) embsp embsp-indirect 1 "$CORES" "$M_MIB" indirect ;;

@@ -14,7 +14,11 @@ def kv(line):
 
 rows = []
 for line in open(f'{out}/summary.txt'):
-    if 'RESULT' in line:
+    if 'RESULT algo=ram' in line:
+        d = kv(line)
+        rows.append((f"in RAM: __gnu_parallel::sort, {d['threads']} threads, no disk", float(d['sort_s']), d['n'], 0.0,
+                     int(d['maxrss_kb']) / 1024, d['proc_wall'], f"sort phase only (generate {d['gen_s']} s, check {d['check_s']} s)"))
+    elif 'RESULT' in line:
         d = kv(line)
         wall = d['proc_wall']
         rows.append(('STXXL 1.4.1 stxxl::sort, syscall direct=on', float(d['sort_s']), d['n'],
