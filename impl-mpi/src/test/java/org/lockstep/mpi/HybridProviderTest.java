@@ -69,6 +69,12 @@ class HybridProviderTest {
         runs("intercommunicators", 4, 2); // evens and odds: each group has a rank on each host
     }
 
+    /** Origins on one pretend host, their targets on the other, blocked in MPI (a two-level barrier's leaders, receives). */
+    @Test
+    void aPassiveTargetBlockedInANativeCallServesItsOriginAcrossPretendHosts() throws Exception {
+        runs("passive-target-while-blocked", 4, 2);
+    }
+
     @Test
     void wildcardReceivesTakeTheirMessagesFirstAcrossPretendHosts() throws Exception {
         runs("wildcards-across-hosts", 4, 2);

@@ -38,6 +38,7 @@ public final class MpiPrograms {
             case "cross-progress" -> Lockstep.run(options, MpiPrograms::crossProgress);
             case "topologies" -> Lockstep.run(options, MpiTopologyPrograms::topologies);
             case "windows" -> Lockstep.run(options, MpiWindowPrograms::windows);
+            case "passive-target-while-blocked" -> Lockstep.run(options, MpiWindowPrograms::passiveTargetWhileBlocked);
             case "truncation" -> Lockstep.run(options, MpiPrograms::truncationStaysInTheBuffer);
             case "wildcards-across-hosts" -> Lockstep.run(options, HybridMatchingPrograms::wildcardsAcrossHosts);
             default -> throw new IllegalArgumentException("no program " + program);

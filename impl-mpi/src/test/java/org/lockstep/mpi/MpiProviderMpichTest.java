@@ -54,6 +54,12 @@ class MpiProviderMpichTest {
         runs("windows", 3);
     }
 
+    /** A passive target blocked in a barrier, receive, wait or probe still grants its origin's lock (it hung there). */
+    @Test
+    void aPassiveTargetBlockedInANativeCallServesItsOrigin() throws Exception {
+        runs("passive-target-while-blocked", 2);
+    }
+
     @Test
     void topologies() throws Exception {
         runs("topologies", 4);

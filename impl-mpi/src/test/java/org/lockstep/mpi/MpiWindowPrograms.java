@@ -9,6 +9,7 @@ import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.Info;
 import org.lockstep.api.Op;
+import org.lockstep.api.Request;
 import org.lockstep.api.Window;
 import org.lockstep.api.Window.LockType;
 
@@ -16,7 +17,8 @@ import org.lockstep.api.Window.LockType;
  * One-sided windows on the {@code mpi} provider: allocated windows are native {@code MPI_Win}s;
  * every synchronisation mode moves heap and native buffers, the accumulating calls with
  * {@code REPLACE} and {@code NO_OP} too; a shared window's neighbour part is loaded directly; a
- * window over the caller's native memory sees the puts.
+ * window over the caller's native memory sees the puts. A passive target blocked in a native call
+ * (barrier, receive, wait, probe) still grants its origin's lock and takes its puts.
  */
 final class MpiWindowPrograms {
     private MpiWindowPrograms() {
@@ -93,5 +95,64 @@ final class MpiWindowPrograms {
             check(mine.get(ValueLayout.JAVA_LONG, 0) == 60 + left, "a put into a window over the caller's memory");
         }
         world.free(mine);
+    }
+
+    /**
+     * The first half of the ranks lock, put to and unlock their partner in the second half (on the
+     * other pretend host under hybrid) while the partner sits in a native blocking call that ends
+     * only after the unlock: a barrier, a receive, a wait and a probe. The window is over heap
+     * memory, which the library cannot see, so it is the point-to-point window whose target is
+     * served by a Java agent (the compat program {@code Windows} hung so at 4 ranks on Open MPI).
+     */
+    static void passiveTargetWhileBlocked(Communicator world) {
+        int me = world.rank();
+        int n = world.size();
+        check(n % 2 == 0, "an even number of ranks");
+        int half = n / 2;
+        boolean origin = me < half;
+        int partner = origin ? me + half : me - half;
+        String[] waits = {"barrier", "receive", "wait", "probe"};
+        long[] part = new long[waits.length];
+        try (Window win = world.createWindow(MemorySegment.ofArray(part), 8, Info.EMPTY)) {
+            check(!win.getClass().getSimpleName().equals("NativeWindow"), "a window over heap memory is the point-to-point window");
+            for (int step = 0; step < waits.length; step++) {
+                if (origin) {
+                    world.recv(new int[1], partner, step); // the target is about to block
+                    win.lock(LockType.EXCLUSIVE, partner);
+                    win.put(MemorySegment.ofArray(new long[] {1000L * step + me}), 1, Datatype.LONG, partner, step);
+                    win.unlock(partner);
+                    if (!waits[step].equals("barrier")) {
+                        world.send(new int[] {step}, partner, 100 + step);
+                    }
+                } else {
+                    world.send(new int[] {step}, partner, step);
+                }
+                switch (waits[step]) {
+                    case "barrier" -> world.barrier();
+                    case "receive" -> {
+                        if (!origin) {
+                            world.recv(new int[1], partner, 100 + step);
+                        }
+                    }
+                    case "wait" -> {
+                        if (!origin) {
+                            Request r = world.irecv(new int[1], partner, 100 + step);
+                            r.await();
+                        }
+                    }
+                    default -> {
+                        if (!origin) {
+                            world.probe(partner, 100 + step);
+                            world.recv(new int[1], partner, 100 + step);
+                        }
+                    }
+                }
+                if (!origin) {
+                    check(part[step] == 1000L * step + partner, "the put of the origin's unlock while this target was in a "
+                            + waits[step] + ": " + part[step]);
+                }
+            }
+            world.barrier();
+        }
     }
 }

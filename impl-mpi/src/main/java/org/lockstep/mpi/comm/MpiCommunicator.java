@@ -289,9 +289,9 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     // ---------------------------------------------------------------- helpers
 
-    /** A native call made under the thread guard; its error code is checked. */
+    /** A native call made under the thread guard (one that may block: {@link MpiSession#blockingCall}); its error code is checked. */
     void call(ThreadGuard.NativeCall body, String name) {
-        int rc = session.guard().invoke(body);
+        int rc = session.blockingCall(body);
         NativeTypes.rethrowUpcallFailure();
         Mpi.check(rc, name);
     }

@@ -86,6 +86,7 @@ final class MpiRequest implements Request {
     public Status await() {
         if (!isComplete()) {
             ThreadGuard guard = session.guard();
+            BlockedCallProgress.Blocked served = session.blockedCalls().block();
             guard.enter();
             int rc;
             try {
@@ -94,6 +95,7 @@ final class MpiRequest implements Request {
                 throw rethrown(t);
             } finally {
                 guard.exit();
+                session.blockedCalls().unblock(served);
             }
             completed(rc);
         }

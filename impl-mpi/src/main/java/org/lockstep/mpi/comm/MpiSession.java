@@ -34,6 +34,7 @@ public final class MpiSession {
     private final MpiLibrary library;
     private final int grantedLevel;
     private final ThreadGuard guard;
+    private final BlockedCallProgress blockedCalls;
     private final int tagUpperBound;
     private final NativeTypes types;
     private final MpiCommunicator world;
@@ -43,6 +44,7 @@ public final class MpiSession {
         this.library = library;
         this.grantedLevel = grantedLevel;
         this.guard = new ThreadGuard(grantedLevel < Mpi.ABI.threadMultiple(), levelName(grantedLevel));
+        this.blockedCalls = new BlockedCallProgress(grantedLevel >= Mpi.ABI.threadMultiple());
         this.tagUpperBound = tagUpperBound;
         this.types = new NativeTypes();
         this.world = MpiCommunicator.world(this, Mpi.ABI.commWorld());
@@ -141,6 +143,21 @@ public final class MpiSession {
 
     ThreadGuard guard() {
         return guard;
+    }
+
+    /** Serves a thread's progress agents while it is blocked in a native call ({@link BlockedCallProgress}). */
+    BlockedCallProgress blockedCalls() {
+        return blockedCalls;
+    }
+
+    /** A native call that may block, under the thread guard, the thread's progress agents served meanwhile; returns its error code. */
+    int blockingCall(ThreadGuard.NativeCall body) {
+        BlockedCallProgress.Blocked served = blockedCalls.block();
+        try {
+            return guard.invoke(body);
+        } finally {
+            blockedCalls.unblock(served);
+        }
     }
 
     NativeTypes types() {

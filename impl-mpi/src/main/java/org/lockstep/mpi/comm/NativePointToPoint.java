@@ -45,6 +45,7 @@ final class NativePointToPoint {
         MemorySegment data = buffer == null || buffer.isNative() ? Staging.nativeOrNull(buffer)
                 : stagedIn(Scratch.get().staging(0, bytes), buffer, bytes);
         ThreadGuard guard = session.guard();
+        BlockedCallProgress.Blocked served = session.blockedCalls().block();
         guard.enter();
         int rc;
         try {
@@ -53,6 +54,7 @@ final class NativePointToPoint {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
+            session.blockedCalls().unblock(served);
         }
         Mpi.check(rc, call);
     }
@@ -81,6 +83,7 @@ final class NativePointToPoint {
         boolean heap = buffer != null && !buffer.isNative();
         MemorySegment data = heap ? scratch.staging(0, capacity) : Staging.nativeOrNull(buffer);
         ThreadGuard guard = session.guard();
+        BlockedCallProgress.Blocked served = session.blockedCalls().block();
         guard.enter();
         int rc;
         try {
@@ -89,6 +92,7 @@ final class NativePointToPoint {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
+            session.blockedCalls().unblock(served);
         }
         boolean truncated = rc != 0 && MpiErrors.errorClass(rc) == Mpi.ABI.truncateClass();
         if (rc != 0 && !truncated) {
@@ -106,6 +110,7 @@ final class NativePointToPoint {
     private Status probedReceive(MemorySegment buffer, long capacity, int source, int nativeTag) {
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
+        BlockedCallProgress.Blocked served = session.blockedCalls().block();
         guard.enter();
         try {
             Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status), "MPI_Mprobe");
@@ -120,6 +125,7 @@ final class NativePointToPoint {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
+            session.blockedCalls().unblock(served);
         }
     }
 
@@ -173,6 +179,7 @@ final class NativePointToPoint {
         int nativeTag = nativeTag(tag);
         Scratch scratch = Scratch.get();
         ThreadGuard guard = session.guard();
+        BlockedCallProgress.Blocked served = session.blockedCalls().block();
         guard.enter();
         int rc;
         try {
@@ -181,6 +188,7 @@ final class NativePointToPoint {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
+            session.blockedCalls().unblock(served);
         }
         Mpi.check(rc, "MPI_Probe");
         return probed(scratch.status);

@@ -101,7 +101,7 @@ public final class NativeWindows implements WindowFactory {
         MemorySegment out = NativeMemory.allocate(16);
         try {
             out.fill((byte) 0);
-            int rc = nativeComm.session().guard().invoke(() -> creation.invoke(out));
+            int rc = nativeComm.session().blockingCall(() -> creation.invoke(out));
             boolean madeHere = rc == 0;
             if (!everywhere(comm, madeHere)) {
                 return new Made(0, null, madeHere ? "another rank's " + name + " failed" : MpiErrors.exception(rc, name).getMessage());

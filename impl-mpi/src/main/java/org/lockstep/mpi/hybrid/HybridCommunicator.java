@@ -159,9 +159,14 @@ final class HybridCommunicator extends AbstractCommunicator {
         return onLocal ? new LocalRequest(request) : request;
     }
 
-    /** Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere; whether anything moved. */
+    /**
+     * Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere, and its
+     * progress agents (the targets of its point-to-point windows, whose origins may wait for this
+     * rank's wait to end); whether anything moved.
+     */
     boolean progressBeside(boolean onLocal, int round) {
         boolean moved = matching.hasPending() && matching.progress();
+        moved |= ProgressAgents.advance();
         if ((round & OTHER_TRANSPORT_EVERY) == 0) {
             iprobeOn(!onLocal, ANY_SOURCE, ANY_TAG); // a probe makes the other transport progress
         }

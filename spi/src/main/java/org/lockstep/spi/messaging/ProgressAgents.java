@@ -36,6 +36,26 @@ public final class ProgressAgents {
         return REGISTERED.get() > 0 && !AGENTS.get().isEmpty();
     }
 
+    /**
+     * This thread's agents as one (run once, whether any did something), or null if it has none: for
+     * a provider that has another thread run them while this one is blocked inside a call that cannot
+     * (a native library's). The provider must keep the two threads from running them at once, and
+     * order what each did before the other's next run (a lock handed between them).
+     */
+    public static BooleanSupplier ofThisThread() {
+        if (!present()) {
+            return null;
+        }
+        BooleanSupplier[] mine = AGENTS.get().toArray(new BooleanSupplier[0]);
+        return () -> {
+            boolean moved = false;
+            for (BooleanSupplier agent : mine) {
+                moved |= agent.getAsBoolean();
+            }
+            return moved;
+        };
+    }
+
     /** Runs this thread's agents once; returns whether any did something. */
     public static boolean advance() {
         if (REGISTERED.get() == 0) {

@@ -261,12 +261,17 @@ final class RmaAgent {
         ProgressAgents.unregister(asAgent);
     }
 
-    /** Waits until every frame this rank sent has left it (is in its receiver's mailbox or received). */
+    /**
+     * Waits until every frame this rank sent has left it (is in its receiver's mailbox or received).
+     * A wait may serve (this rank's progress agents, or a provider's helper while this thread is
+     * blocked in a native wait), which reaps and adds sends: the list is read afresh after each.
+     */
     void completeSends() {
-        for (Request r : sends) {
+        while (!sends.isEmpty()) {
+            Request r = sends.getFirst();
             r.await();
+            sends.remove(r);
         }
-        sends.clear();
     }
 
     /** Receives every frame that has arrived, even inside {@link #awaitUntil} (whose checks need the latest counts). */
