@@ -21,6 +21,22 @@ final class Buffers {
     private record Cached(Buffer buffer, MemorySegment segment) {
     }
 
+    /**
+     * The direct buffers {@code MPI.slice} made lately and the buffers they were cut from: a datatype
+     * may reach before a slice's start (a negative stride or lower bound), into its parent's memory,
+     * as an address in C may. Heap slices need no record: their array offset says where they start.
+     */
+    private static final int SLICES = 64;
+    private static final Slice[] RECENT_SLICES = new Slice[SLICES];
+    private static int nextSlice;
+
+    private record Slice(Buffer slice, Buffer parent, long startByte) {
+    }
+
+    /** A buffer and datatype as they go to Lockstep: memory from the type's lowest byte, and the type and count over it. */
+    record Typed(MemorySegment segment, org.lockstep.api.Datatype type, long count) {
+    }
+
     private Buffers() {
     }
 
@@ -76,6 +92,85 @@ final class Buffers {
         MemorySegment segment = MemorySegment.ofBuffer(buffer.duplicate().clear());
         CACHE[slot] = new Cached(buffer, segment);
         return segment;
+    }
+
+    /** Records that {@code slice} starts {@code startByte} bytes into the direct buffer {@code parent}. */
+    static synchronized void sliced(Buffer slice, Buffer parent, long startByte) {
+        RECENT_SLICES[nextSlice] = new Slice(slice, parent, startByte);
+        nextSlice = (nextSlice + 1) % SLICES;
+    }
+
+    /**
+     * {@code n} elements of {@code type} in {@code buf}: the buffer's memory and the type itself,
+     * unless the type places data before the buffer's start; then, when that memory is the
+     * buffer's (a slice of an array or of a recorded direct buffer), the memory from the lowest
+     * byte on and the same elements as one element of a type shifted up by as many bytes.
+     */
+    static Typed typed(Object buf, Datatype type, long n, String call) throws MPIException {
+        MemorySegment whole = segment(buf, n, call);
+        org.lockstep.api.Datatype wire = type.wire;
+        long before = n == 0 || wire.size() == 0 ? 0 : -(wire.trueLowerBound() + Math.min(0, (n - 1) * wire.extent()));
+        if (before <= 0 || !(buf instanceof Buffer b)) {
+            return new Typed(whole, wire, n);
+        }
+        MemorySegment reaching = reachingBack(b, before);
+        if (reaching == null) {
+            throw ErrorClasses.argument(ErrorClasses.BUFFER, call, "datatype " + type + " places data " + before
+                    + " bytes before the buffer's start, outside the buffer it was sliced from");
+        }
+        org.lockstep.api.Datatype shifted = org.lockstep.api.Datatype.hindexed(new int[] {Math.toIntExact(n)}, new long[] {before}, wire)
+                .commit();
+        return new Typed(reaching, shifted, 1);
+    }
+
+    /** The memory from {@code before} bytes ahead of {@code b}'s start to its parent's end, or null. */
+    private static MemorySegment reachingBack(Buffer b, long before) {
+        if (b.hasArray()) {
+            long start = (long) b.arrayOffset() * elementBytes(b);
+            if (start < before) {
+                return null;
+            }
+            MemorySegment array = arraySegment(b.array());
+            return array == null ? null : array.asSlice(start - before);
+        }
+        Slice found = null;
+        synchronized (Buffers.class) {
+            for (Slice s : RECENT_SLICES) {
+                if (s != null && s.slice == b) {
+                    found = s;
+                }
+            }
+        }
+        if (found == null || found.startByte < before) {
+            return null;
+        }
+        return MemorySegment.ofBuffer(found.parent.duplicate().clear()).asSlice(found.startByte - before);
+    }
+
+    private static MemorySegment arraySegment(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            default -> null;
+        };
+    }
+
+    private static int elementBytes(Buffer b) {
+        return switch (b) {
+            case java.nio.ByteBuffer x -> 1;
+            case java.nio.CharBuffer x -> 2;
+            case java.nio.ShortBuffer x -> 2;
+            case java.nio.IntBuffer x -> 4;
+            case java.nio.FloatBuffer x -> 4;
+            case java.nio.LongBuffer x -> 8;
+            case java.nio.DoubleBuffer x -> 8;
+            default -> 1;
+        };
     }
 
     /** The memory of {@code buf} from element {@code offset} (in elements of its base type) on. */

@@ -286,10 +286,9 @@ public class Comm implements Freeable, Cloneable {
     /** Standard send ({@code MPI_Send}). */
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         Communicator c = live("Comm.send");
-        long n = type.wireCount("Comm.send", count);
-        MemorySegment data = Buffers.segment(buf, count, "Comm.send");
+        Buffers.Typed data = Buffers.typed(buf, type, type.wireCount("Comm.send", count), "Comm.send");
         try {
-            c.send(data, n, type.wire, dest, tag);
+            c.send(data.segment(), data.count(), data.type(), dest, tag);
         } catch (LockstepException e) {
             throw fail("Comm.send", e);
         }
@@ -298,14 +297,13 @@ public class Comm implements Freeable, Cloneable {
     /** Blocking receive ({@code MPI_Recv}). */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = live("Comm.recv");
-        long n = type.wireCount("Comm.recv", count);
-        MemorySegment data = Buffers.segment(buf, count, "Comm.recv");
+        Buffers.Typed data = Buffers.typed(buf, type, type.wireCount("Comm.recv", count), "Comm.recv");
         try {
-            Status status = Status.of(c.recv(data, n, type.wire, source, tag));
-            Buffers.copyBack(buf, data);
+            Status status = Status.of(c.recv(data.segment(), data.count(), data.type(), source, tag));
+            Buffers.copyBack(buf, data.segment());
             return status;
         } catch (LockstepException e) {
-            Buffers.copyBack(buf, data);
+            Buffers.copyBack(buf, data.segment());
             throw fail("Comm.recv", e);
         }
     }
@@ -314,13 +312,12 @@ public class Comm implements Freeable, Cloneable {
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         Communicator c = live("Comm.sendRecv");
-        long sn = sendtype.wireCount("Comm.sendRecv", sendcount);
-        long rn = recvtype.wireCount("Comm.sendRecv", recvcount);
-        MemorySegment s = Buffers.segment(sendbuf, sendcount, "Comm.sendRecv");
-        MemorySegment r = Buffers.segment(recvbuf, recvcount, "Comm.sendRecv");
+        Buffers.Typed s = Buffers.typed(sendbuf, sendtype, sendtype.wireCount("Comm.sendRecv", sendcount), "Comm.sendRecv");
+        Buffers.Typed r = Buffers.typed(recvbuf, recvtype, recvtype.wireCount("Comm.sendRecv", recvcount), "Comm.sendRecv");
         try {
-            Status status = Status.of(c.sendrecv(s, sn, sendtype.wire, dest, sendtag, r, rn, recvtype.wire, source, recvtag));
-            Buffers.copyBack(recvbuf, r);
+            Status status = Status.of(c.sendrecv(s.segment(), s.count(), s.type(), dest, sendtag, r.segment(), r.count(), r.type(),
+                    source, recvtag));
+            Buffers.copyBack(recvbuf, r.segment());
             return status;
         } catch (LockstepException e) {
             throw fail("Comm.sendRecv", e);
@@ -478,7 +475,8 @@ public class Comm implements Freeable, Cloneable {
         live("Comm.pack");
         long n = type.wireCount("Comm.pack", incount);
         try {
-            return (int) type.wire.pack(Buffers.segment(inbuf, "Comm.pack"), n, MemorySegment.ofArray(outbuf), position);
+            Buffers.Typed in = Buffers.typed(inbuf, type, n, "Comm.pack");
+            return (int) in.type().pack(in.segment(), in.count(), MemorySegment.ofArray(outbuf), position);
         } catch (LockstepException | IndexOutOfBoundsException e) {
             throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.pack", incount + " elements of " + type
                     + " do not fit at position " + position + " of a buffer of " + outbuf.length + ": " + e.getMessage()));
@@ -489,10 +487,10 @@ public class Comm implements Freeable, Cloneable {
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
         live("Comm.unpack");
         long n = type.wireCount("Comm.unpack", outcount);
-        MemorySegment target = Buffers.segment(outbuf, "Comm.unpack");
+        Buffers.Typed out = Buffers.typed(outbuf, type, n, "Comm.unpack");
         try {
-            int end = (int) type.wire.unpack(MemorySegment.ofArray(inbuf), position, target, n);
-            Buffers.copyBack(outbuf, target);
+            int end = (int) out.type().unpack(MemorySegment.ofArray(inbuf), position, out.segment(), out.count());
+            Buffers.copyBack(outbuf, out.segment());
             return end;
         } catch (LockstepException | IndexOutOfBoundsException e) {
             throw fail(ErrorClasses.argument(ErrorClasses.TRUNCATE, "Comm.unpack", outcount + " elements of " + type

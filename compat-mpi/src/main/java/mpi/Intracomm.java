@@ -9,14 +9,12 @@ import org.lockstep.api.LockstepException;
 /**
  * A communicator within one group ({@code MPI_Comm} that is not an intercommunicator): adds
  * split, create, scans, topologies and the dynamic-process calls. Ports connect groups of the job's
- * own ranks ({@link Ports}); general graphs ({@link #createGraph}), spawning processes and name
- * publishing throw {@link MPIException}s of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+ * own ranks ({@link Ports}) and names are published within the job ({@link Names}); spawning
+ * processes throws {@link MPIException}s of class {@link MPI#ERR_UNSUPPORTED_OPERATION}.
  */
 public class Intracomm extends Comm {
-    private static final String GRAPHS = "Lockstep's topologies are Cartesian grids and distributed graphs (createDistGraph);"
-            + " it has no MPI_Graph_create graphs";
-    private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned, and no names are"
-            + " published (ports connect groups of the job's own ranks)";
+    private static final String DYNAMIC = "Lockstep jobs have a fixed set of ranks: no processes are spawned (ports connect"
+            + " groups of the job's own ranks)";
 
     Intracomm(String name) {
         super(name);
@@ -140,9 +138,40 @@ public class Intracomm extends Comm {
         }
     }
 
+    /**
+     * A general graph of {@code index.length} nodes ({@code MPI_Graph_create}); collective. Node
+     * i's neighbours are {@code edges[index[i-1] .. index[i])}. The ranks beyond the nodes get a
+     * null communicator; the others a distributed graph of the same edges (for a symmetric graph,
+     * each node's neighbours as both its sources and destinations, in their order), which also keeps the whole graph for {@link GraphComm#getDims} and
+     * {@link GraphComm#getNeighbors}. Ranks are not reordered (MPI lets {@code reorder} be ignored).
+     */
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
-        live("Intracomm.createGraph");
-        throw ErrorClasses.unsupported("Intracomm.createGraph", GRAPHS);
+        String call = "Intracomm.createGraph";
+        Communicator c = live(call);
+        try {
+            GraphComm.checkGraph(call, index, edges, c.size());
+        } catch (MPIException e) {
+            throw fail(e);
+        }
+        int nodes = index.length;
+        int me = c.rank();
+        try {
+            Communicator part = c.split(me < nodes ? 0 : Communicator.UNDEFINED, me);
+            if (me >= nodes) {
+                return new GraphComm(null, members, "MPI_COMM_NULL");
+            }
+            int first = me == 0 ? 0 : index[me - 1];
+            int[] neighbours = java.util.Arrays.copyOfRange(edges, first, index[me]);
+            // a symmetric graph's neighbourhood collectives take the neighbours in their order both ways (MPI 4.1 §8.6)
+            org.lockstep.api.DistGraphCommunicator graph = GraphComm.isSymmetric(index, edges)
+                    ? part.createDistGraphAdjacent(neighbours, null, neighbours, null, org.lockstep.api.Info.EMPTY, false)
+                    : part.createDistGraph(new int[] {me}, new int[] {neighbours.length}, neighbours, null, org.lockstep.api.Info.EMPTY,
+                            false);
+            part.close();
+            return new GraphComm(graph, java.util.Arrays.copyOf(members, nodes), this + " (graph)", index, edges);
+        } catch (LockstepException e) {
+            throw fail(call, e);
+        }
     }
 
     /** A distributed graph of edges any rank may name ({@code MPI_Dist_graph_create}); collective. */
@@ -265,27 +294,33 @@ public class Intracomm extends Comm {
     }
 
     public static void publishName(String service, String port) throws MPIException {
-        throw dynamic("Intracomm.publishName");
+        MPI.check();
+        Names.publish("Intracomm.publishName", service, port);
     }
 
     public static void publishName(String service, Info info, String port) throws MPIException {
-        throw dynamic("Intracomm.publishName");
+        MPI.check();
+        Names.publish("Intracomm.publishName", service, port);
     }
 
     public static void unpublishName(String service, String port) throws MPIException {
-        throw dynamic("Intracomm.unpublishName");
+        MPI.check();
+        Names.unpublish("Intracomm.unpublishName", service, port);
     }
 
     public static void unpublishName(String service, Info info, String port) throws MPIException {
-        throw dynamic("Intracomm.unpublishName");
+        MPI.check();
+        Names.unpublish("Intracomm.unpublishName", service, port);
     }
 
     public static String lookupName(String service) throws MPIException {
-        throw dynamic("Intracomm.lookupName");
+        MPI.check();
+        return Names.lookup("Intracomm.lookupName", service);
     }
 
     public static String lookupName(String service, Info info) throws MPIException {
-        throw dynamic("Intracomm.lookupName");
+        MPI.check();
+        return Names.lookup("Intracomm.lookupName", service);
     }
 
     public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes) throws MPIException {

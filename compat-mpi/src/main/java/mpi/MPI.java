@@ -390,31 +390,39 @@ public final class MPI {
 
     /** The part of {@code buf} from element {@code offset} on, as a buffer whose element 0 is there. */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset).order(NATIVE);
+        return recorded(buf.slice(offset, buf.capacity() - offset).order(NATIVE), buf, offset, 1);
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 2);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 2);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 4);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 8);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 4);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return recorded(buf.slice(offset, buf.capacity() - offset), buf, offset, 8);
+    }
+
+    /** A direct buffer's slice remembers where in its parent it starts (a datatype may reach back into the parent). */
+    private static <B extends java.nio.Buffer> B recorded(B slice, java.nio.Buffer parent, int offset, int elementBytes) {
+        if (slice.isDirect()) {
+            Buffers.sliced(slice, parent, (long) offset * elementBytes);
+        }
+        return slice;
     }
 
     /** The part of {@code buf} from element {@code offset} on, as a buffer over the same array. */

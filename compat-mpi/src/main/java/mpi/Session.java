@@ -28,7 +28,10 @@ final class Session {
 
     final Communicator world;
     final Communicator self;
-    /** A private copy of the world for the ports' connect requests ({@link Ports}), apart from the program's messages. */
+    /**
+     * A private copy of the world, apart from the program's messages: the ports' connect requests
+     * ({@link Ports}), the name service's records ({@link Names}) and Finalize's barrier.
+     */
     final Communicator ports;
     /** Null when the world belongs to the launcher's rank program, which leaves it when {@code main} returns. */
     private final AttachedWorld attached;
@@ -93,7 +96,7 @@ final class Session {
     static synchronized void close(String call) throws MPIException {
         Session s = get();
         try {
-            s.world.barrier();
+            s.ports.barrier(); // on a private copy of the world: Finalize must not match a program's barrier on COMM_WORLD
             s.self.close();
             s.ports.close();
         } catch (LockstepException e) {

@@ -2,7 +2,8 @@ package org.lockstep.tools;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -83,15 +84,41 @@ final class ThreadRanks {
         Runtime.getRuntime().exit(aborted.exitCode());
     }
 
+    /**
+     * The program's {@code static void main(String[])}, found as the {@code java} launcher finds it:
+     * in a class of any access, the method not private (a package-private class's public main, as
+     * {@code java Main} runs it).
+     */
     private MethodHandle mainOf(ClassLoader loader) {
         try {
             Class<?> main = Class.forName(mainClass, false, loader);
-            return MethodHandles.publicLookup().findStatic(main, "main", MethodType.methodType(void.class, String[].class));
+            Method method = mainMethod(main);
+            if (method == null || !Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())
+                    || method.getReturnType() != void.class) {
+                throw new LockstepException(ErrorClass.ARG, mainClass + " has no static void main(String[]) that is not private");
+            }
+            method.setAccessible(true); // the program's classes are in an unnamed module, open to this one
+            return MethodHandles.lookup().unreflect(method);
         } catch (ClassNotFoundException e) {
             throw new LockstepException(ErrorClass.ARG, "no class " + mainClass + " on the class path " + classPath);
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            throw new LockstepException(ErrorClass.ARG, mainClass + " has no public static void main(String[])");
+        } catch (IllegalAccessException | RuntimeException e) {
+            if (e instanceof LockstepException l) {
+                throw l;
+            }
+            throw new LockstepException(ErrorClass.ARG, mainClass + "'s main cannot be called: " + e);
         }
+    }
+
+    /** {@code main(String[])} declared by {@code type} or inherited from a superclass; null if none. */
+    private static Method mainMethod(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            try {
+                return c.getDeclaredMethod("main", String[].class);
+            } catch (NoSuchMethodException e) {
+                // look in the superclass
+            }
+        }
+        return null;
     }
 
     /** The program's class path, then the jar of the {@code mpi} bindings (each rank loads its own copy). */

@@ -80,6 +80,7 @@ public final class Datatypes {
         packing(world, column, rank, next, prev);
         buffered(world, column, rank, next, prev);
         collectives(world, column, rank, size);
+        backwards(world, rank, next, prev);
 
         world.setErrhandler(MPI.ERRORS_RETURN);
         column.free();
@@ -128,6 +129,34 @@ public final class Datatypes {
         column.free();
         copy.free();
         padded.free();
+    }
+
+    /**
+     * A negative stride from the middle of a buffer: vector(4, 1, -2, SHORT) from MPI.slice(buf, 16)
+     * reads shorts 8, 6, 4, 2 of the whole buffer, before the slice's start, as an address in C would.
+     */
+    private static void backwards(Intracomm world, int rank, int next, int prev) throws MPIException {
+        Datatype down = Datatype.createVector(4, 1, -2, MPI.SHORT);
+        down.commit();
+        Check.equal(-6, down.getLb(), "a negative stride's lower bound, in shorts");
+        ByteBuffer whole = MPI.newByteBuffer(32);
+        for (int i = 0; i < 16; i++) {
+            whole.putShort(2 * i, (short) (100 * rank + i));
+        }
+        byte[] packed = new byte[8];
+        world.pack(MPI.slice(whole, 16), 1, down, packed, 0);
+        ByteBuffer p = ByteBuffer.wrap(packed).order(java.nio.ByteOrder.nativeOrder());
+        for (int k = 0; k < 4; k++) {
+            Check.equal(100 * rank + 8 - 2 * k, p.getShort(2 * k), "packed short " + k + " runs back from the slice");
+        }
+        ByteBuffer into = MPI.newByteBuffer(32);
+        world.unpack(packed, 0, MPI.slice(into, 16), 1, down);
+        Check.equal(100 * rank + 2, into.getShort(4), "unpacked before the slice's start");
+        Check.equal(0, into.getShort(6), "the stride's gap is untouched");
+        ByteBuffer got = MPI.newByteBuffer(32);
+        world.sendRecv(MPI.slice(whole, 16), 1, down, next, 11, got, 4, MPI.SHORT, prev, 11);
+        Check.equal(100 * prev + 8, got.getShort(0), "a send from before the slice's start");
+        down.free();
     }
 
     /** A record of an int and a double in a direct byte buffer; a struct's base type is bytes. */

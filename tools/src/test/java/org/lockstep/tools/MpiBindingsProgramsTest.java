@@ -57,7 +57,7 @@ class MpiBindingsProgramsTest {
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
             "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
             "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4",
-            "Ports, 2", "Ports, 3"})
+            "Ports, 2", "Ports, 3", "Files, 2", "Files, 4", "NameService, 2", "NameService, 3", "GeneralGraphs, 2", "GeneralGraphs, 4"})
     void runsUnchangedAsProcesses(String program, int ranks) {
         Launch l = processes(ranks, program);
         assertEquals(0, l.outcome().exitCode(), l.err() + l.out());
@@ -69,7 +69,7 @@ class MpiBindingsProgramsTest {
             "Ops, 2", "Ops, 4", "Communicators, 2", "Communicators, 4", "Environment, 2", "Environment, 4",
             "Datatypes, 2", "Datatypes, 4", "MatchedProbe, 2", "MatchedProbe, 4", "NonBlockingCollectives, 2", "NonBlockingCollectives, 4",
             "Intercomms, 2", "Intercomms, 4", "Topologies, 2", "Topologies, 4", "Windows, 2", "Windows, 4",
-            "Ports, 2", "Ports, 3"})
+            "Ports, 2", "Ports, 3", "Files, 2", "Files, 4", "NameService, 2", "NameService, 3", "GeneralGraphs, 2", "GeneralGraphs, 4"})
     void runsUnchangedAsThreadsEachInItsOwnClassLoader(String program, int ranks) {
         String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of())
                 .run(JobOptions.ofRanks(ranks).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE)));
@@ -78,7 +78,7 @@ class MpiBindingsProgramsTest {
 
     @ParameterizedTest(name = "{0} on 4 EM-BSP virtual processors")
     @ValueSource(strings = {"PointToPoint", "Requests", "Collectives", "Ops", "Communicators", "Environment", "Datatypes",
-        "MatchedProbe", "NonBlockingCollectives", "Intercomms", "Topologies", "Windows", "Ports"})
+        "MatchedProbe", "NonBlockingCollectives", "Intercomms", "Topologies", "Windows", "Ports", "Files", "NameService", "GeneralGraphs"})
     void runsUnchangedOnEmBsp(String program) {
         String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + program, List.of()).run(JobOptions.ofRanks(4)
                 .with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE).with(Lockstep.PROVIDER_PROPERTY, EmbspCommand.PROVIDER)));
@@ -136,6 +136,14 @@ class MpiBindingsProgramsTest {
         StringWriter path = new StringWriter();
         assertEquals(0, LockstepCommand.execute(new PrintWriter(path), new PrintWriter(err), "classpath", "--compile"));
         assertTrue(Path.of(path.toString().trim()).equals(ThreadRanks.mpiBindings()), path.toString());
+    }
+
+    /** As {@code java Main} does, the launcher runs the public main of a class that is not public (the suite's FileAtomicity). */
+    @Test
+    void lockstepRunThreadsRunsTheMainOfAPackagePrivateClass() {
+        String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + "PackagePrivateMain", List.of())
+                .run(JobOptions.ofRanks(2).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE)));
+        assertTrue(printed.contains("package-private main passed on 2 ranks"), printed);
     }
 
     @Test
