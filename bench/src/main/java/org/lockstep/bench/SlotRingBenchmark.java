@@ -5,9 +5,12 @@ import static org.lockstep.pcie.layout.SlotDescriptor.LENGTH_OFFSET;
 import static org.lockstep.pcie.layout.SlotDescriptor.PAYLOAD_OFFSET;
 import static org.lockstep.pcie.layout.SlotDescriptor.SEQUENCE_OFFSET;
 import static org.lockstep.pcie.layout.SlotDescriptor.TAG_OFFSET;
+import static org.lockstep.pcie.layout.SlotDescriptor.TICKET_OFFSET;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
@@ -27,6 +30,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * payload, and the hand-back. One thread: the cache lines stay in this core, so this is the
  * instructions of a hand-off, not the cost of moving its lines between cores (the cache-line probe
  * of the ping-pong scripts measures that). Payloads up to 24 bytes travel in the header's line.
+ *
+ * <p>{@link #bareSegmentHandOff} is the floor beside it: the same words stored and loaded in the
+ * same order on the device's memory segment itself, without the device layer (its open, bounds
+ * and alignment checks and access counters on every word) and without the ring's objects.
  */
 public class SlotRingBenchmark extends PathBenchmark {
     private static final int SLOTS = 64;
@@ -42,6 +49,11 @@ public class SlotRingBenchmark extends PathBenchmark {
     private MemorySegment target;
     private long sequence;
     private Reader reader;
+    private MemorySegment memory;
+    private MailboxLayout layout;
+    private long slotsBase;
+    private long drainedWord;
+    private long bareTicket;
 
     /** What a receiver does with a published slot: the header words and the in-place payload. */
     private static final class Reader implements SlotRing.Reader<Boolean> {
@@ -81,7 +93,14 @@ public class SlotRingBenchmark extends PathBenchmark {
         source = Arena.ofAuto().allocate(payload, 64);
         target = Arena.ofAuto().allocate(payload, 64);
         reader = new Reader(device, target);
+        memory = device.asSegment();
+        this.layout = layout;
+        long mailbox = layout.mailboxAddress(0, 1);
+        slotsBase = MailboxLayout.pairSlotsBase(mailbox);
+        drainedWord = MailboxLayout.lockAddress(mailbox);
     }
+
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     @TearDown(Level.Trial)
     public void tearDown() {
@@ -99,6 +118,36 @@ public class SlotRingBenchmark extends PathBenchmark {
         sending.publish(ticket, header.set(++sequence, 7, 0, payload, payload, 0, 0), source, 0);
         sending.advance();
         return receiving.drain(reader);
+    }
+
+    /**
+     * The floor of {@link #publishAndDrain}: room check, header words, payload, ticket (release),
+     * the receiver's acquire of the ticket, header and payload loads and the hand-back, as plain
+     * accesses to the device's memory segment.
+     */
+    @Benchmark
+    public boolean bareSegmentHandOff(Blackhole blackhole) {
+        long ticket = ++bareTicket;
+        if ((long) WORD.getAcquire(memory, drainedWord) < ticket - SLOTS) {
+            throw new IllegalStateException("the ring is full: the receiver did not hand back");
+        }
+        long slot = layout.slotAddress(slotsBase, ticket, SLOTS);
+        memory.set(ValueLayout.JAVA_LONG, slot + SEQUENCE_OFFSET, ticket);
+        memory.set(ValueLayout.JAVA_LONG, slot + LENGTH_OFFSET, payload);
+        memory.set(ValueLayout.JAVA_LONG, slot + TAG_OFFSET, 7);
+        memory.set(ValueLayout.JAVA_LONG, slot + FLAGS_OFFSET, 0);
+        MemorySegment.copy(source, 0, memory, slot + PAYLOAD_OFFSET, payload);
+        WORD.setRelease(memory, slot + TICKET_OFFSET, ticket);
+        if ((long) WORD.getAcquire(memory, slot + TICKET_OFFSET) != ticket) {
+            return false;
+        }
+        blackhole.consume(memory.get(ValueLayout.JAVA_LONG, slot + SEQUENCE_OFFSET));
+        long length = memory.get(ValueLayout.JAVA_LONG, slot + LENGTH_OFFSET);
+        blackhole.consume(memory.get(ValueLayout.JAVA_LONG, slot + TAG_OFFSET));
+        blackhole.consume(memory.get(ValueLayout.JAVA_LONG, slot + FLAGS_OFFSET));
+        MemorySegment.copy(memory, slot + PAYLOAD_OFFSET, target, 0, length);
+        WORD.setRelease(memory, drainedWord, ticket);
+        return true;
     }
 
     /** The receiver's poll of a ticket not yet published (what a waiting receiver spins on). */
