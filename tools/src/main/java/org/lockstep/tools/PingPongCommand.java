@@ -38,8 +38,12 @@ import picocli.CommandLine.Spec;
  * the one-way latency is half the round trip, recorded per round trip into an HdrHistogram.
  *
  * <p>Rank 1 only echoes: it receives anything from rank 0 into a buffer of the largest size and
- * sends back as many bytes with the same tag, until a message with tag {@link #STOP} arrives. Both
- * ranks allocate their buffer once, from the communicator, before the first message.
+ * sends back as many bytes with the same tag, until a message with tag {@link #STOP} arrives. By
+ * default each rank sends from one buffer and receives into another, as the peers' pingpong.c does:
+ * no rank touches the bytes it received. With {@code --buffers one} each rank sends from the buffer
+ * it received into, so every copy reads lines the other rank has just written (the data is
+ * consumed, as by a program that echoes it). Both ranks allocate their buffers once, from the
+ * communicator, before the first message.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true,
         description = "Ping-pong between two ranks (threads of this JVM) over the shared device. Reports median and "
@@ -102,6 +106,14 @@ final class PingPongCommand implements Callable<Integer> {
             description = "With --processes: pin the two processes to cores 0 and 1, as the peers' mpirun --bind-to core "
                     + "(default: ${DEFAULT-VALUE}).")
     boolean bindToCore;
+
+    @Option(names = "--buffers", paramLabel = "two|one", defaultValue = "two",
+            description = "two: send from one buffer, receive into another, as the peers' pingpong.c; one: send from the "
+                    + "buffer received into (default: ${DEFAULT-VALUE}).")
+    BufferUse bufferUse;
+
+    /** Whether a rank sends from the buffer it receives into. */
+    enum BufferUse { two, one }
 
     @Mixin
     JobSettings settings;
@@ -166,12 +178,12 @@ final class PingPongCommand implements Callable<Integer> {
     }
 
     /**
-     * A heap partition that holds the largest size's buffer (allocated from the device, for
-     * single copy) beside the sending space, unless the user chose one.
+     * A heap partition that holds the two buffers of the largest size (allocated from the device,
+     * for single copy) beside the sending space, unless the user chose one.
      */
     private Map<String, String> sizedHeap() {
         String key = "lockstep.mailbox.heapPerRank";
-        long needed = 2 * sizes.max() + (2L << 20);
+        long needed = 3 * sizes.max() + (2L << 20);
         if (settings.properties.containsKey(key) || needed <= DEFAULT_HEAP_BYTES) {
             return Map.of();
         }
@@ -189,16 +201,16 @@ final class PingPongCommand implements Callable<Integer> {
 
     private List<PingPongResult> ping(Communicator world) {
         List<Long> list = sizes.sizes();
-        MemorySegment buffer = world.allocate(Math.max(1, sizes.max()));
+        Buffers buffers = Buffers.allocate(world, Math.max(1, sizes.max()), bufferUse);
         long warmUpStart = System.nanoTime();
-        boolean settled = warmUp(world, buffer, list, warmupSeconds, Math.max(warmupSeconds, maxWarmupSeconds));
+        boolean settled = warmUp(world, buffers, list, warmupSeconds, Math.max(warmupSeconds, maxWarmupSeconds));
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "WARMUP seconds=%.1f jit_quiet=%b%n", (System.nanoTime() - warmUpStart) / 1e9, settled);
         List<PingPongResult> results = new ArrayList<>();
         for (long size : list) {
             // Each size warms up on its own too: after the large sizes, a small one's path is compiled again for it.
             long sizeWarmUpStart = System.nanoTime();
-            boolean sizeSettled = warmUp(world, buffer, List.of(size), Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds),
+            boolean sizeSettled = warmUp(world, buffers, List.of(size), Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds),
                     Math.max(Math.min(SIZE_WARM_UP_SECONDS, warmupSeconds), maxWarmupSeconds / 10));
             out.printf(Locale.ROOT, "WARMUP size=%d seconds=%.1f jit_quiet=%b%n", size, (System.nanoTime() - sizeWarmUpStart) / 1e9,
                     sizeSettled);
@@ -208,7 +220,7 @@ final class PingPongCommand implements Callable<Integer> {
             long done = 0;
             while (done < iterations && (done == 0 || System.nanoTime() < deadline)) {
                 long start = System.nanoTime();
-                roundTrip(world, buffer, size, MEASURED);
+                roundTrip(world, buffers, size, MEASURED);
                 oneWayNanos.recordValue((System.nanoTime() - start) / 2);
                 done++;
             }
@@ -216,7 +228,7 @@ final class PingPongCommand implements Callable<Integer> {
                     oneWayNanos.getValueAtPercentile(MEDIAN) / NANOS_PER_MICRO,
                     oneWayNanos.getValueAtPercentile(P99) / NANOS_PER_MICRO));
         }
-        world.send(buffer, 0, Datatype.BYTE, echoRank, STOP);
+        world.send(buffers.out, 0, Datatype.BYTE, echoRank, STOP);
         return results;
     }
 
@@ -227,7 +239,7 @@ final class PingPongCommand implements Callable<Integer> {
      * large ones timed code still being compiled: 8 B one-way 0.56 µs after 2 s cycling through
      * 8 B-4 MiB, 0.19 µs after 2 s of 8 B and 64 B alone, and 0.21 µs (far cores) after 10 s.
      */
-    private boolean warmUp(Communicator world, MemorySegment buffer, List<Long> list, double seconds, double maxSeconds) {
+    private boolean warmUp(Communicator world, Buffers buffers, List<Long> list, double seconds, double maxSeconds) {
         long start = System.nanoTime();
         long deadline = start + seconds(seconds);
         long limit = start + seconds(maxSeconds);
@@ -236,7 +248,7 @@ final class PingPongCommand implements Callable<Integer> {
         while (true) {
             long batchEnd = System.nanoTime() + WARM_UP_BATCH_NANOS;
             for (int i = 0; System.nanoTime() < batchEnd; i++) {
-                roundTrip(world, buffer, list.get(i % list.size()), WARM_UP);
+                roundTrip(world, buffers, list.get(i % list.size()), WARM_UP);
             }
             long now = System.nanoTime();
             if (now >= limit) {
@@ -254,9 +266,17 @@ final class PingPongCommand implements Callable<Integer> {
         }
     }
 
-    private void roundTrip(Communicator world, MemorySegment buffer, long size, int tag) {
-        world.send(buffer, size, Datatype.BYTE, echoRank, tag);
-        Status echo = world.recv(buffer, size, Datatype.BYTE, echoRank, tag);
+    /** A rank's send and receive buffers, from the communicator (device memory: receives into them may take a single copy). */
+    private record Buffers(MemorySegment out, MemorySegment in) {
+        static Buffers allocate(Communicator world, long bytes, BufferUse use) {
+            MemorySegment in = world.allocate(bytes);
+            return new Buffers(use == BufferUse.one ? in : world.allocate(bytes), in);
+        }
+    }
+
+    private void roundTrip(Communicator world, Buffers buffers, long size, int tag) {
+        world.send(buffers.out, size, Datatype.BYTE, echoRank, tag);
+        Status echo = world.recv(buffers.in, size, Datatype.BYTE, echoRank, tag);
         if (echo.byteCount() != size) {
             throw new LockstepException(ErrorClass.INTERN, "sent " + size + " bytes, the echo has " + echo.byteCount());
         }
@@ -264,11 +284,11 @@ final class PingPongCommand implements Callable<Integer> {
 
     private void pong(Communicator world) {
         long capacity = Math.max(1, sizes.max());
-        MemorySegment buffer = world.allocate(capacity);
+        Buffers buffers = Buffers.allocate(world, capacity, bufferUse);
         MemorySegment answer = MemorySegment.ofArray(new byte[1]);
         JitSettling jit = new JitSettling();
         while (true) {
-            Status ping = world.recv(buffer, capacity, Datatype.BYTE, PING, Communicator.ANY_TAG);
+            Status ping = world.recv(buffers.in, capacity, Datatype.BYTE, PING, Communicator.ANY_TAG);
             if (ping.tag() == STOP) {
                 return;
             }
@@ -277,7 +297,7 @@ final class PingPongCommand implements Callable<Integer> {
                 world.send(answer, 1, Datatype.BYTE, PING, JIT_QUERY);
                 continue;
             }
-            world.send(buffer, ping.byteCount(), Datatype.BYTE, PING, ping.tag());
+            world.send(buffers.out, ping.byteCount(), Datatype.BYTE, PING, ping.tag());
         }
     }
 
