@@ -12,7 +12,7 @@ set ylabel '% (200 = 2 cores)'
 set xlabel 'seconds since start'
 set yrange [0:210]
 set key outside right
-set title 'eager swap-in (lockstep.embsp.lazySwapIn=false): 4 GiB sort, 512 MiB'
+set title 'eager swap-in (lockstep.embsp.lazySwapIn=false; staging 9m, 8 I/O threads): 4 GiB sort, 512 MiB'
 plot 'timeline-eager-4g.txt' using 1:(field(strcol(2))) with lines lw 2 title 'user CPU', \
      '' using 1:(field(strcol(3))) with lines lw 2 title 'system CPU', \
      '' using 1:(2 * pct(strcol(6))) with lines lw 1 dt 2 title 'disk busy x2'
