@@ -6,7 +6,7 @@
 # collectives of the 4 ranks, two-level (hybrid) beside flat MPI over TCP (mpi). Interleaved; each run is
 # bracketed by the cache-line probe. Needs the peers' probe (bash bench/peers/setup.sh hw) and the tools
 # module (mvn -q -DskipTests package).
-# Usage: REPS=3 OUT=/tmp/hybrid bash tools/bench/hybrid-pretend-hosts.sh; python3 tools/bench/summarize-mpi-provider.py OUT
+# Usage: WRAP=quiet REPS=3 OUT=/tmp/hybrid bash tools/bench/hybrid-pretend-hosts.sh; python3 tools/bench/summarize-mpi-provider.py OUT
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 peers=${PEERS_BUILD:-/tmp/lockstep-peers}
@@ -18,13 +18,19 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
 tcp=(mpirun.openmpi --oversubscribe --mca btl self,tcp)
 hybrid=(--provider hybrid -o lockstep.mpi.hostOf=2)
-run() { # name command...
-    local name=$1; shift
+one() { # log command...: one run bracketed by the probe
+    local log=$1; shift
     local before after
     before=$(probe)
-    "$@" > "$out/$name.$rep.log" 2>&1 || echo "FAILED: $*" >> "$out/$name.$rep.log"
+    "$@" > "$log" 2>&1 || echo "FAILED: $*" >> "$log"
     after=$(probe)
-    echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
+    echo "PROBE before_ns=$before after_ns=$after" >> "$log"
+}
+export -f probe one
+export peers
+run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a shared machine: one run at a time, not the series)
+    local name=$1; shift
+    ${WRAP:-} bash -c 'one "$@"' one "$out/$name.$rep.log" "$@"
 }
 for rep in $(seq 1 "$reps"); do
     run pingpong-java-mailbox "$root/lockstep" bench pingpong --processes=2 --sizes="$sizes" --iterations=20000

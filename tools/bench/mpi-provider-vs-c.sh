@@ -3,7 +3,7 @@
 # (bench/peers/mpi/pingpong.c and collectives.c), interleaved, for Open MPI and for MPICH: the cost of
 # the Java layer. Each ping-pong pair is bracketed by the cache-line probe. Needs the peers built
 # (bash bench/peers/setup.sh hw mpi) and the tools module (mvn -q -DskipTests package).
-# Usage: REPS=3 MPIS="openmpi mpich" OUT=/tmp/mpi-vs-c bash tools/bench/mpi-provider-vs-c.sh
+# Usage: WRAP=quiet REPS=3 MPIS="openmpi mpich" OUT=/tmp/mpi-vs-c bash tools/bench/mpi-provider-vs-c.sh
 #        python3 tools/bench/summarize-mpi-provider.py OUT
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -24,13 +24,19 @@ launch() { # mpi np command...: the MPI's launcher, bound to cores when the rank
                else mpirun.mpich -np "$np" "$@"; fi ;;
     esac
 }
-run() { # name command...
-    local name=$1; shift
+one() { # log command...: one run bracketed by the probe
+    local log=$1; shift
     local before after
     before=$(probe)
-    "$@" > "$out/$name.$rep.log" 2>&1 || echo "FAILED: $*" >> "$out/$name.$rep.log"
+    "$@" > "$log" 2>&1 || echo "FAILED: $*" >> "$log"
     after=$(probe)
-    echo "PROBE before_ns=$before after_ns=$after" >> "$out/$name.$rep.log"
+    echo "PROBE before_ns=$before after_ns=$after" >> "$log"
+}
+export -f probe one launch
+export peers
+run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a shared machine: one run at a time, not the series)
+    local name=$1; shift
+    ${WRAP:-} bash -c 'one "$@"' one "$out/$name.$rep.log" "$@"
 }
 for rep in $(seq 1 "$reps"); do
     for mpi in $mpis; do

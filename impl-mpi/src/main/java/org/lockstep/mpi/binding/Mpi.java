@@ -72,6 +72,7 @@ public final class Mpi {
     public static final MethodHandle CANCEL = bind("MPI_Cancel", "p");
     public static final MethodHandle MPROBE = bind("MPI_Mprobe", "iihpp");
     public static final MethodHandle MRECV = bind("MPI_Mrecv", "pihpp");
+    public static final MethodHandle IMPROBE = bind("MPI_Improbe", "iihppp");
 
     // ---- datatypes and operations
     public static final MethodHandle TYPE_CREATE_STRUCT = bind("MPI_Type_create_struct", "ipppp");

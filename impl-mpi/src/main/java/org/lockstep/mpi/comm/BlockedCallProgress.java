@@ -24,6 +24,10 @@ import org.lockstep.spi.messaging.ProgressAgents;
  * it returns, so each side sees what the other did. The helper calls MPI while the owner is inside
  * it, so this needs {@code MPI_THREAD_MULTIPLE}; at a lower level nothing is served (the thread
  * guard would refuse the helper's calls).
+ *
+ * <p>It also matches the {@link DeferredReceives} that have receives pending, in the helper while a
+ * thread is blocked and in every test of a native request ({@link #progressDeferred}): nothing is
+ * posted for them, so a sender's rendezvous would otherwise wait for the receiver's next wait.
  */
 final class BlockedCallProgress {
     /** The helper's back-off: a served frame is an origin's wait, so yield briefly, then park (5 µs growing to 100 µs). */
@@ -31,6 +35,7 @@ final class BlockedCallProgress {
 
     private final boolean enabled;
     private final Set<Blocked> blocked = ConcurrentHashMap.newKeySet();
+    private final Set<DeferredReceives> deferred = ConcurrentHashMap.newKeySet();
     private Thread helper;
 
     /** A thread blocked in a native call, whose agents the helper runs meanwhile. */
@@ -50,9 +55,38 @@ final class BlockedCallProgress {
         this.enabled = threadMultiple;
     }
 
-    /** Before a native call that may block: hands this thread's agents to the helper, if it has any (null otherwise). */
+    /** Whether receives can be deferred: the helper can match them while a thread is blocked. */
+    boolean enabled() {
+        return enabled;
+    }
+
+    /** {@code queue} has receives pending (or none any more). */
+    void deferredPending(DeferredReceives queue, boolean pending) {
+        if (pending) {
+            deferred.add(queue);
+        } else {
+            deferred.remove(queue);
+        }
+    }
+
+    /** Matches the deferred receives of every communicator that has some; whether any completed. */
+    boolean progressDeferred() {
+        if (deferred.isEmpty()) {
+            return false;
+        }
+        boolean moved = false;
+        for (DeferredReceives queue : deferred) {
+            moved |= queue.progress();
+        }
+        return moved;
+    }
+
+    /**
+     * Before a native call that may block: hands this thread's agents to the helper, if it has any,
+     * and has the helper match deferred receives meanwhile (null if there is neither).
+     */
     Blocked block() {
-        if (!enabled || !ProgressAgents.present()) {
+        if (!enabled || !ProgressAgents.present() && deferred.isEmpty()) {
             return null;
         }
         Blocked b = new Blocked(ProgressAgents.ofThisThread());
@@ -99,7 +133,7 @@ final class BlockedCallProgress {
                     continue;
                 }
                 try {
-                    if (!b.over && b.failure == null) {
+                    if (!b.over && b.failure == null && b.agents != null) {
                         moved |= b.agents.getAsBoolean();
                     }
                 } catch (RuntimeException | Error e) {
@@ -108,6 +142,7 @@ final class BlockedCallProgress {
                     b.running.unlock();
                 }
             }
+            moved |= progressDeferred(); // a deferred receive's failure is its own, kept in it
             idle.idle(moved);
         }
     }

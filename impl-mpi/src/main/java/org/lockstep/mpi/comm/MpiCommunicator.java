@@ -12,6 +12,8 @@ import org.lockstep.api.Status;
 import org.lockstep.mpi.binding.Mpi;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
+import org.lockstep.spi.messaging.IdleStrategy;
+import org.lockstep.spi.messaging.ProgressAgents;
 
 /**
  * A communicator that is a native {@code MPI_Comm}: its identity and management here (dup, split,
@@ -28,6 +30,8 @@ public final class MpiCommunicator extends AbstractCommunicator {
     private final int size;
     private final boolean isWorld;
     private final NativePointToPoint pointToPoint;
+    /** Where this library keeps nothing of a truncated posted receive (MPICH), the non-blocking receives wait here; else null. */
+    private final DeferredReceives deferred;
     private final AllocatedMemory memory = new AllocatedMemory();
     private final NativeCollectives collectives;
     private MpiCommunicator channel;
@@ -44,6 +48,9 @@ public final class MpiCommunicator extends AbstractCommunicator {
         this.handle = handle;
         this.isWorld = isWorld;
         this.pointToPoint = new NativePointToPoint(session, handle, foldsCollectiveTags);
+        // a collective channel's messages are never truncated: its receives are posted
+        this.deferred = !foldsCollectiveTags && !Mpi.ABI.truncationKeepsPrefix() && session.blockedCalls().enabled()
+                ? new DeferredReceives(session.blockedCalls(), pointToPoint) : null;
         Scratch scratch = Scratch.get();
         try {
             Mpi.check((int) Mpi.COMM_RANK.invokeExact(handle, scratch.words), "MPI_Comm_rank");
@@ -98,21 +105,40 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected Status implReceiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
+        if (deferred != null && deferred.hasPending()) {
+            return deferred.post(buffer, capacity, source, tag).await(); // behind the receives posted before it
+        }
         return pointToPoint.receiveBlocking(buffer, capacity, source, tag);
     }
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
+        if (deferred != null) {
+            return deferred.post(buffer, capacity, source, tag);
+        }
         return pointToPoint.receive(buffer, capacity, source, tag);
     }
 
     @Override
     protected Status implProbe(int source, int tag) {
+        if (deferred != null && deferred.hasPending()) {
+            IdleStrategy idle = new IdleStrategy();
+            while (true) {
+                Optional<Status> found = deferred.iprobeUnclaimed(source, tag);
+                if (found.isPresent()) {
+                    return found.get();
+                }
+                idle.idle(ProgressAgents.advance() | session.blockedCalls().progressDeferred());
+            }
+        }
         return pointToPoint.probe(source, tag);
     }
 
     @Override
     protected Optional<Status> implIprobe(int source, int tag) {
+        if (deferred != null && deferred.hasPending()) {
+            return deferred.iprobeUnclaimed(source, tag);
+        }
         return pointToPoint.iprobe(source, tag);
     }
 
@@ -240,6 +266,9 @@ public final class MpiCommunicator extends AbstractCommunicator {
 
     @Override
     protected void implClose() {
+        if (deferred != null) {
+            deferred.close("communicator " + handle);
+        }
         memory.freeAll();
         if (channelHandle != 0) {
             NativeCommunicators.free(this, channelHandle);

@@ -105,6 +105,7 @@ final class MpiRequest implements Request {
     @Override
     public Optional<Status> test() {
         if (!isComplete()) {
+            session.blockedCalls().progressDeferred(); // a sender's rendezvous may wait for a deferred receive to match
             ThreadGuard guard = session.guard();
             guard.enter();
             int rc;

@@ -114,19 +114,72 @@ final class NativePointToPoint {
         guard.enter();
         try {
             Mpi.check((int) Mpi.MPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words, scratch.status), "MPI_Mprobe");
-            long length = Mpi.ABI.statusBytes(scratch.status);
-            boolean truncated = length > capacity;
-            boolean heap = buffer != null && !buffer.isNative();
-            MemorySegment data = truncated ? scratch.staging(0, length) : heap ? scratch.staging(0, capacity) : Staging.nativeOrNull(buffer);
-            int n = messageLength(truncated ? length : capacity);
-            Mpi.check((int) Mpi.MRECV.invokeExact(data, n, session.types().bytes(), scratch.words, scratch.status), "MPI_Mrecv");
-            return received(buffer, data, capacity, length, heap || truncated, scratch.status, truncated);
+            return receiveMatched(buffer, capacity);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
             session.blockedCalls().unblock(served);
         }
+    }
+
+    /**
+     * {@code MPI_Improbe}: whether a message for {@code source} and {@code tag} was there, taken out
+     * of matching; its handle and status are then in this thread's {@link Scratch} for {@link #receiveMatched}.
+     */
+    boolean improbe(int source, int tag) {
+        int nativeTag = nativeTag(tag);
+        Scratch scratch = Scratch.get();
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        try {
+            Mpi.check((int) Mpi.IMPROBE.invokeExact(nativeSource(source), nativeTag, handle, scratch.words.asSlice(8),
+                    scratch.words, scratch.status), "MPI_Improbe");
+            return scratch.words.get(ValueLayout.JAVA_INT, 8) != 0;
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** Fails as {@link #receive} would: a tag above the library's bound ({@code ERR_TAG}), a capacity beyond an MPI count. */
+    void checkReceive(long capacity, int tag) {
+        nativeTag(tag);
+        messageLength(capacity);
+    }
+
+    /** The source and tag of the message {@link #improbe} matched. */
+    static int matchedSource() {
+        return Mpi.ABI.statusSource(Scratch.get().status);
+    }
+
+    static int matchedTag() {
+        return Mpi.ABI.statusTag(Scratch.get().status);
+    }
+
+    /**
+     * {@code MPI_Mrecv} of the message this thread matched (its handle and status in its {@link Scratch}):
+     * a message longer than the buffer is received whole into scratch memory and its first part copied,
+     * so that a truncation keeps the first part and the length; throws {@link TruncationException} then.
+     */
+    Status receiveMatched(MemorySegment buffer, long capacity) {
+        Scratch scratch = Scratch.get();
+        long length = Mpi.ABI.statusBytes(scratch.status);
+        boolean truncated = length > capacity;
+        boolean heap = buffer != null && !buffer.isNative();
+        MemorySegment data = truncated ? scratch.staging(0, length) : heap ? scratch.staging(0, capacity) : Staging.nativeOrNull(buffer);
+        int n = messageLength(truncated ? length : capacity);
+        ThreadGuard guard = session.guard();
+        guard.enter();
+        try {
+            Mpi.check((int) Mpi.MRECV.invokeExact(data, n, session.types().bytes(), scratch.words, scratch.status), "MPI_Mrecv");
+        } catch (Throwable t) {
+            throw MpiRequest.rethrown(t);
+        } finally {
+            guard.exit();
+        }
+        return received(buffer, data, capacity, length, heap || truncated, scratch.status, truncated);
     }
 
     /** The status of a completed receive of a {@code length}-byte message; copies staged bytes to the heap; throws on truncation. */
