@@ -391,7 +391,11 @@ public final class ProcessLauncher {
                 done[rank] = true;
                 remaining--;
                 exitCodes[rank] = code;
-                if (code != 0 && firstFailed < 0 && aborts.check().isEmpty()) {
+                Optional<AbortNotice> abortedMeanwhile = code != 0 && firstFailed < 0 ? aborts.check() : Optional.empty();
+                if (abortedMeanwhile.isPresent()) {
+                    // The abort arrived after this round's check: the job ends with it even if every rank is done now.
+                    firstFailed = abortedMeanwhile.get().rank();
+                } else if (code != 0 && firstFailed < 0) {
                     firstFailed = rank;
                     String exhausted = job.maxRestarts() > 0 ? " and all " + job.maxRestarts() + " restarts are used" : "";
                     err.println("lockstep run: rank " + rank + " " + describeExit(code) + exhausted
