@@ -8,7 +8,7 @@ import org.lockstep.spi.device.DeviceCapability;
 
 /**
  * A device over plain process memory for the benchmarks: the SPI's skeleton with every check and
- * counter of a real device, and nothing else (no latency model, no persistence bookkeeping), so
+ * counter of a real device, direct ring regions as a mapped device has, and nothing else (no latency model, no persistence bookkeeping), so
  * that a benchmark measures the transport's code and not an emulation.
  */
 final class BenchDevice extends AbstractExternalMemory {
@@ -18,6 +18,12 @@ final class BenchDevice extends AbstractExternalMemory {
 
     private BenchDevice(long capacity, Arena arena) {
         super("bench", "benchmark device", capacity, 64, EnumSet.of(DeviceCapability.ATOMIC_CAS), arena, arena.allocate(capacity, 4096));
+    }
+
+    /** As a mapped device: the rings' regions reach the memory directly. */
+    @Override
+    protected boolean implDirectRegions() {
+        return true;
     }
 
     @Override

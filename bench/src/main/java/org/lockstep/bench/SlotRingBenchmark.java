@@ -16,6 +16,7 @@ import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.pcie.ring.SlotRing;
+import org.lockstep.spi.device.WordRegion;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -32,8 +33,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * of the ping-pong scripts measures that). Payloads up to 24 bytes travel in the header's line.
  *
  * <p>{@link #bareSegmentHandOff} is the floor beside it: the same words stored and loaded in the
- * same order on the device's memory segment itself, without the device layer (its open, bounds
- * and alignment checks and access counters on every word) and without the ring's objects.
+ * same order on the device's memory segment itself, without the device layer (the ring's region,
+ * checked once, and before it the device's checks and counters on every word) and without the
+ * ring's objects.
  */
 public class SlotRingBenchmark extends PathBenchmark {
     private static final int SLOTS = 64;
@@ -57,22 +59,23 @@ public class SlotRingBenchmark extends PathBenchmark {
 
     /** What a receiver does with a published slot: the header words and the in-place payload. */
     private static final class Reader implements SlotRing.Reader<Boolean> {
-        private final BenchDevice device;
+        private final WordRegion words;
         private final MemorySegment target;
         Blackhole blackhole;
 
-        Reader(BenchDevice device, MemorySegment target) {
-            this.device = device;
+        Reader(WordRegion words, MemorySegment target) {
+            this.words = words;
             this.target = target;
         }
 
         @Override
         public Boolean read(long slot, long ticket) {
-            blackhole.consume(device.getLong(slot + SEQUENCE_OFFSET));
-            long length = device.getLong(slot + LENGTH_OFFSET);
-            blackhole.consume(device.getLong(slot + TAG_OFFSET));
-            blackhole.consume(device.getLong(slot + FLAGS_OFFSET));
-            device.read(slot + PAYLOAD_OFFSET, target, 0, length);
+            long at = slot - words.base();
+            blackhole.consume(words.getLong(at + SEQUENCE_OFFSET));
+            long length = words.getLong(at + LENGTH_OFFSET);
+            blackhole.consume(words.getLong(at + TAG_OFFSET));
+            blackhole.consume(words.getLong(at + FLAGS_OFFSET));
+            words.read(at + PAYLOAD_OFFSET, target, 0, length);
             return Boolean.TRUE; // no boxing of a sequence number: the benchmark allocates nothing of its own
         }
 
@@ -92,7 +95,7 @@ public class SlotRingBenchmark extends PathBenchmark {
         header = new SlotHeader(0);
         source = Arena.ofAuto().allocate(payload, 64);
         target = Arena.ofAuto().allocate(payload, 64);
-        reader = new Reader(device, target);
+        reader = new Reader(receiving.words(), target);
         memory = device.asSegment();
         this.layout = layout;
         long mailbox = layout.mailboxAddress(0, 1);

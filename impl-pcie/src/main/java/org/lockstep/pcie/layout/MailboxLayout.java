@@ -116,6 +116,16 @@ public final class MailboxLayout {
         return pairBase + ((long) sender * config.worldSize() + receiver) * mailboxLength;
     }
 
+    /** Bytes of one pair mailbox: its drained-ticket line and its slots. */
+    public long mailboxLength() {
+        return mailboxLength;
+    }
+
+    /** Bytes of one asynchronous mailbox (0 when the layout has none). */
+    public long asyncMailboxLength() {
+        return asyncMailboxLength;
+    }
+
     /** First slot of the pair mailbox at {@code mailbox}. */
     public static long pairSlotsBase(long mailbox) {
         return mailbox + PairMailboxDescriptor.SLOTS_OFFSET;

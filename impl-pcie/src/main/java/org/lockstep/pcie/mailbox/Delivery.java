@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.ProcessFailedException;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.device.WordRegion;
 
 /**
  * How the {@link Receiver} gets payloads out of the device: {@code copy_message} into a matched
@@ -126,7 +127,7 @@ final class Delivery {
         MemorySegment copy = message.length == 0 ? EMPTY
                 : MemorySegment.ofArray(new long[(int) ((message.length + Long.BYTES - 1) / Long.BYTES)]).asSlice(0, message.length);
         if (message.length > 0) {
-            device.read(message.payloadAddress, copy, 0, message.length);
+            readPayload(message, copy, 0, message.length);
             statistics.bytesCopied += message.length;
         }
         if (message.payloadLockAddress != IncomingMessage.NO_LOCK && !log.retains(message)) {
@@ -152,11 +153,21 @@ final class Delivery {
             if (message.spilled != null) {
                 MemorySegment.copy(message.spilled, 0, buffer, offset, n);
             } else {
-                device.read(message.payloadAddress, buffer, offset, n);
+                readPayload(message, buffer, offset, n);
             }
         }
         statistics.bytesReceived += n;
         return n;
+    }
+
+    /** Copies {@code n} payload bytes of {@code message} into {@code target}: an in-place one through its ring's region. */
+    private void readPayload(IncomingMessage message, MemorySegment target, long targetOffset, long n) {
+        WordRegion ring = message.ring;
+        if (ring != null) {
+            ring.read(message.payloadAddress - ring.base(), target, targetOffset, n);
+        } else {
+            device.read(message.payloadAddress, target, targetOffset, n);
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package org.lockstep.pcie.mailbox;
 import java.lang.foreign.MemorySegment;
 
 import org.lockstep.pcie.layout.SlotDescriptor;
+import org.lockstep.spi.device.WordRegion;
 
 /**
  * A message (or fragment) the receiver has seen in a slot and not yet read: the header fields,
@@ -27,6 +28,8 @@ final class IncomingMessage {
 
     /** The word whose release hands an indirect payload's heap block back, or {@link #NO_LOCK}. */
     final long payloadLockAddress;
+    /** For an in-place payload: the ring's region that holds its slot (the payload is read through it); else null. */
+    WordRegion ring;
     /** A local copy of the payload, taken when the message had to leave the device before it matched. */
     MemorySegment spilled;
     /** Whether the payload still holds device space the receiver counts against its sender's budget. */

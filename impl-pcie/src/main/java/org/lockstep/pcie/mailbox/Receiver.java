@@ -12,6 +12,7 @@ import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotRing;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.device.WordRegion;
 import org.lockstep.spi.messaging.Envelope;
 import org.lockstep.spi.messaging.MatchingEngine;
 
@@ -64,18 +65,19 @@ final class Receiver {
         this.pairReaders = (SlotRing.Reader<IncomingMessage>[]) new SlotRing.Reader<?>[size];
         for (int source = 0; source < size; source++) {
             channels[source] = new ReceiveChannel(source, SlotRing.pair(device, layout, source, rank));
-            pairReaders[source] = reader(source);
+            pairReaders[source] = reader(channels[source].ring, source);
         }
         this.asyncRing = config.asyncSlots() > 0 ? SlotRing.async(device, layout, rank) : null;
-        this.asyncReader = reader(-1);
+        this.asyncReader = asyncRing == null ? null : reader(asyncRing, -1);
     }
 
-    /** How a ring's slots become arrivals: checked headers ({@link SlotReader}), then {@link #accept}. */
-    private SlotRing.Reader<IncomingMessage> reader(int expectedSource) {
+    /** How {@code ring}'s slots become arrivals: checked headers ({@link SlotReader}), then {@link #accept}. */
+    private SlotRing.Reader<IncomingMessage> reader(SlotRing ring, int expectedSource) {
+        WordRegion words = ring.words();
         return new SlotRing.Reader<>() {
             @Override
             public IncomingMessage read(long slot, long ticket) {
-                return slots.read(slot, ticket, expectedSource);
+                return slots.read(words, slot, ticket, expectedSource);
             }
 
             @Override

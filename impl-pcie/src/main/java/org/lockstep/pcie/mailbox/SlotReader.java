@@ -8,6 +8,7 @@ import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.device.WordRegion;
 
 /**
  * Reads and checks the header of a published slot ({@link org.lockstep.pcie.layout.SlotDescriptor})
@@ -36,15 +37,17 @@ final class SlotReader {
     }
 
     /**
-     * The message in {@code slot}, published as {@code ticket}, from {@code expectedSource} (-1:
-     * any, the asynchronous mailbox). A void asynchronous slot gives null.
+     * The message in {@code slot} (a device offset in the ring's region {@code words}), published
+     * as {@code ticket}, from {@code expectedSource} (-1: any, the asynchronous mailbox). A void
+     * asynchronous slot gives null.
      */
-    IncomingMessage read(long slot, long ticket, int expectedSource) {
+    IncomingMessage read(WordRegion words, long slot, long ticket, int expectedSource) {
+        long at = slot - words.base();
         // The ticket was read with acquire, so these plain loads see what the sender wrote before it.
-        long sequence = device.getLong(slot + SEQUENCE_OFFSET);
-        long length = device.getLong(slot + LENGTH_OFFSET);
-        long tagWord = device.getLong(slot + TAG_OFFSET);
-        long flagsWord = device.getLong(slot + FLAGS_OFFSET);
+        long sequence = words.getLong(at + SEQUENCE_OFFSET);
+        long length = words.getLong(at + LENGTH_OFFSET);
+        long tagWord = words.getLong(at + TAG_OFFSET);
+        long flagsWord = words.getLong(at + FLAGS_OFFSET);
         int tag = SlotHeader.lowInt(tagWord);
         int context = SlotHeader.highInt(tagWord);
         int flags = SlotHeader.lowInt(flagsWord);
@@ -58,12 +61,14 @@ final class SlotReader {
                 throw corrupt(slot, "in-place length " + length + " (inline capacity " + inlineCapacity + "), flags 0x"
                         + Integer.toHexString(flags));
             }
-            return new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
+            IncomingMessage inPlace = new IncomingMessage(slot, ticket, sequence, source, tag, context, length, length, flags,
                     slot + PAYLOAD_OFFSET, IncomingMessage.NO_LOCK);
+            inPlace.ring = words;
+            return inPlace;
         }
-        long block = device.getLong(slot + HEAP_OFFSET_OFFSET);
-        long messageLength = device.getLong(slot + MESSAGE_LENGTH_OFFSET);
-        if (device.getLong(slot + DESCRIPTOR_CHECK_OFFSET)
+        long block = words.getLong(at + HEAP_OFFSET_OFFSET);
+        long messageLength = words.getLong(at + MESSAGE_LENGTH_OFFSET);
+        if (words.getLong(at + DESCRIPTOR_CHECK_OFFSET)
                 != descriptorCheck(jobKey, ticket, sequence, length, tagWord, flagsWord, block, messageLength)) {
             throw corrupt(slot, "a descriptor check that does not match its header and descriptor (tag " + tag + ", length " + length
                     + ", heap offset " + block + ", message length " + messageLength + ")");

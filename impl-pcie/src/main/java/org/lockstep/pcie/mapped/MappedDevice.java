@@ -64,6 +64,12 @@ public final class MappedDevice extends AbstractExternalMemory {
         return description;
     }
 
+    /** A mapping needs nothing of a region's accesses but the memory and the fence below. */
+    @Override
+    protected boolean implDirectRegions() {
+        return true;
+    }
+
     @Override
     protected void implBeforeOrderedStore() {
         if (fenceBeforeRelease) {

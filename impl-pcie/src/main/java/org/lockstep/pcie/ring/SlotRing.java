@@ -9,6 +9,7 @@ import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.layout.PairMailboxDescriptor;
 import org.lockstep.pcie.layout.SlotDescriptor;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.device.WordRegion;
 
 /**
  * The mailbox protocol of seed 001 on one ring of slots ({@link SlotDescriptor}): a pair mailbox
@@ -45,8 +46,10 @@ public final class SlotRing {
         void take(T message);
     }
 
-    private final ExternalMemory device;
+    /** The ring's mailbox (control words and slots), checked once: every access below is relative to it. */
+    private final WordRegion words;
     private final MailboxLayout layout;
+    /** Where the slots start, from the region's start. */
     private final long slotsBase;
     private final int slots;
     private final long drainedWord;
@@ -59,8 +62,8 @@ public final class SlotRing {
     /** The drained ticket as the sender last read it (it only grows). */
     private long knownDrained;
 
-    private SlotRing(ExternalMemory device, MailboxLayout layout, long slotsBase, int slots, long drainedWord, long claimWord) {
-        this.device = device;
+    private SlotRing(WordRegion words, MailboxLayout layout, long slotsBase, int slots, long drainedWord, long claimWord) {
+        this.words = words;
         this.layout = layout;
         this.slotsBase = slotsBase;
         this.slots = slots;
@@ -72,18 +75,37 @@ public final class SlotRing {
     /** The pair mailbox of ({@code sender}, {@code receiver}). */
     public static SlotRing pair(ExternalMemory device, MailboxLayout layout, int sender, int receiver) {
         long mailbox = layout.mailboxAddress(sender, receiver);
-        return new SlotRing(device, layout, MailboxLayout.pairSlotsBase(mailbox), layout.config().slotsPerMailbox(),
-                MailboxLayout.lockAddress(mailbox), -1);
+        return new SlotRing(device.region(mailbox, layout.mailboxLength()), layout, MailboxLayout.pairSlotsBase(0),
+                layout.config().slotsPerMailbox(), MailboxLayout.lockAddress(0), -1);
     }
 
     /** The asynchronous mailbox of {@code receiver} (only when the layout has them). */
     public static SlotRing async(ExternalMemory device, MailboxLayout layout, int receiver) {
-        return new SlotRing(device, layout, layout.asyncSlotsBase(receiver), layout.config().asyncSlots(),
-                layout.asyncLockAddress(receiver), layout.asyncMailboxAddress(receiver) + AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET);
+        long mailbox = layout.asyncMailboxAddress(receiver);
+        return new SlotRing(device.region(mailbox, layout.asyncMailboxLength()), layout, layout.asyncSlotsBase(receiver) - mailbox,
+                layout.config().asyncSlots(), layout.asyncLockAddress(receiver) - mailbox, AsyncMailboxDescriptor.CLAIMED_TICKET_OFFSET);
     }
 
-    /** The slot of message number {@code ticket}. */
+    /**
+     * The ring's mailbox as a region: a {@link Reader} reads a slot's words through it, at
+     * {@link #inRegion} of the slot's device offset.
+     */
+    public WordRegion words() {
+        return words;
+    }
+
+    /** The offset in {@link #words()} of the device offset {@code deviceOffset}. */
+    public long inRegion(long deviceOffset) {
+        return deviceOffset - words.base();
+    }
+
+    /** The device offset of the slot of message number {@code ticket}. */
     public long slot(long ticket) {
+        return words.base() + at(ticket);
+    }
+
+    /** The slot of message number {@code ticket}, from the region's start. */
+    private long at(long ticket) {
         return layout.slotAddress(slotsBase, ticket, slots);
     }
 
@@ -109,7 +131,7 @@ public final class SlotRing {
         if (needed <= knownDrained) {
             return true;
         }
-        knownDrained = device.getLongAcquire(drainedWord);
+        knownDrained = words.getLongAcquire(drainedWord);
         return needed <= knownDrained;
     }
 
@@ -120,13 +142,13 @@ public final class SlotRing {
      */
     public long claim(int claimer) {
         for (int attempt = 0; attempt < 8; attempt++) {
-            long claimed = device.getLongVolatile(claimWord);
+            long claimed = words.getLongVolatile(claimWord);
             long ticket = claimed + 1;
-            if (ticket - slots > device.getLongAcquire(drainedWord)) {
+            if (ticket - slots > words.getLongAcquire(drainedWord)) {
                 return FULL;
             }
-            if (device.compareAndSetLong(claimWord, claimed, ticket)) {
-                device.putLongRelease(slot(ticket) + SEQUENCE_OFFSET, claimMark(ticket, claimer));
+            if (words.compareAndSetLong(claimWord, claimed, ticket)) {
+                words.putLongRelease(at(ticket) + SEQUENCE_OFFSET, claimMark(ticket, claimer));
                 return ticket;
             }
         }
@@ -145,28 +167,28 @@ public final class SlotRing {
      * release store. A payload that fits in the header's cache line travels with it, as one line.
      */
     public void publish(long ticket, SlotHeader h, MemorySegment inPlace, long offset) {
-        long slot = slot(ticket);
+        long slot = at(ticket);
         if (inPlace == null) {
             // An indirect slot is header and descriptor only: word stores, no bulk copy through a scratch segment.
             long tagWord = SlotHeader.intPair(h.tag, h.context);
             long flagsWord = SlotHeader.intPair(h.flags, h.source);
-            device.putLong(slot + SEQUENCE_OFFSET, h.sequence);
-            device.putLong(slot + LENGTH_OFFSET, h.length);
-            device.putLong(slot + TAG_OFFSET, tagWord);
-            device.putLong(slot + FLAGS_OFFSET, flagsWord);
-            device.putLong(slot + HEAP_OFFSET_OFFSET, h.heapOffset);
-            device.putLong(slot + MESSAGE_LENGTH_OFFSET, h.messageLength);
-            device.putLong(slot + DESCRIPTOR_CHECK_OFFSET, SlotDescriptor.descriptorCheck(jobKey, ticket, h.sequence, h.length,
+            words.putLong(slot + SEQUENCE_OFFSET, h.sequence);
+            words.putLong(slot + LENGTH_OFFSET, h.length);
+            words.putLong(slot + TAG_OFFSET, tagWord);
+            words.putLong(slot + FLAGS_OFFSET, flagsWord);
+            words.putLong(slot + HEAP_OFFSET_OFFSET, h.heapOffset);
+            words.putLong(slot + MESSAGE_LENGTH_OFFSET, h.messageLength);
+            words.putLong(slot + DESCRIPTOR_CHECK_OFFSET, SlotDescriptor.descriptorCheck(jobKey, ticket, h.sequence, h.length,
                     tagWord, flagsWord, h.heapOffset, h.messageLength));
-            device.putLongRelease(slot + TICKET_OFFSET, ticket);
+            words.putLongRelease(slot + TICKET_OFFSET, ticket);
             return;
         }
         long burst = h.buildInPlace(inPlace, offset);
         if (h.length > INDIRECT_DESCRIPTOR_LENGTH) {
-            device.write(slot + PAYLOAD_OFFSET, inPlace, offset, h.length);
+            words.write(slot + PAYLOAD_OFFSET, inPlace, offset, h.length);
         }
-        device.write(slot + SEQUENCE_OFFSET, h.scratch, SEQUENCE_OFFSET, burst);
-        device.putLongRelease(slot + TICKET_OFFSET, ticket);
+        words.write(slot + SEQUENCE_OFFSET, h.scratch, SEQUENCE_OFFSET, burst);
+        words.putLongRelease(slot + TICKET_OFFSET, ticket);
     }
 
     /** Publishes a claimed ticket that carries nothing ({@code FLAG_VOID}): the receiver drains it and goes on. */
@@ -180,7 +202,7 @@ public final class SlotRing {
      * still in the ring after the drained ticket) and returns it.
      */
     public long resumeAfterPublished() {
-        long drained = device.getLongAcquire(drainedWord);
+        long drained = words.getLongAcquire(drainedWord);
         long ticket = drained + 1;
         while (ticket - drained <= slots && isPublished(ticket)) {
             ticket++;
@@ -196,12 +218,12 @@ public final class SlotRing {
      */
     public long lastSequenceWithout(int skippedFlags) {
         for (long t = next - 1; t >= 1 && next - t <= slots; t--) {
-            long slot = slot(t);
+            long slot = at(t);
             if (!isPublished(t)) {
                 break;
             }
-            if ((device.getInt(slot + FLAGS_OFFSET) & skippedFlags) == 0) {
-                return device.getLong(slot + SEQUENCE_OFFSET);
+            if ((words.getInt(slot + FLAGS_OFFSET) & skippedFlags) == 0) {
+                return words.getLong(slot + SEQUENCE_OFFSET);
             }
         }
         return 0;
@@ -211,7 +233,7 @@ public final class SlotRing {
 
     /** Whether message number {@code ticket} has been published (an acquire read of its ticket word). */
     public boolean isPublished(long ticket) {
-        return device.getLongAcquire(slot(ticket) + TICKET_OFFSET) == ticket;
+        return words.getLongAcquire(at(ticket) + TICKET_OFFSET) == ticket;
     }
 
     /** Whether the receiver's next ticket has been published. */
@@ -241,22 +263,22 @@ public final class SlotRing {
 
     /** {@code unlock_mailbox} for slots: every ticket up to {@code through} is free for its sender again. */
     public void handBack(long through) {
-        device.putLongRelease(drainedWord, through);
+        words.putLongRelease(drainedWord, through);
     }
 
     /** A restarted receiver resumes after the slots its predecessor handed back. */
     public void resumeAfterHandedBack() {
-        next = device.getLongAcquire(drainedWord) + 1;
+        next = words.getLongAcquire(drainedWord) + 1;
     }
 
     /** Whether the receiver's next ticket of an asynchronous ring has been claimed and not yet published. */
     public boolean nextClaimedUnpublished() {
-        return device.getLongVolatile(claimWord) >= next && !isPublished(next);
+        return words.getLongVolatile(claimWord) >= next && !isPublished(next);
     }
 
     /** The claim mark in the receiver's next slot ({@link #claimMark}, if its claimer wrote one). */
     public long claimMarkAtNext() {
-        return device.getLongAcquire(slot(next) + SEQUENCE_OFFSET);
+        return words.getLongAcquire(at(next) + SEQUENCE_OFFSET);
     }
 
     /** Skips the receiver's next ticket, whose claimer died before publishing it, and hands it back. */

@@ -92,6 +92,16 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
         return "the memory behind the device failed";
     }
 
+    /**
+     * Whether {@link #region}s of this device may reach its memory directly: its hooks do nothing
+     * their word accesses need except {@link #implBeforeOrderedStore()} (which a direct region
+     * calls) and counting (which a direct region leaves out, as {@link #asSegment()} does). False
+     * by default: a device that delays, tracks or injects faults sees every access.
+     */
+    protected boolean implDirectRegions() {
+        return false;
+    }
+
     /** After {@link #close()} has released the memory (a mapped file may be removed here). */
     protected void implClosed() {
     }
@@ -131,6 +141,14 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
     public final MemorySegment asSegment() {
         requireOpen("asSegment", 0);
         return memory;
+    }
+
+    /** A region checked once now (open, in the device, 8-byte aligned start): direct if {@link #implDirectRegions()} says so. */
+    @Override
+    public final WordRegion region(long offset, long length) {
+        requireOpen("region", offset);
+        WordRegion.checkRange(label, capacity, offset, length);
+        return implDirectRegions() ? WordRegion.direct(this, offset, length, memory) : WordRegion.through(this, offset, length);
     }
 
     @Override
@@ -405,7 +423,7 @@ public abstract class AbstractExternalMemory implements ExternalMemory {
     }
 
     /** An access faulted: the JVM turned a fault of the memory (SIGBUS) into an {@link InternalError}. */
-    private DeviceException faulted(String operation, long offset, InternalError cause) {
+    final DeviceException faulted(String operation, long offset, InternalError cause) {
         return new DeviceException(label + ": " + operation + " at offset " + offset + " faulted: " + implFaultReason()
                 + " (" + cause.getMessage() + ")", cause);
     }

@@ -44,6 +44,15 @@ public interface ExternalMemory extends AutoCloseable {
      */
     MemorySegment asSegment();
 
+    /**
+     * A view of {@code [offset, offset + length)} for the word accesses of a protocol that lives
+     * there, by offsets relative to its start ({@link WordRegion}); checked once here: in the device,
+     * starting 8-byte aligned. By default its accesses go through this device's methods.
+     */
+    default WordRegion region(long offset, long length) {
+        return WordRegion.through(this, offset, length);
+    }
+
     /** Copies {@code length} bytes from the device at {@code offset} into {@code target} at {@code targetOffset}. */
     void read(long offset, MemorySegment target, long targetOffset, long length);
 
