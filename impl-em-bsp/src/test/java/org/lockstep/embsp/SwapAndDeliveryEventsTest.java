@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,6 +86,39 @@ class SwapAndDeliveryEventsTest {
         assertEquals(VPS * VPS, resident.moves("write").size());
         assertTrue(resident.ofType("org.lockstep.Delivery").stream().noneMatch(e -> e.getBoolean("onDisk")),
                 resident.ofType("org.lockstep.Delivery").toString());
+    }
+
+    @Test
+    void aLazySwapInReadsWhatTheVpsBeforeRewroteInWholeAndTheRestByFaults(@TempDir Path dir) throws IOException {
+        long state = 2L << 20;
+        JobOptions job = TestJobs.job(VPS, 2, state + (1 << 20), 4096).with(EmBspOptions.IO, "async")
+                .with(EmBspOptions.DIRECT, "true").with(EmBspOptions.LAZY_SWAP_IN, "true");
+        int rounds = 3;
+        Recorded run = record(dir, () -> Simulation.run(job, world -> {
+            MemorySegment values = world.allocate(state);
+            long longs = state / 8;
+            for (long i = 0; i < longs; i++) {
+                values.setAtIndex(ValueLayout.JAVA_LONG, i, world.rank() * longs + i);
+            }
+            for (int round = 1; round <= rounds; round++) {
+                world.barrier();
+                for (long i = 0; i < longs; i++) { // every page read and rewritten after the swap-in
+                    values.setAtIndex(ValueLayout.JAVA_LONG, i, values.getAtIndex(ValueLayout.JAVA_LONG, i) + 1);
+                }
+            }
+            world.barrier();
+            for (long i = 0; i < longs; i++) {
+                assertEquals(world.rank() * longs + i + rounds, values.getAtIndex(ValueLayout.JAVA_LONG, i), "long " + i);
+            }
+        }));
+        Map<String, Long> bytes = run.ofType("org.lockstep.Swap").stream().collect(Collectors.groupingBy(e -> e.getString("direction"),
+                Collectors.summingLong(e -> e.getLong("bytes"))));
+        // the first VPs swapped in at a superstep map the state and fault it in; those after them read it whole at once
+        assertTrue(bytes.getOrDefault("in", 0L) >= (VPS - 4) * state, "read at swap-ins: " + bytes);
+        assertTrue(bytes.getOrDefault("in, lazily", 0L) >= state, "read by faults: " + bytes);
+        // (the reads of the contexts still resident at the end are counted when they are discarded, with no event)
+        assertTrue(run.report().total().bytes(IoCategory.SWAP_IN) >= bytes.getOrDefault("in", 0L) + bytes.getOrDefault("in, lazily", 0L),
+                "swap-ins: " + bytes);
     }
 
     private record Recorded(RunReport report, List<RecordedEvent> events) {

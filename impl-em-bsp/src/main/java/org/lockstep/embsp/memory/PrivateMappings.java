@@ -205,6 +205,18 @@ public final class PrivateMappings implements AutoCloseable {
         }
     }
 
+    /** As {@link #written(MemorySegment)}, for the pages of [{@code from}, {@code to}) of {@code partition} only. */
+    public List<long[]> written(MemorySegment partition, long from, long to) {
+        List<long[]> inside = written(partition.asSlice(from, to - from));
+        if (inside != null) {
+            for (long[] r : inside) {
+                r[0] += from;
+                r[1] += from;
+            }
+        }
+        return inside;
+    }
+
     /** Bytes of {@code length} bytes of disk {@code disk}'s file at {@code position} that the page cache holds (read from the disk since the last {@link #drop}). */
     public long cachedBytes(int disk, long position, long length) {
         try (Arena arena = Arena.ofConfined()) {

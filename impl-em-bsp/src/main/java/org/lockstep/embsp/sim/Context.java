@@ -55,7 +55,7 @@ public final class Context {
      * @param mappings lazy swap-in's mappings, or null to read every allocated block at a swap-in
      * @param ownMemory the context keeps {@code memory} to itself and never swaps
      */
-    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, PrivateMappings mappings, ReadHistory history,
+    Context(int vp, MemorySegment memory, ContextStore store, WriteWatch writes, PrivateMappings mappings, AccessHistory history,
             boolean ownMemory, boolean swapsTwice) {
         this.vp = vp;
         this.writes = writes;
@@ -193,7 +193,11 @@ public final class Context {
         try {
             if (residency != Residency.RESIDENT && lazy != null) {
                 // the faults read what is touched; the reads count when the context leaves
-                lazy.map(superstep, allocator.allocatedBlockRanges(store.blockSize()), meters);
+                SwapEvent event = Events.begun(new SwapEvent());
+                long eager = lazy.map(superstep, allocator.allocatedBlockRanges(store.blockSize()), meters);
+                if (event != null && eager > 0) {
+                    event.swapped(vp, "in", eager);
+                }
                 residency = Residency.RESIDENT;
                 loaned = List.of();
             } else if (residency != Residency.RESIDENT) {

@@ -2,10 +2,13 @@ package org.lockstep.embsp.sim;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.lockstep.embsp.io.ContextStore;
 import org.lockstep.embsp.io.IoCategory;
+import org.lockstep.embsp.io.IoDriver;
+import org.lockstep.embsp.io.IoHandle;
 import org.lockstep.embsp.io.IoMeter;
 import org.lockstep.embsp.memory.PrivateMappings;
 
@@ -15,8 +18,10 @@ import org.lockstep.embsp.memory.PrivateMappings;
  * touches are read, and a swap-out writes back only the pages written since. What the faults read
  * is counted when the context leaves the partition, as swap-in bytes on the meters of the swap-in
  * that mapped it: the run's exactly, the superstep's and the call's as far as they are still open
- * then (a call's record closes when its last VP leaves it; the reads come later). Called under the
- * context's write lock.
+ * then (a call's record closes when its last VP leaves it; the reads come later). The chunks that
+ * the contexts before wrote most of after a swap-in at the same superstep ({@link AccessHistory})
+ * are read eagerly instead, by the I/O driver into plain memory: a written page is written back
+ * anyway, and mapped it would have cost two faults and a copy. Called under the context's write lock.
  */
 final class LazySwapIn {
     private static final IoMeter[] NO_METERS = new IoMeter[0];
@@ -25,31 +30,54 @@ final class LazySwapIn {
     private final ContextStore store;
     private final int vp;
     private final MemorySegment memory;
-    private final ReadHistory history;
+    private final AccessHistory history;
     private IoMeter[] swapInMeters = NO_METERS;
-    /** The superstep of the swap-in that made the mappings: what the faults read is learned under it. */
+    /** The superstep of the swap-in that made the mappings: what is read and written is learned under it. */
     private int superstep = -1;
     /** The file ranges mapped now: {disk, position, length, offset in the partition}. */
     private final List<long[]> mapped = new ArrayList<>();
+    /** Parts of the mapped ranges the program freed since ({start, end}, sorted, merged): later stores there are new data's. */
+    private final List<long[]> freed = new ArrayList<>();
+    /** Per chunk: bytes mapped, and bytes of them written before they were freed or the context left. */
+    private final long[] mappedOfChunk;
+    private final long[] writtenOfChunk;
 
-    LazySwapIn(PrivateMappings mappings, ReadHistory history, ContextStore store, int vp, MemorySegment memory) {
+    LazySwapIn(PrivateMappings mappings, AccessHistory history, ContextStore store, int vp, MemorySegment memory) {
         this.mappings = mappings;
         this.history = history;
         this.store = store;
         this.vp = vp;
         this.memory = memory;
+        int chunks = (int) ((memory.byteSize() + AccessHistory.CHUNK - 1) / AccessHistory.CHUNK);
+        this.mappedOfChunk = new long[chunks];
+        this.writtenOfChunk = new long[chunks];
     }
 
     /**
      * Maps {@code blocks} ({start, end} block ranges) over the partition, which holds nothing else
-     * afterwards, and reads ahead the chunks the contexts swapped in at {@code superstep} before read
-     * much of.
+     * afterwards, except the chunks the contexts swapped in at {@code superstep} before wrote most
+     * of: those are read now. Reads ahead the mapped chunks they read much of. Returns the bytes read
+     * eagerly (counted on {@code meters} as they are read).
      */
-    void map(int superstep, List<long[]> blocks, IoMeter... meters) {
+    long map(int superstep, List<long[]> blocks, IoMeter... meters) {
         clear();
         this.superstep = superstep;
         swapInMeters = meters.clone();
+        List<long[]> eager = new ArrayList<>();
+        List<long[]> lazy = new ArrayList<>();
         for (long[] r : blocks) {
+            for (long from = r[0]; from < r[1]; ) {
+                long chunk = from / AccessHistory.CHUNK;
+                long to = Math.min(r[1], (chunk + 1) * AccessHistory.CHUNK);
+                if (history.writesMuchOf(superstep, chunk)) {
+                    extend(eager, from, to);
+                } else {
+                    extend(lazy, from, to);
+                }
+                from = to;
+            }
+        }
+        for (long[] r : lazy) {
             store.forEachExtent(vp, r[0], r[1] - r[0], (disk, position, rangeOffset, length) -> {
                 mappings.map(memory, r[0] + rangeOffset, length, disk, position);
                 mapped.add(new long[] {disk, position, length, r[0] + rangeOffset});
@@ -57,19 +85,37 @@ final class LazySwapIn {
         }
         for (long[] m : mapped) {
             forEachChunk(m, (chunk, from, to) -> {
+                mappedOfChunk[(int) chunk] += to - from;
                 if (history.readsMuchOf(superstep, chunk)) {
                     mappings.readAhead(memory, from, to - from);
                 }
             });
         }
+        List<IoHandle> reads = new ArrayList<>();
+        long bytes = 0;
+        for (long[] e : eager) {
+            reads.add(store.submit(IoDriver.Direction.READ, vp, e[0], memory.asSlice(e[0], e[1] - e[0]), IoCategory.SWAP_IN, meters));
+            bytes += e[1] - e[0];
+        }
+        ContextStore.all(reads).await();
+        return bytes;
     }
 
-    /** Calls {@code action} for each piece of mapped range {@code m} inside one {@link ReadHistory#CHUNK} of the context. */
+    /** Adds [from, to) to the sorted ranges {@code ranges}, which it follows. */
+    private static void extend(List<long[]> ranges, long from, long to) {
+        if (!ranges.isEmpty() && ranges.getLast()[1] == from) {
+            ranges.getLast()[1] = to;
+        } else {
+            ranges.add(new long[] {from, to});
+        }
+    }
+
+    /** Calls {@code action} for each piece of mapped range {@code m} inside one {@link AccessHistory#CHUNK} of the context. */
     private static void forEachChunk(long[] m, ChunkAction action) {
         long end = m[3] + m[2];
         for (long from = m[3]; from < end; ) {
-            long chunk = from / ReadHistory.CHUNK;
-            long to = Math.min(end, (chunk + 1) * ReadHistory.CHUNK);
+            long chunk = from / AccessHistory.CHUNK;
+            long to = Math.min(end, (chunk + 1) * AccessHistory.CHUNK);
             action.piece(chunk, from, to);
             from = to;
         }
@@ -94,20 +140,82 @@ final class LazySwapIn {
     }
 
     /**
-     * The program freed [{@code from}, {@code to}): its mapped pages become fresh anonymous ones. What
+     * The program freed [{@code from}, {@code to}): its mapped pages become fresh anonymous ones, and
+     * what it had written of them is learned first (later stores there are a new allocation's). What
      * the faults read there before stays in the page cache, so {@link #countReads} still counts it.
      */
     void forget(long from, long to) {
+        List<long[]> hit = new ArrayList<>();
         for (long[] m : mapped) {
             if (m[3] < to && from < m[3] + m[2]) {
-                mappings.forget(memory, Math.max(from, m[3]), Math.min(to, m[3] + m[2]));
+                hit.add(new long[] {Math.max(from, m[3]), Math.min(to, m[3] + m[2])});
             }
+        }
+        if (hit.isEmpty()) {
+            return;
+        }
+        List<long[]> written = mappings.written(memory, from, to);
+        if (written != null) {
+            learnWrites(written);
+        }
+        for (long[] h : hit) {
+            mappings.forget(memory, h[0], h[1]);
+        }
+        addFreed(from, to);
+    }
+
+    /**
+     * Pages written since {@link #map}, as {start, end} offsets; null if that cannot be told. What
+     * was written of the mapped blocks is learned (the context is leaving).
+     */
+    List<long[]> written() {
+        List<long[]> written = mappings.written(memory);
+        if (written != null) {
+            learnWrites(written);
+            for (int c = 0; c < mappedOfChunk.length; c++) {
+                if (mappedOfChunk[c] > 0) {
+                    history.recordWrites(superstep, c, mappedOfChunk[c], writtenOfChunk[c]);
+                }
+            }
+        }
+        Arrays.fill(mappedOfChunk, 0);
+        Arrays.fill(writtenOfChunk, 0);
+        return written;
+    }
+
+    /** Adds to each chunk the bytes of {@code written} (sorted {start, end} offsets) on its mapped, not freed, parts. */
+    private void learnWrites(List<long[]> written) {
+        List<long[]> own = AwaitedRegions.subtract(written, freed);
+        for (long[] m : mapped) {
+            forEachChunk(m, (chunk, from, to) -> writtenOfChunk[(int) chunk] += overlap(own, from, to));
         }
     }
 
-    /** Pages written since {@link #map}, as {start, end} offsets; null if that cannot be told. */
-    List<long[]> written() {
-        return mappings.written(memory);
+    /** Bytes of the sorted, disjoint {@code ranges} inside [from, to). */
+    static long overlap(List<long[]> ranges, long from, long to) {
+        int low = 0;
+        int high = ranges.size();
+        while (low < high) { // the first range that ends after from
+            int mid = (low + high) >>> 1;
+            if (ranges.get(mid)[1] <= from) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        long bytes = 0;
+        for (int i = low; i < ranges.size() && ranges.get(i)[0] < to; i++) {
+            bytes += Math.min(to, ranges.get(i)[1]) - Math.max(from, ranges.get(i)[0]);
+        }
+        return bytes;
+    }
+
+    /** Adds [from, to) to {@link #freed}, keeping it sorted and merged. */
+    private void addFreed(long from, long to) {
+        freed.add(new long[] {from, to});
+        List<long[]> merged = Context.mergeToBlocks(freed, 1);
+        freed.clear();
+        freed.addAll(merged);
     }
 
     /**
@@ -120,7 +228,7 @@ final class LazySwapIn {
         for (long[] m : mapped) {
             forEachChunk(m, (chunk, from, to) -> {
                 long read = mappings.cachedBytes((int) m[0], m[1] + from - m[3], to - from);
-                history.record(superstep, chunk, to - from, read);
+                history.recordReads(superstep, chunk, to - from, read);
                 bytes[0] += read;
             });
         }
@@ -149,6 +257,9 @@ final class LazySwapIn {
             mappings.forget(memory, m[3], m[3] + m[2]);
         }
         mapped.clear();
+        freed.clear();
+        Arrays.fill(mappedOfChunk, 0);
+        Arrays.fill(writtenOfChunk, 0);
         store.forEachExtent(vp, 0, store.contextSize(), (disk, position, rangeOffset, length) -> mappings.drop(disk, position, length));
     }
 }

@@ -71,7 +71,7 @@ public final class Machine implements AutoCloseable {
         this.writes = memories.isEmpty() || !options.writeWatch() ? WriteWatch.none() : WriteWatch.over(memories);
         this.firstVp = options.firstVp();
         this.vps = new Vp[options.localVps()];
-        ReadHistory history = new ReadHistory();
+        AccessHistory history = new AccessHistory();
         for (int t = 0; t < vps.length; t++) {
             int id = firstVp + t;
             Partition partition = partitions[t % partitions.length];

@@ -24,7 +24,7 @@ final class SwapEvent extends Event {
     int vp;
 
     @Label("Direction")
-    @Description("'out' (to disk), 'in' (back into the partition), 'in, lazily' (what a lazy swap-in's page faults read, told at the swap-out) or 'loan' (blocks read in as a copy)")
+    @Description("'out' (to disk), 'in' (read back into the partition: all of it, or the chunks a lazy swap-in reads eagerly), 'in, lazily' (what a lazy swap-in's page faults read, told at the swap-out) or 'loan' (blocks read in as a copy)")
     String direction;
 
     @Label("Bytes")
