@@ -10,13 +10,16 @@ import org.lockstep.api.CommunicatorRequest;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
+import org.lockstep.api.ProcessFailedException;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.embsp.sim.Context;
+import org.lockstep.embsp.sim.Machine;
 import org.lockstep.embsp.sim.Vp;
 import org.lockstep.spi.collective.AbstractCommunicator;
 import org.lockstep.spi.collective.CollectiveEngine;
 import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
+import org.lockstep.spi.messaging.PeerLiveness;
 
 /**
  * A virtual processor's communicator. Point-to-point goes through {@link PointToPoint};
@@ -24,8 +27,13 @@ import org.lockstep.spi.messaging.CompletedCommunicatorRequest;
  * private context, where the point-to-point schedules of the non-blocking collectives EM-BSP has
  * no algorithm of its own for also run. {@link #allocate} places memory in the
  * VP's context — the memory that survives swaps; Java heap objects are not swapped.
+ *
+ * <p>It tells a polling wait when a rank has ended ({@link PeerLiveness}): a point-to-point
+ * window's waits poll then (a VP with windows polls in every wait, to serve them), and a poll is
+ * running to the scheduler, so the deadlock check that fails a blocked wait on a VP that ended
+ * never sees it; without this an origin whose target failed polled in its unlock for ever.
  */
-public final class EmCommunicator extends AbstractCommunicator {
+public final class EmCommunicator extends AbstractCommunicator implements PeerLiveness {
     private final CommWorld world;
     private final Group group;
     private final Vp vp;
@@ -194,6 +202,20 @@ public final class EmCommunicator extends AbstractCommunicator {
     @Override
     public String toString() {
         return "rank " + rank + " of " + group;
+    }
+
+    /**
+     * PROC_FAILED if rank {@code r}'s VP has ended (failed or finished). VPs of another real
+     * processor are not judged here: a VP's failure there fails every processor's run.
+     */
+    @Override
+    public void failIfGone(int r) {
+        int id = group.vpOf(r);
+        Machine machine = world.machine();
+        if (machine.simulates(id) && machine.scheduler().ended(machine.vp(id))) {
+            throw new ProcessFailedException(ErrorClass.PROC_FAILED, r, "rank " + r + " (VP " + id
+                    + ") has ended (failed or finished): it sends nothing more");
+        }
     }
 
     /** The simulation's virtual processors ({@code MPI_UNIVERSE_SIZE}). */

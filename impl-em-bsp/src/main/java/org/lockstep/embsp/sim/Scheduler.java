@@ -155,6 +155,20 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * Whether {@code vp}'s program has ended (finished or failed): it will send nothing more, so a
+     * wait that polls for something of it must fail rather than poll for ever (a blocked wait learns
+     * it from the deadlock check, which a polling VP, counted as running, never triggers).
+     */
+    public boolean ended(Vp vp) {
+        lock.lock();
+        try {
+            return vp.state == RunState.DONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Called on a VP's thread after its program: releases its partition; {@code failure} is null on success. */
     public void finish(Vp vp, Throwable failure) {
         lock.lock();
