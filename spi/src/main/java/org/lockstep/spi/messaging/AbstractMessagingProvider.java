@@ -105,8 +105,10 @@ public abstract class AbstractMessagingProvider implements LockstepProvider, Att
                 }));
             }
             threads.forEach(Thread::start);
-            for (Thread t : threads) {
-                joinUninterruptibly(t);
+            List<Integer> stillRunning = joinAll(threads);
+            if (!stillRunning.isEmpty()) {
+                throw new LockstepException(ErrorClass.OTHER, "interrupted while ranks ran; ranks " + stillRunning
+                        + " did not stop within " + RANK_STOP_WAIT.toSeconds() + " s of the interrupt");
             }
         }
         LockstepException summary = null;
@@ -127,18 +129,42 @@ public abstract class AbstractMessagingProvider implements LockstepProvider, Att
         }
     }
 
-    private static void joinUninterruptibly(Thread t) {
+    /** How long an interrupted job waits for its rank threads to end after passing the interrupt on. */
+    private static final java.time.Duration RANK_STOP_WAIT = java.time.Duration.ofSeconds(10);
+
+    /**
+     * Waits for every rank thread. An interrupt of the caller (a test's timeout, a cancelled task) is
+     * passed on to the ranks, whose waits end on it where they can, and the ranks get
+     * {@link #RANK_STOP_WAIT} to end; the interrupt stays set for the caller. Returns the ranks that
+     * had not ended then (none when the job ended by itself).
+     */
+    private static List<Integer> joinAll(List<Thread> threads) {
+        long deadline = 0;
         boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        List<Integer> stillRunning = new ArrayList<>();
+        for (int r = 0; r < threads.size(); r++) {
+            Thread t = threads.get(r);
+            while (t.isAlive()) {
+                try {
+                    if (!interrupted) {
+                        t.join();
+                    } else if (!t.join(java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))
+                            && System.nanoTime() - deadline >= 0) {
+                        stillRunning.add(r);
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    if (!interrupted) {
+                        interrupted = true;
+                        deadline = System.nanoTime() + RANK_STOP_WAIT.toNanos();
+                        threads.forEach(Thread::interrupt);
+                    }
+                }
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        return stillRunning;
     }
 }
