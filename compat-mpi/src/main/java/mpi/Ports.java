@@ -70,22 +70,35 @@ final class Ports {
 
     /**
      * One group's side of a connection, collective over {@code local} ({@code accepting}: the
-     * group whose rank {@code root} opened {@code port}). At the roots, the connecting one sends
-     * its world rank to the port's rank and the accepting one receives it; then both groups make
-     * the intercommunicator with the roots as leaders (peer, leader and tag count there only).
+     * group whose rank {@code root} opened {@code port}). The root checks the port first and tells
+     * its group whether it may go on, so that a port the root refuses ({@code MPI_ERR_PORT}) fails
+     * the call at every rank of the group instead of leaving the others waiting for it. At the roots,
+     * the connecting one sends its world rank to the port's rank and the accepting one receives it;
+     * then both groups make the intercommunicator with the roots as leaders (peer, leader and tag
+     * count there only).
      */
     static Intercommunicator join(String call, Communicator local, int root, String port, boolean accepting) throws MPIException {
         if (local.rank() != root) {
+            if (!rootGoesOn(local, root, true)) {
+                throw ErrorClasses.argument(ErrorClasses.PORT, call, "rank " + root + ", the root of this group, refused the port");
+            }
             return local.createIntercommunicator(root, null, 0, 0);
         }
         Session s = Session.get();
-        Port p = parse(call, port);
-        int remoteLeader;
-        if (accepting) {
-            if (p.worldRank() != s.world.rank()) {
+        Port p;
+        try {
+            p = parse(call, port);
+            if (accepting && p.worldRank() != s.world.rank()) {
                 throw ErrorClasses.argument(ErrorClasses.PORT, call, "port " + port + " was opened by rank " + p.worldRank()
                         + " of the world, not by this accepting root (rank " + s.world.rank() + ")");
             }
+        } catch (MPIException refused) {
+            rootGoesOn(local, root, false);
+            throw refused;
+        }
+        rootGoesOn(local, root, true);
+        int remoteLeader;
+        if (accepting) {
             int[] connector = new int[1];
             s.ports.recv(MemorySegment.ofArray(connector), 1, Datatype.INT, Communicator.ANY_SOURCE, p.requestTag());
             remoteLeader = connector[0];
@@ -94,6 +107,16 @@ final class Ports {
             remoteLeader = p.worldRank();
         }
         return local.createIntercommunicator(root, s.ports, remoteLeader, p.leaderTag());
+    }
+
+    /** The root's word to its group ({@code goesOn} at the root, ignored elsewhere): whether it accepted the port. */
+    private static boolean rootGoesOn(Communicator local, int root, boolean goesOn) {
+        if (local.size() == 1) {
+            return goesOn;
+        }
+        int[] word = {goesOn ? 1 : 0};
+        local.bcast(MemorySegment.ofArray(word), 1, Datatype.INT, root);
+        return word[0] == 1;
     }
 
     /** {@code MPI_Close_port}: a port holds nothing until an accept uses it, so closing checks the name. */

@@ -9,7 +9,8 @@ import mpi.MPIException;
  * Ports between two halves of the world: the lower half's rank 0 opens a port and hands its name
  * to the upper half's rank 0; the lower half accepts, the upper half connects, twice on the same
  * port; the intercommunicators carry an allReduce and a message between the roots; closePort, and
- * names that are not ports, are checked.
+ * names that are not ports, are checked, and a port refused at a group's root (under ERRORS_RETURN)
+ * fails the call at every rank of that group.
  */
 public final class Ports {
     public static void main(String[] args) throws MPIException {
@@ -63,11 +64,30 @@ public final class Ports {
             String others = port;
             Check.fails(MPI.ERR_PORT, "was opened by rank 0", () -> MPI.COMM_SELF.accept(others, 0));
         }
+        refusedAtTheRoot(half, accepting, size);
         if (rank == 0) {
             Intracomm.closePort(port);
         }
         half.free();
         Check.passed("ports");
         MPI.Finalize();
+    }
+
+    /**
+     * Each half's root names a port it cannot use (the lower half's: a port opened by another rank;
+     * the upper half's: not a port): the root fails with ERR_PORT naming why, its group's other
+     * ranks with ERR_PORT naming the root, and none waits for the other half.
+     */
+    private static void refusedAtTheRoot(Intracomm half, boolean accepting, int size) throws MPIException {
+        half.setErrhandler(MPI.ERRORS_RETURN);
+        boolean root = half.getRank() == 0;
+        String why = !root ? "refused the port" : accepting ? "was opened by rank" : "is not a port";
+        String port = !root ? null : accepting ? "lockstep-port:" + (size - 1) + ":1" : "tcp://somewhere:1234";
+        if (accepting) {
+            Check.fails(MPI.ERR_PORT, why, () -> half.accept(port, 0));
+        } else {
+            Check.fails(MPI.ERR_PORT, why, () -> half.connect(port, 0));
+        }
+        half.barrier();
     }
 }
