@@ -51,18 +51,17 @@ final class Buffers {
     /** The memory of {@code buf}. */
     static MemorySegment segment(Object buf, String call) throws MPIException {
         return switch (buf) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
             case boolean[] a -> booleansAsBytes(a);
             case Buffer b -> ofBuffer(b);
             case null -> throw ErrorClasses.argument(ErrorClasses.BUFFER, call, "the buffer is null");
-            default -> throw ErrorClasses.argument(ErrorClasses.BUFFER, call, "a buffer must be a primitive array or a java.nio buffer, not a "
-                    + buf.getClass().getName());
+            default -> {
+                MemorySegment array = arraySegment(buf);
+                if (array == null) {
+                    throw ErrorClasses.argument(ErrorClasses.BUFFER, call, "a buffer must be a primitive array or a java.nio buffer, not a "
+                            + buf.getClass().getName());
+                }
+                yield array;
+            }
         };
     }
 
@@ -147,6 +146,7 @@ final class Buffers {
         return MemorySegment.ofBuffer(found.parent.duplicate().clear()).asSlice(found.startByte - before);
     }
 
+    /** The memory of a primitive array other than {@code boolean[]}, or null for anything else. */
     private static MemorySegment arraySegment(Object array) {
         return switch (array) {
             case byte[] a -> MemorySegment.ofArray(a);
@@ -160,7 +160,8 @@ final class Buffers {
         };
     }
 
-    private static int elementBytes(Buffer b) {
+    /** Bytes in an element of {@code b}. */
+    static int elementBytes(Buffer b) {
         return switch (b) {
             case java.nio.ByteBuffer x -> 1;
             case java.nio.CharBuffer x -> 2;

@@ -83,7 +83,8 @@ final class ErrorClasses {
             Map.entry("MPI_ERR_IO", IO), Map.entry("MPI_ERR_KEYVAL", KEYVAL), Map.entry("MPI_ERR_NO_MEM", NO_MEM),
             Map.entry("MPI_ERR_INFO_KEY", INFO_KEY), Map.entry("MPI_ERR_INFO_VALUE", INFO_VALUE), Map.entry("MPI_ERR_INFO", INFO),
             Map.entry("MPI_ERR_RMA_SYNC", RMA_SYNC), Map.entry("MPI_ERR_RMA_RANGE", RMA_RANGE), Map.entry("MPI_ERR_WIN", WIN),
-            Map.entry("MPI_ERR_UNSUPPORTED_OPERATION", UNSUPPORTED_OPERATION));
+            Map.entry("MPI_ERR_UNSUPPORTED_OPERATION", UNSUPPORTED_OPERATION), Map.entry("MPI_ERR_ASSERT", ASSERT),
+            Map.entry("MPI_ERR_INFO_NOKEY", INFO_NOKEY));
 
     private ErrorClasses() {
     }

@@ -9,8 +9,9 @@ import org.lockstep.api.Window;
 /**
  * A window of memory that other ranks access by one-sided communication ({@code MPI_Win}), over
  * Lockstep's {@link Window}. Origin and target must describe the same elements (same element type
- * and count); assertions are accepted and not acted on (MPI allows that), and of the hints only
- * {@code no_locks}: such a window refuses passive-target locks. A window's failed calls go to its
+ * and count, {@link WinElements}); assertions are Lockstep's ({@link WinAssertions}: a window acts
+ * on those that save it work, and a call given one it does not take is {@link MPI#ERR_ASSERT}), and of
+ * the hints only {@code no_locks} is acted on: such a window refuses passive-target locks. A window's failed calls go to its
  * error handler ({@link MPI#ERRORS_ARE_FATAL} unless set, as in MPI); its attributes are the
  * bindings' (predefined {@link MPI#WIN_BASE}, {@link MPI#WIN_SIZE} and {@link MPI#WIN_DISP_UNIT} in
  * bytes, keyvals of its own). Dynamic windows (attach, detach) are not there: they throw an
@@ -43,7 +44,7 @@ public final class Win implements Freeable {
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         this.comm = comm;
-        int elementBytes = elementBytes(base);
+        int elementBytes = WinElements.elementBytes(base);
         MemorySegment memory = Buffers.segment(base, "new Win");
         if (size < 0) {
             throw ErrorClasses.argument(ErrorClasses.SIZE, "new Win", "negative size " + size);
@@ -59,27 +60,6 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Bytes in an element of a window's buffer: the bindings count a window's size and
-     * displacement unit in elements of its buffer, which must be direct, as theirs must.
-     */
-    private static int elementBytes(Buffer base) {
-        if (base == null) {
-            return 1; // the allocating form: the bindings would fail on null; here it counts bytes
-        }
-        if (!base.isDirect()) {
-            throw new IllegalArgumentException("The buffer must be direct.");
-        }
-        return switch (base) {
-            case java.nio.ByteBuffer b -> 1;
-            case java.nio.CharBuffer b -> 2;
-            case java.nio.ShortBuffer b -> 2;
-            case java.nio.IntBuffer b -> 4;
-            case java.nio.FloatBuffer b -> 4;
-            default -> 8; // LongBuffer, DoubleBuffer
-        };
-    }
-
-    /**
      * {@code MPI_Win_allocate} ({@link #FLAVOR_PRIVATE}) or {@code MPI_Win_allocate_shared}
      * ({@link #FLAVOR_SHARED}): the memory is Lockstep's, so {@code base} is not where it is.
      */
@@ -88,7 +68,7 @@ public final class Win implements Freeable {
         if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED) {
             throw ErrorClasses.argument(ErrorClasses.ARG, "new Win", "flavor " + flavor);
         }
-        int elementBytes = elementBytes(base);
+        int elementBytes = WinElements.elementBytes(base);
         long bytes = (long) size * elementBytes;
         made(dispUnit * elementBytes, info);
         this.window = make("new Win", c -> flavor == FLAVOR_SHARED ? c.allocateSharedWindow(bytes, dispUnitBytes, hints)
@@ -128,16 +108,6 @@ public final class Win implements Freeable {
         }
     }
 
-    /** The element count of an access whose origin and target describe the same elements; TYPE otherwise. */
-    private static long elements(String call, int orgCount, Datatype orgType, int targetCount, Datatype targetType) throws MPIException {
-        long n = orgType.wireCount(call, orgCount);
-        if (orgType.wire != targetType.wire || n != targetType.wireCount(call, targetCount)) {
-            throw ErrorClasses.argument(ErrorClasses.TYPE, call, "origin (" + orgCount + " " + orgType + ") and target (" + targetCount
-                    + " " + targetType + ") must be the same elements");
-        }
-        return n;
-    }
-
     public void attach(Buffer base, int size) throws MPIException {
         MPI.check();
         throw ErrorClasses.unsupported("Win.attach", MISSING);
@@ -155,29 +125,35 @@ public final class Win implements Freeable {
     }
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        long n = elements("Win.put", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.put", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.put");
         call("Win.put", w -> w.put(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        long n = elements("Win.get", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.get", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.get");
         call("Win.get", w -> w.get(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        long n = elements("Win.accumulate", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.accumulate", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.accumulate");
         call("Win.accumulate", w -> w.accumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void fence(int assertion) throws MPIException {
-        call("Win.fence", Window::fence);
+        if (assertion == 0) {
+            call("Win.fence", Window::fence);
+        } else {
+            Window.Assertion[] given = assertions(assertion, "Win.fence");
+            call("Win.fence", w -> w.fence(given));
+        }
     }
 
     public void start(Group group, int assertion) throws MPIException {
-        call("Win.start", w -> w.start(lockstepGroup(group)));
+        Window.Assertion[] given = assertions(assertion, "Win.start");
+        call("Win.start", w -> w.start(lockstepGroup(group), given));
     }
 
     public void complete() throws MPIException {
@@ -185,7 +161,8 @@ public final class Win implements Freeable {
     }
 
     public void post(Group group, int assertion) throws MPIException {
-        call("Win.post", w -> w.post(lockstepGroup(group)));
+        Window.Assertion[] given = assertions(assertion, "Win.post");
+        call("Win.post", w -> w.post(lockstepGroup(group), given));
     }
 
     public void waitFor() throws MPIException {
@@ -212,11 +189,25 @@ public final class Win implements Freeable {
             case MPI.LOCK_SHARED -> Window.LockType.SHARED;
             default -> throw ErrorClasses.argument(ErrorClasses.LOCKTYPE, "Win.lock", "lock type " + lockType);
         };
-        call("Win.lock", w -> w.lock(type, rank));
+        if (assertion == 0) {
+            call("Win.lock", w -> w.lock(type, rank));
+        } else {
+            Window.Assertion[] given = assertions(assertion, "Win.lock");
+            call("Win.lock", w -> w.lock(type, rank, given));
+        }
     }
 
     public void unlock(int rank) throws MPIException {
         call("Win.unlock", w -> w.unlock(rank));
+    }
+
+    /** The assertion bits as Lockstep's; bits no MPI_MODE_ names go to the window's handler as ERR_ASSERT. */
+    private Window.Assertion[] assertions(int assertion, String call) throws MPIException {
+        try {
+            return WinAssertions.of(assertion, call);
+        } catch (MPIException e) {
+            throw errhandler.handle(call, e);
+        }
     }
 
     /** The window was made with the hint {@code no_locks=true}: passive-target epochs are then an error (MPI 4.1 §12.2.1). */
@@ -305,80 +296,50 @@ public final class Win implements Freeable {
         hints = Info.toHints(info);
     }
 
-    /**
-     * {@code MPI_Rput}: the request completes at the origin. MPI 4.1 §12.3.5 allows request-based
-     * accesses in passive-target epochs only, and so does Lockstep's window; Open MPI's bindings run
-     * them in a fence or start epoch too, so there this is a put ({@code MPI_Put} copies the origin,
-     * so its request is complete at once) and such programs keep running.
-     */
+    /** {@code MPI_Rput}: the request completes at the origin; in an active-target epoch a put ({@link WinRequests}). */
     public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        long n = elements("Win.rPut", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.rPut", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rPut");
-        return requestedOr("Win.rPut", w -> w.rput(data, n, orgType.wire, targetRank, targetDisp),
+        return WinRequests.startedOrDone(comm, errhandler, "Win.rPut", live("Win.rPut"), w -> w.rput(data, n, orgType.wire, targetRank, targetDisp),
                 w -> w.put(data, n, orgType.wire, targetRank, targetDisp));
     }
 
-    /** {@code MPI_Rget}: as {@link #rPut}; the request completes once {@code origin} holds the elements. */
+    /** {@code MPI_Rget}: the request completes once {@code origin} holds the elements (passive-target epochs only). */
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) throws MPIException {
-        long n = elements("Win.rGet", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.rGet", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rGet");
-        return requested("Win.rGet", w -> w.rget(data, n, orgType.wire, targetRank, targetDisp));
+        return WinRequests.started(comm, errhandler, "Win.rGet", live("Win.rGet"), w -> w.rget(data, n, orgType.wire, targetRank, targetDisp));
     }
 
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        long n = elements("Win.rAccumulate", orgCount, orgType, targetCount, targetType);
+        long n = WinElements.of("Win.rAccumulate", orgCount, orgType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rAccumulate");
-        return requestedOr("Win.rAccumulate", w -> w.raccumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)),
+        return WinRequests.startedOrDone(comm, errhandler, "Win.rAccumulate", live("Win.rAccumulate"),
+                w -> w.raccumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)),
                 w -> w.accumulate(data, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        long n = elements("Win.getAccumulate", orgCount, orgType, targetCount, targetType);
-        elements("Win.getAccumulate", resultCount, resultType, targetCount, targetType);
+        long n = WinElements.of("Win.getAccumulate", orgCount, orgType, targetCount, targetType);
+        WinElements.of("Win.getAccumulate", resultCount, resultType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.getAccumulate");
         MemorySegment result = Buffers.segment(resultAddr, "Win.getAccumulate");
         call("Win.getAccumulate", w -> w.getAccumulate(data, result, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) throws MPIException {
-        long n = elements("Win.rGetAccumulate", orgCount, orgType, targetCount, targetType);
-        elements("Win.rGetAccumulate", resultCount, resultType, targetCount, targetType);
+        long n = WinElements.of("Win.rGetAccumulate", orgCount, orgType, targetCount, targetType);
+        WinElements.of("Win.rGetAccumulate", resultCount, resultType, targetCount, targetType);
         MemorySegment data = Buffers.segment(origin, "Win.rGetAccumulate");
         MemorySegment result = Buffers.segment(resultAddr, "Win.rGetAccumulate");
-        return requested("Win.rGetAccumulate", w -> w.rgetAccumulate(data, result, n, orgType.wire, targetRank, targetDisp,
-                op.forType(orgType)));
-    }
-
-    private interface Requesting {
-        org.lockstep.api.Request start(Window w) throws MPIException;
-    }
-
-    private Request requested(String call, Requesting body) throws MPIException {
-        Window w = live(call);
-        try {
-            return new Request(comm, call, body.start(w));
-        } catch (LockstepException e) {
-            throw errhandler.handle(call, e);
-        }
-    }
-
-    /** {@code body}, or where it is RMA_SYNC for want of a lock (an active-target epoch), {@code plain} and a complete request (see {@link #rPut}). */
-    private Request requestedOr(String call, Requesting body, Call plain) throws MPIException {
-        Window w = live(call);
-        try {
-            return new Request(comm, call, body.start(w));
-        } catch (LockstepException e) {
-            if (e.errorClass() != org.lockstep.api.ErrorClass.RMA_SYNC) {
-                throw errhandler.handle(call, e);
-            }
-        }
-        call(call, plain);
-        return new Request(comm, call, new CompletedRequest(org.lockstep.api.Status.empty()));
+        return WinRequests.started(comm, errhandler, "Win.rGetAccumulate", live("Win.rGetAccumulate"),
+                w -> w.rgetAccumulate(data, result, n, orgType.wire, targetRank, targetDisp, op.forType(orgType)));
     }
 
     public void lockAll(int assertion) throws MPIException {
         refuseLocksIfAsked("Win.lockAll");
-        call("Win.lockAll", Window::lockAll);
+        Window.Assertion[] given = assertions(assertion, "Win.lockAll");
+        call("Win.lockAll", w -> w.lockAll(given));
     }
 
     public void unlockAll() throws MPIException {

@@ -89,4 +89,31 @@ class LocalCallsTest {
         assertEquals(9, b.getInt(12));
         assertEquals((short) -3, MPI.shortInt.<ShortInt.Data>getData(b, 1).getValue());
     }
+
+    @Test
+    void windowAssertionBitsBecomeLockstepsAssertionsAndUnnamedBitsAreAssertErrors() throws MPIException {
+        assertArrayEquals(new org.lockstep.api.Window.Assertion[0], WinAssertions.of(0, "Win.fence"));
+        assertArrayEquals(new org.lockstep.api.Window.Assertion[] {org.lockstep.api.Window.Assertion.NOCHECK},
+                WinAssertions.of(MPI.MODE_NOCHECK, "Win.lock"));
+        assertArrayEquals(new org.lockstep.api.Window.Assertion[] {org.lockstep.api.Window.Assertion.NOSTORE,
+            org.lockstep.api.Window.Assertion.NOPRECEDE}, WinAssertions.of(MPI.MODE_NOPRECEDE | MPI.MODE_NOSTORE, "Win.fence"));
+        assertArrayEquals(new org.lockstep.api.Window.Assertion[] {org.lockstep.api.Window.Assertion.NOPUT,
+            org.lockstep.api.Window.Assertion.NOSUCCEED}, WinAssertions.of(MPI.MODE_NOSUCCEED | MPI.MODE_NOPUT, "Win.fence"));
+        MPIException e = assertThrows(MPIException.class, () -> WinAssertions.of(MPI.MODE_NOCHECK | 32, "Win.lock"));
+        assertEquals(MPI.ERR_ASSERT, e.getErrorClass());
+        assertEquals(true, e.getMessage().startsWith("Win.lock: assertion 33"), e.getMessage());
+    }
+
+    /** Every Lockstep class that carries a name of Open MPI 4.1's mpi.h reaches the program as that class, not as ERR_OTHER. */
+    @Test
+    void lockstepErrorClassesWithAnMpiNameMapToThatClass() {
+        assertEquals(MPI.ERR_ASSERT, ErrorClasses.of(org.lockstep.api.ErrorClass.ASSERT));
+        assertEquals(MPI.ERR_INFO_NOKEY, ErrorClasses.of(org.lockstep.api.ErrorClass.INFO_NOKEY));
+        for (org.lockstep.api.ErrorClass c : org.lockstep.api.ErrorClass.values()) {
+            boolean inOpenMpi41 = c.mpiName().startsWith("MPI_ERR_") && !c.mpiName().startsWith("MPI_ERR_PROC_FAILED");
+            if (inOpenMpi41 && c != org.lockstep.api.ErrorClass.OTHER) {
+                assertEquals(true, ErrorClasses.of(c) != MPI.ERR_OTHER, c + " (" + c.mpiName() + ") maps to ERR_OTHER");
+            }
+        }
+    }
 }

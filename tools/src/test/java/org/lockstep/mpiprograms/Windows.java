@@ -11,7 +11,8 @@ import mpi.Win;
 /**
  * One-sided communication: a window over a direct buffer (new Win(base, ...)) with fence epochs of
  * puts and gets around the ranks, fetch-and-add tickets under exclusive locks, an allocated window
- * (FLAVOR_PRIVATE) with accumulate, a complete without start (MPI.ERR_RMA_SYNC) under ERRORS_RETURN,
+ * (FLAVOR_PRIVATE) with accumulate in fences with assertions, a complete without start
+ * (MPI.ERR_RMA_SYNC) and assertions a call does not take (MPI.ERR_ASSERT) under ERRORS_RETURN,
  * window attributes and a window made with no_locks.
  */
 public final class Windows {
@@ -55,17 +56,19 @@ public final class Windows {
         Check.that(win.getErrhandler() == MPI.ERRORS_ARE_FATAL, "a window's errors are fatal unless set otherwise");
         win.setErrhandler(MPI.ERRORS_RETURN);
         Check.fails(MPI.ERR_RMA_SYNC, "Win.complete", win::complete);
+        Check.fails(MPI.ERR_ASSERT, "NOPRECEDE", () -> win.lock(MPI.LOCK_SHARED, 0, MPI.MODE_NOPRECEDE)); // lock takes NOCHECK only
+        Check.fails(MPI.ERR_ASSERT, "no MPI.MODE_", () -> win.fence(64));
         win.callErrhandler(MPI.ERR_OTHER); // returns under ERRORS_RETURN
         win.fence(0);
         win.free();
 
         Win allocated = new Win(2, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), Win.FLAVOR_PRIVATE); // 2 ints
-        allocated.fence(0);
+        allocated.fence(MPI.MODE_NOPRECEDE); // the assertions, true here, reach Lockstep's window
         allocated.accumulate(MPI.newIntBuffer(1).put(0, rank + 1), 1, MPI.INT, 0, 1, 1, MPI.INT, MPI.SUM);
-        allocated.fence(0);
+        allocated.fence(MPI.MODE_NOPUT);
         IntBuffer sum = MPI.newIntBuffer(1);
         allocated.get(sum, 1, MPI.INT, 0, 1, 1, MPI.INT);
-        allocated.fence(0);
+        allocated.fence(MPI.MODE_NOSUCCEED);
         Check.equal((long) size * (size + 1) / 2, sum.get(0), "the accumulated sum read back from rank 0");
         allocated.free();
         attributesAndHints(world);
@@ -87,7 +90,7 @@ public final class Windows {
         world.barrier();
         Check.equal(500 + prev, base.get(prev), "rPut by the previous rank");
         IntBuffer got = MPI.newIntBuffer(1);
-        win.lock(MPI.LOCK_SHARED, next, 0);
+        win.lock(MPI.LOCK_SHARED, next, MPI.MODE_NOCHECK); // only shared locks on the window now: no conflict to check
         win.rGet(got, 1, MPI.INT, next, rank, 1, MPI.INT).waitFor();
         win.unlock(next);
         Check.equal(500 + rank, got.get(0), "rGet of what this rank put");
