@@ -55,9 +55,11 @@ final class Attributes {
 
     /** A live key, or a freed one this object still holds a value for. */
     private void checkUsable(int keyval, String call) throws MPIException {
-        boolean usable;
-        synchronized (Attributes.class) {
-            usable = keyvals(LIVE_KEYVALS, kind).get(keyval) || keyvals(FREED_KEYVALS, kind).get(keyval) && values.containsKey(keyval);
+        boolean usable = false;
+        if (keyval >= 0) { // MPI.KEYVAL_INVALID (-1) and other negative keys name nothing
+            synchronized (Attributes.class) {
+                usable = keyvals(LIVE_KEYVALS, kind).get(keyval) || keyvals(FREED_KEYVALS, kind).get(keyval) && values.containsKey(keyval);
+            }
         }
         if (!usable) {
             throw ErrorClasses.argument(ErrorClasses.KEYVAL, call, "no such attribute key " + keyval);

@@ -116,4 +116,15 @@ class LocalCallsTest {
             }
         }
     }
+
+    /** ompi-java-test random/AttrErrorCode: KEYVAL_INVALID is ERR_KEYVAL (it was a BitSet's IndexOutOfBoundsException). */
+    @Test
+    void anInvalidKeyvalIsErrKeyval() {
+        for (Attributes.Kind kind : Attributes.Kind.values()) {
+            Attributes attributes = new Attributes(kind);
+            MPIException e = assertThrows(MPIException.class, () -> attributes.get(MPI.KEYVAL_INVALID, "getAttr"));
+            assertEquals(MPI.ERR_KEYVAL, e.getErrorClass());
+            assertEquals(MPI.ERR_KEYVAL, assertThrows(MPIException.class, () -> attributes.set(-7, "x", "setAttr")).getErrorClass());
+        }
+    }
 }
