@@ -22,10 +22,12 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code ring}: {@link SlotRingBenchmark#publishAndDrain}, the protocol on one pair ring;</li>
  *   <li>{@code blocking}: the whole path, one thread stepping two ranks of a mailbox thread world
  *       (mapped /dev/shm device, no asynchronous ring): {@code isend}, the matching {@code recv}, {@code await};</li>
- *   <li>{@code nonblocking}: the halo's form: {@code irecv} posted first, {@code isend}, then both awaited.</li>
+ *   <li>{@code nonblocking}: the halo's form: {@code irecv} posted first, {@code isend}, then both awaited;</li>
+ *   <li>{@code sendrecv}: the ping-pong's form: a blocking {@code send} (it returns at once: the payload travels in
+ *       place and the ring has room), then the matching blocking {@code recv}.</li>
  * </ul>
  *
- * <pre>java -cp "bench/target/lockstep-bench-*.jar:bench/target/lib/*" org.lockstep.bench.CpuPerMessage ring|blocking|nonblocking [ROUNDS [MESSAGES [PAYLOAD...]]]</pre>
+ * <pre>java -cp "bench/target/lockstep-bench-*.jar:bench/target/lib/*" org.lockstep.bench.CpuPerMessage ring|blocking|nonblocking|sendrecv [ROUNDS [MESSAGES [PAYLOAD...]]]</pre>
  */
 public final class CpuPerMessage {
     private static final String BLACKHOLE_CONSENT =
@@ -42,8 +44,8 @@ public final class CpuPerMessage {
         for (int payload : payloads) {
             switch (path) {
                 case "ring" -> ring(rounds, messages, payload);
-                case "blocking", "nonblocking" -> stepped(path, rounds, messages, payload);
-                default -> throw new IllegalArgumentException("path must be ring, blocking or nonblocking: " + path);
+                case "blocking", "nonblocking", "sendrecv" -> stepped(path, rounds, messages, payload);
+                default -> throw new IllegalArgumentException("path must be ring, blocking, nonblocking or sendrecv: " + path);
             }
         }
     }
@@ -72,15 +74,22 @@ public final class CpuPerMessage {
             Communicator receiver = world.communicator(1);
             MemorySegment out = Arena.ofAuto().allocate(Math.max(payload, 1), 64);
             MemorySegment in = Arena.ofAuto().allocate(Math.max(payload, 1), 64);
-            Runnable message = path.equals("blocking") ? () -> {
-                Request send = sender.isend(out, payload, Datatype.BYTE, 1, 0);
-                receiver.recv(in, payload, Datatype.BYTE, 0, 0);
-                send.await();
-            } : () -> {
-                Request receive = receiver.irecv(in, payload, Datatype.BYTE, 0, 0);
-                Request send = sender.isend(out, payload, Datatype.BYTE, 1, 0);
-                receive.await();
-                send.await();
+            Runnable message = switch (path) {
+                case "blocking" -> () -> {
+                    Request send = sender.isend(out, payload, Datatype.BYTE, 1, 0);
+                    receiver.recv(in, payload, Datatype.BYTE, 0, 0);
+                    send.await();
+                };
+                case "sendrecv" -> () -> {
+                    sender.send(out, payload, Datatype.BYTE, 1, 0);
+                    receiver.recv(in, payload, Datatype.BYTE, 0, 0);
+                };
+                default -> () -> {
+                    Request receive = receiver.irecv(in, payload, Datatype.BYTE, 0, 0);
+                    Request send = sender.isend(out, payload, Datatype.BYTE, 1, 0);
+                    receive.await();
+                    send.await();
+                };
             };
             report(path, payload, measure(rounds, messages, message));
         } finally {

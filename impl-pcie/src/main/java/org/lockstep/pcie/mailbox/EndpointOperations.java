@@ -56,6 +56,26 @@ final class EndpointOperations {
         return request;
     }
 
+    /**
+     * A blocking send: a message that travels in place and finds room is published at once, with
+     * no request ({@link Sender#placeInPlaceNow}); any other is started and awaited.
+     */
+    void send(MemorySegment buffer, long bytes, int dest, int tag, int context, boolean synchronous, int reportedDest) {
+        if (!synchronous && bytes <= core.sender.inlineCapacity()) {
+            core.checkOpen();
+            core.lock.lock();
+            try {
+                core.checkOpen();
+                if (core.sender.placeInPlaceNow(buffer, bytes, dest, tag, context)) {
+                    return;
+                }
+            } finally {
+                core.lock.unlock();
+            }
+        }
+        startSend(buffer, bytes, dest, tag, context, synchronous, reportedDest).await();
+    }
+
     /** Posts a receive from world rank {@code source} (or {@code ANY_SOURCE}) on {@code context}. */
     Request startReceive(MemorySegment buffer, long capacity, int source, int tag, int context, Group group) {
         core.checkOpen();

@@ -80,6 +80,12 @@ final class MailboxCommunicator extends AbstractCommunicator implements PeerLive
         return operations.startSend(data, bytes, group.worldRank(dest), tag, context, synchronous, dest);
     }
 
+    /** A blocking send: one that travels in place and finds room needs no request. */
+    @Override
+    protected void implSendBlocking(MemorySegment data, long bytes, int dest, int tag, boolean synchronous) {
+        operations.send(data, bytes, group.worldRank(dest), tag, context, synchronous, dest);
+    }
+
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
         return operations.startReceive(buffer, capacity, group.worldRank(source), tag, context, group);

@@ -211,8 +211,11 @@ final class Receiver {
             channel.reassembly = message.reassembly;
         }
         statistics.messagesReceived++;
-        MatchingEngine.PostedReceive posted = matching.arrive(new MatchingEngine.Arrival<>(
-                new Envelope(channel.source, message.tag, message.context), message.messageLength, message));
+        MatchingEngine.PostedReceive posted = matching.takePosted(channel.source, message.tag, message.context, message.messageLength);
+        if (posted == null) {
+            matching.addUnexpected(new MatchingEngine.Arrival<>(new Envelope(channel.source, message.tag, message.context),
+                    message.messageLength, message));
+        }
         ReceiveRequest receive = posted == null ? null : ((ReceiveRequest.Posted) posted).request;
         if ((message.flags & FLAG_RENDEZVOUS) != 0) {
             singleCopy.answer(message, receive); // before the delivery below releases the offer's block

@@ -2,6 +2,7 @@ package org.lockstep.pcie.mailbox;
 
 import static org.lockstep.pcie.layout.SlotDescriptor.FLAG_PREAMBLE;
 
+import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 
 import org.lockstep.api.ErrorClass;
@@ -76,6 +77,11 @@ final class Sender {
         return channels[dest];
     }
 
+    /** The largest payload a slot carries in place. */
+    int inlineCapacity() {
+        return inlineCapacity;
+    }
+
     /** Fails at once a message that could never be placed: its heap blocks would not fit the heap partition. */
     void checkFits(long bytes, boolean synchronous, int reportedDest) {
         if ((bytes > inlineCapacity || synchronous) && PayloadBlocks.blockBytes(Math.min(bytes, maxFragment)) > heap.capacity()) {
@@ -109,6 +115,33 @@ final class Sender {
         channel.pending.addLast(send);
         pendingSendCount++;
         statistics.sendsQueued++;
+    }
+
+    /**
+     * A blocking send's shortcut: publishes a message that travels in place at once, with no
+     * request, when it is no synchronous or logged send, nothing is queued before it on its
+     * channel and the pair ring has room. Returns false, having changed nothing, when any of that
+     * does not hold: the caller then starts a send as usual.
+     */
+    boolean placeInPlaceNow(MemorySegment buffer, long bytes, int dest, int tag, int context) {
+        if (bytes > inlineCapacity || log.retainsMessages() || log.inPreamble()) {
+            return false;
+        }
+        SendChannel channel = channels[dest];
+        SlotRing ring = channel.ring;
+        if (channel.busy() || log.placedBefore(dest, channel.nextSequence) || !ring.hasRoom()) {
+            return false;
+        }
+        peers.failIfGone(dest, null, "send to");
+        ring.publish(ring.next(), header.set(channel.nextSequence, tag, context, bytes, bytes, 0, 0), buffer, 0);
+        SlotPublishedEvent.published(rank, dest, tag, context, Kind.INLINE, bytes, bytes, false, false);
+        channel.nextSequence++;
+        ring.advance();
+        statistics.pairMailboxSends++;
+        statistics.bytesSent += bytes;
+        statistics.bytesCopied += bytes;
+        statistics.messagesSent++;
+        return true;
     }
 
     /** Sends started and not yet fully placed. */

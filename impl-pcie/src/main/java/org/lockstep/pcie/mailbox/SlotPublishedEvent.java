@@ -60,15 +60,21 @@ final class SlotPublishedEvent extends Event {
 
     /** Records a published piece, when a recording wants it (the program's messages only: no preambles). */
     static void published(int rank, SendRequest send, Placement p, boolean asyncRing, boolean logged) {
+        published(rank, send.dest, send.tag, send.context, p.kind, p.length, send.length, asyncRing, logged);
+    }
+
+    /** Records a published piece of {@code messageBytes} to {@code dest}, when a recording wants it. */
+    static void published(int rank, int dest, int tag, int context, Placement.Kind kind, long bytes, long messageBytes,
+                          boolean asyncRing, boolean logged) {
         SlotPublishedEvent event = new SlotPublishedEvent();
         if (event.shouldCommit()) {
             event.rank = rank;
-            event.dest = send.dest;
-            event.tag = send.tag;
-            event.context = send.context;
-            event.placement = p.kind.name().toLowerCase(Locale.ROOT);
-            event.bytes = p.length;
-            event.messageBytes = send.length;
+            event.dest = dest;
+            event.tag = tag;
+            event.context = context;
+            event.placement = kind.name().toLowerCase(Locale.ROOT);
+            event.bytes = bytes;
+            event.messageBytes = messageBytes;
             event.asyncRing = asyncRing;
             event.logged = logged;
             event.commit();

@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.SlotDescriptor;
+import org.lockstep.spi.device.WordRegion;
 
 /**
  * The header of the next slot a sender publishes ({@link SlotDescriptor}): filled field by field,
@@ -62,15 +63,34 @@ public final class SlotHeader {
         if (length > INDIRECT_DESCRIPTOR_LENGTH) {
             return HEADER_BURST_LENGTH;
         }
-        // At most three words: read as words (the last one's bytes one by one), no bulk copy.
-        long whole = length & -Long.BYTES;
-        for (long k = 0; k < whole; k += Long.BYTES) {
-            h.set(ValueLayout.JAVA_LONG, PAYLOAD_OFFSET + k, payload.get(ValueLayout.JAVA_LONG_UNALIGNED, payloadOffset + k));
-        }
-        if (whole < length) {
-            h.set(ValueLayout.JAVA_LONG, PAYLOAD_OFFSET + whole, partialWord(payload, payloadOffset + whole, (int) (length - whole)));
+        for (long k = 0; k < length; k += Long.BYTES) {
+            h.set(ValueLayout.JAVA_LONG, PAYLOAD_OFFSET + k, payloadWord(payload, payloadOffset, k));
         }
         return HEADER_BURST_LENGTH + length;
+    }
+
+    /**
+     * Stores the in-place header and a payload that fits the rest of its line ({@code length} at
+     * most {@link SlotDescriptor#INDIRECT_DESCRIPTOR_LENGTH}) into the slot at {@code slot} of
+     * {@code words} as words: for a direct region, where a store costs no more than a store into
+     * {@link #scratch} and the burst's bulk copy is saved. A partial last word is padded with zeros
+     * (the slot's line has room for it).
+     */
+    void storeInPlace(WordRegion words, long slot, MemorySegment payload, long payloadOffset) {
+        words.putLong(slot + SEQUENCE_OFFSET, sequence);
+        words.putLong(slot + LENGTH_OFFSET, length);
+        words.putLong(slot + TAG_OFFSET, intPair(tag, context));
+        words.putLong(slot + FLAGS_OFFSET, intPair(flags, source));
+        for (long k = 0; k < length; k += Long.BYTES) {
+            words.putLong(slot + PAYLOAD_OFFSET + k, payloadWord(payload, payloadOffset, k));
+        }
+    }
+
+    /** The payload's word at {@code k} (of at most three, read as words, no bulk copy); a partial last word padded with zeros. */
+    private long payloadWord(MemorySegment payload, long payloadOffset, long k) {
+        long rest = length - k;
+        return rest >= Long.BYTES ? payload.get(ValueLayout.JAVA_LONG_UNALIGNED, payloadOffset + k)
+                : partialWord(payload, payloadOffset + k, (int) rest);
     }
 
     /** The word whose first {@code bytes} (fewer than 8) bytes in device (native) order are {@code payload}'s from {@code offset}; the rest zero. */

@@ -183,6 +183,12 @@ public final class SlotRing {
             words.putLongRelease(slot + TICKET_OFFSET, ticket);
             return;
         }
+        if (words.isDirect() && h.length <= INDIRECT_DESCRIPTOR_LENGTH) {
+            h.storeInPlace(words, slot, inPlace, offset);
+            words.putLongRelease(slot + TICKET_OFFSET, ticket);
+            return;
+        }
+        // Through the device's methods: one burst from the scratch line, one device transaction.
         long burst = h.buildInPlace(inPlace, offset);
         if (h.length > INDIRECT_DESCRIPTOR_LENGTH) {
             words.write(slot + PAYLOAD_OFFSET, inPlace, offset, h.length);

@@ -127,22 +127,39 @@ public final class MatchingEngine<M> {
      */
     public PostedReceive arrive(Arrival<M> arrival) {
         Envelope e = arrival.envelope;
-        PostedReceive specific = firstMatching(postedBySource[e.source()], e);
-        PostedReceive wildcard = firstMatching(postedAnySource, e);
+        PostedReceive chosen = takePosted(e.source(), e.tag(), e.context(), arrival.byteLength);
+        if (chosen == null) {
+            addUnexpected(arrival);
+        }
+        return chosen;
+    }
+
+    /**
+     * {@link #arrive} in two steps, for a transport that builds the {@link Arrival} only for a message
+     * that waits: the earliest posted receive that matches a message of {@code byteLength} bytes
+     * from {@code source} with {@code tag} on {@code context}, removed from the posted queue; or
+     * {@code null}, and then the caller must queue the message at once with {@link #addUnexpected}.
+     */
+    public PostedReceive takePosted(int source, int tag, int context, long byteLength) {
+        PostedReceive specific = firstMatching(postedBySource[source], source, tag, context);
+        PostedReceive wildcard = firstMatching(postedAnySource, source, tag, context);
         PostedReceive chosen = specific == null ? wildcard
                 : wildcard == null ? specific
                 : (specific.stamp < wildcard.stamp ? specific : wildcard);
         if (chosen != null) {
-            (chosen == specific ? postedBySource[e.source()] : postedAnySource).remove(chosen);
+            (chosen == specific ? postedBySource[source] : postedAnySource).remove(chosen);
             chosen.queued = false;
             postedCount--;
-            MatchEvent.matched(e.source(), e.tag(), e.context(), arrival.byteLength, false);
-            return chosen;
+            MatchEvent.matched(source, tag, context, byteLength, false);
         }
+        return chosen;
+    }
+
+    /** Queues a message that {@link #takePosted} found no receive for, as unexpected. */
+    public void addUnexpected(Arrival<M> arrival) {
         arrival.stamp = nextStamp++;
-        unexpectedBySource[e.source()].addLast(arrival);
+        unexpectedBySource[arrival.envelope.source()].addLast(arrival);
         unexpectedCount++;
-        return null;
     }
 
     /** The earliest unexpected message that matches, left in the queue ({@code MPI_Iprobe}). */
@@ -225,9 +242,12 @@ public final class MatchingEngine<M> {
         return null;
     }
 
-    private static PostedReceive firstMatching(ArrayDeque<PostedReceive> queue, Envelope e) {
+    private static PostedReceive firstMatching(ArrayDeque<PostedReceive> queue, int source, int tag, int context) {
+        if (queue.isEmpty()) {
+            return null;
+        }
         for (PostedReceive r : queue) {
-            if (e.matches(r.source, r.tag, r.context)) {
+            if (r.context == context && (r.source == ANY_SOURCE || r.source == source) && (r.tag == ANY_TAG || r.tag == tag)) {
                 return r;
             }
         }

@@ -50,6 +50,22 @@ class MatchingEngineTest {
     }
 
     @Test
+    void takePostedThenAddUnexpectedMatchesAsArriveDoes() {
+        Receive wildcard = new Receive(ANY_SOURCE, 5, 0);
+        Receive specific = new Receive(1, ANY_TAG, 0);
+        assertNull(engine.post(wildcard));
+        assertNull(engine.post(specific));
+        assertNull(engine.takePosted(1, 5, 1, 8), "another context matches no receive");
+        assertSame(wildcard, engine.takePosted(1, 5, 0, 8), "the earlier posted of the two");
+        assertSame(specific, engine.takePosted(1, 5, 0, 8));
+        assertNull(engine.takePosted(1, 5, 0, 8));
+        assertEquals(0, engine.postedCount());
+        engine.addUnexpected(arrival(1, 5, 0, "waits"));
+        assertEquals(1, engine.unexpectedCount());
+        assertEquals("waits", engine.post(new Receive(ANY_SOURCE, ANY_TAG, 0)).handle());
+    }
+
+    @Test
     void contextsNeverMixEvenWithWildcards() {
         assertNull(engine.post(new Receive(ANY_SOURCE, ANY_TAG, 1)));
         assertNull(engine.arrive(arrival(0, 3, 0, "world")), "a message on context 0 must not match a receive on context 1");
