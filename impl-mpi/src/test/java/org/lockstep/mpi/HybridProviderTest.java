@@ -54,6 +54,12 @@ class HybridProviderTest {
         runs("collectives", 4, 2);
     }
 
+    /** Every non-blocking collective as MPI's own over the whole group, all in flight at once. */
+    @Test
+    void nonBlockingCollectivesAcrossTwoPretendHosts() throws Exception {
+        runs("non-blocking-collectives", 4, 2);
+    }
+
     @Test
     void aRankWaitingOnTheDeviceKeepsMpiMoving() throws Exception {
         runs("cross-progress", 4, 2);

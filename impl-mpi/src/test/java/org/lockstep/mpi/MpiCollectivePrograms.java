@@ -209,7 +209,7 @@ final class MpiCollectivePrograms {
                 Datatype.DOUBLE, Op.SUM);
         Request.waitAll(barrier, bcast, allreduce);
         check(value[0] == 99 && total[0] == 0.5 * n, "non-blocking collectives: " + value[0] + ", " + total[0]);
-        scheduledNonBlockingCollectives(world);
+        moreNonBlockingCollectives(world);
         try {
             world.bcast(MemorySegment.ofArray(new int[1]), 1, Datatype.INT, -1);
             throw new AssertionError("bad root accepted");
@@ -220,11 +220,10 @@ final class MpiCollectivePrograms {
     }
 
     /**
-     * The non-blocking collectives that run the SPI's point-to-point schedules on the collective
-     * channel, all in flight at once: their tags set bit 30, above MPICH's MPI_TAG_UB (2^28 - 1),
-     * so the channel must fold them into the library's bound.
+     * More non-blocking collectives from heap arrays, all in flight at once: the library's own on
+     * mpi and hybrid ({@link MpiNonBlockingCollectivePrograms} has every one).
      */
-    private static void scheduledNonBlockingCollectives(Communicator world) {
+    private static void moreNonBlockingCollectives(Communicator world) {
         int me = world.rank();
         int n = world.size();
         int[] gathered = new int[n];

@@ -31,6 +31,7 @@ public final class MpiPrograms {
         switch (program) {
             case "point-to-point" -> Lockstep.run(options, MpiPrograms::pointToPoint);
             case "collectives" -> Lockstep.run(options, MpiCollectivePrograms::collectives);
+            case "non-blocking-collectives" -> Lockstep.run(options, MpiNonBlockingCollectivePrograms::nonBlockingCollectives);
             case "communicators" -> Lockstep.run(options, MpiPrograms::communicators);
             case "intercommunicators" -> Lockstep.run(options, MpiPrograms::intercommunicators);
             case "errors" -> Lockstep.run(options, MpiPrograms::errors);

@@ -39,6 +39,12 @@ class MpiProviderMpichTest {
         runs("collectives", 3);
     }
 
+    /** Every non-blocking collective as the library's own, all in flight at once. */
+    @Test
+    void nonBlockingCollectives() throws Exception {
+        runs("non-blocking-collectives", 3);
+    }
+
     @Test
     void communicators() throws Exception {
         runs("communicators", 3);

@@ -49,7 +49,8 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             new Row("allreduce", 8), new Row("allreduce", 1 << 20), new Row("alltoall", 8), new Row("alltoall", 1 << 16));
 
     /** Every op a --row may name: the standard rows' and the non-blocking forms, timed from the start to the end of their wait. */
-    static final List<String> OPS = List.of("barrier", "bcast", "allreduce", "alltoall", "ibarrier", "ibcast", "iallreduce");
+    static final List<String> OPS = List.of("barrier", "bcast", "allreduce", "alltoall", "ibarrier", "ibcast", "iallreduce",
+            "ialltoall", "iallgather", "ireduce");
 
     @Spec
     CommandSpec spec;
@@ -93,7 +94,8 @@ final class CollectivesBenchCommand implements Callable<Integer> {
 
     @Option(names = "--row", paramLabel = "OP:BYTES",
             description = "Measure this row instead of the standard ones (repeatable), e.g. --row allreduce:65536; the"
-                    + " non-blocking ibarrier, ibcast and iallreduce are timed from their start to the end of their await.")
+                    + " non-blocking ibarrier, ibcast, iallreduce, ialltoall, iallgather and ireduce are timed from their start"
+                    + " to the end of their await.")
     List<String> customRows = new ArrayList<>();
 
     @Mixin
@@ -177,7 +179,7 @@ final class CollectivesBenchCommand implements Callable<Integer> {
     private void measureAll(Communicator world, List<String> lines) {
         long largest = Math.max(1 << 20, (long) (1 << 16) * world.size());
         for (Row row : rows()) {
-            largest = Math.max(largest, (long) row.bytes() * (row.op().equals("alltoall") ? world.size() : 1));
+            largest = Math.max(largest, (long) row.bytes() * (perRank(row) ? world.size() : 1));
         }
         Arena arena = Arena.ofConfined();
         MemorySegment a = buffers == Buffers.device ? world.allocate(largest) : arena.allocate(largest, 64);
@@ -310,6 +312,11 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         }
     }
 
+    /** Whether the row's bytes are per rank, its buffers as many times that as there are ranks. */
+    private static boolean perRank(Row row) {
+        return row.op().equals("alltoall") || row.op().equals("ialltoall") || row.op().equals("iallgather");
+    }
+
     /** A barrier row needs no untimed barrier between its calls. */
     private static boolean isBarrier(Row row) {
         return row.op().equals("barrier") || row.op().equals("ibarrier");
@@ -324,6 +331,9 @@ final class CollectivesBenchCommand implements Callable<Integer> {
             case "ibarrier" -> world.ibarrier().await();
             case "ibcast" -> world.ibcast(a, row.bytes(), Datatype.BYTE, 0).await();
             case "iallreduce" -> world.iallreduce(a, b, row.bytes() / 8, Datatype.DOUBLE, Op.SUM).await();
+            case "ialltoall" -> world.ialltoall(a, row.bytes(), Datatype.BYTE, b).await();
+            case "iallgather" -> world.iallgather(a, row.bytes(), Datatype.BYTE, b).await();
+            case "ireduce" -> world.ireduce(a, b, row.bytes() / 8, Datatype.DOUBLE, Op.SUM, 0).await();
             default -> throw new IllegalStateException(row.op());
         }
     }

@@ -103,6 +103,19 @@ public final class Mpi {
     public static final MethodHandle IBARRIER = bind("MPI_Ibarrier", "hp");
     public static final MethodHandle IBCAST = bind("MPI_Ibcast", "pihihp");
     public static final MethodHandle IALLREDUCE = bind("MPI_Iallreduce", "ppihhhp");
+    public static final MethodHandle IGATHER = bind("MPI_Igather", "pihpihihp");
+    public static final MethodHandle IGATHERV = bind("MPI_Igatherv", "pihppphihp");
+    public static final MethodHandle ISCATTER = bind("MPI_Iscatter", "pihpihihp");
+    public static final MethodHandle ISCATTERV = bind("MPI_Iscatterv", "ppphpihihp");
+    public static final MethodHandle IALLGATHER = bind("MPI_Iallgather", "pihpihhp");
+    public static final MethodHandle IALLGATHERV = bind("MPI_Iallgatherv", "pihppphhp");
+    public static final MethodHandle IALLTOALL = bind("MPI_Ialltoall", "pihpihhp");
+    public static final MethodHandle IALLTOALLV = bind("MPI_Ialltoallv", "ppphppphhp");
+    public static final MethodHandle IREDUCE = bind("MPI_Ireduce", "ppihhihp");
+    public static final MethodHandle IREDUCE_SCATTER = bind("MPI_Ireduce_scatter", "ppphhhp");
+    public static final MethodHandle IREDUCE_SCATTER_BLOCK = bind("MPI_Ireduce_scatter_block", "ppihhhp");
+    public static final MethodHandle ISCAN = bind("MPI_Iscan", "ppihhhp");
+    public static final MethodHandle IEXSCAN = bind("MPI_Iexscan", "ppihhhp");
 
     // ---- one-sided (windows are made with displacement unit 1: the provider passes byte offsets)
     public static final MethodHandle WIN_ALLOCATE = bind("MPI_Win_allocate", "aihhpp");

@@ -76,6 +76,11 @@ final class MpiRequest implements Request {
         return cell;
     }
 
+    /** The starting call threw before the library had the request: releases everything. */
+    void abandon() {
+        release();
+    }
+
     /** The starting call failed: releases everything and throws its error. */
     LockstepException startFailed(int code) {
         release();

@@ -9,27 +9,18 @@ import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Op;
-import org.lockstep.api.Request;
-import org.lockstep.api.Status;
 import org.lockstep.mpi.binding.Mpi;
-import org.lockstep.mpi.binding.NativeMemory;
-import org.lockstep.spi.collective.CollectiveEngine;
 
 /**
  * Every collective of the API as the library's own ({@code MPI_Bcast}, {@code MPI_Allreduce}, ...),
  * on the communicator's native handle, with the element's MPI type so that the library's
  * algorithms and reductions apply. Arguments were checked by the communicator; counts beyond
- * {@code int} are refused with {@link ErrorClass#COUNT}.
+ * {@code int} are refused with {@link ErrorClass#COUNT}. The non-blocking ones are the library's
+ * too ({@link NativeNonBlockingCollectives}).
  */
-final class NativeCollectives implements CollectiveEngine {
-    private final MpiSession session;
-
+final class NativeCollectives extends NativeNonBlockingCollectives {
     NativeCollectives(MpiSession session) {
-        this.session = session;
-    }
-
-    private static MpiCommunicator mpi(Communicator channel) {
-        return (MpiCommunicator) channel;
+        super(session);
     }
 
     @Override
@@ -293,72 +284,6 @@ final class NativeCollectives implements CollectiveEngine {
         }
     }
 
-    // ---------------------------------------------------------------- non-blocking
-
-    @Override
-    public Request ibarrier(Communicator channel) {
-        MpiCommunicator c = mpi(channel);
-        long h = c.handle();
-        MpiRequest request = MpiRequest.create(session, "MPI_Ibarrier", MpiRequest.Kind.COLLECTIVE, collectiveStatus());
-        start(c, request, () -> (int) Mpi.IBARRIER.invokeExact(h, request.handleAddress()));
-        return request;
-    }
-
-    @Override
-    public Request ibcast(Communicator channel, MemorySegment buffer, long count, Datatype type, int root) {
-        MpiCommunicator c = mpi(channel);
-        long h = c.handle();
-        long t = session.types().of(type);
-        int n = count(count);
-        long bytes = type.byteLength(count);
-        MpiRequest.Staged staged = staged(buffer, bytes, c.rank() == root, c.rank() != root);
-        MemorySegment b = staged.copy() != null ? staged.copy() : Staging.nativeOrNull(buffer);
-        MpiRequest request = MpiRequest.create(session, "MPI_Ibcast", MpiRequest.Kind.COLLECTIVE, collectiveStatus(), staged);
-        start(c, request, () -> (int) Mpi.IBCAST.invokeExact(b, n, t, root, h, request.handleAddress()));
-        return request;
-    }
-
-    @Override
-    public Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-        MpiCommunicator c = mpi(channel);
-        long h = c.handle();
-        long t = session.types().forReduction(type, op);
-        long o = session.types().op(op, type);
-        int n = count(count);
-        long bytes = type.byteLength(count);
-        boolean inPlace = send == Communicator.IN_PLACE;
-        MpiRequest.Staged in = inPlace ? new MpiRequest.Staged(null, null, 0) : staged(send, bytes, true, false);
-        MpiRequest.Staged out = staged(recv, bytes, inPlace, true);
-        MemorySegment s = inPlace ? Mpi.ABI.inPlace() : in.copy() != null ? in.copy() : Staging.nativeOrNull(send);
-        MemorySegment r = out.copy() != null ? out.copy() : Staging.nativeOrNull(recv);
-        MpiRequest request = MpiRequest.create(session, "MPI_Iallreduce", MpiRequest.Kind.COLLECTIVE, collectiveStatus(), in, out);
-        start(c, request, () -> (int) Mpi.IALLREDUCE.invokeExact(s, r, n, t, o, h, request.handleAddress()));
-        return request;
-    }
-
-    private void start(MpiCommunicator c, MpiRequest request, ThreadGuard.NativeCall body) {
-        int rc = session.guard().invoke(body);
-        if (rc != 0) {
-            throw request.startFailed(rc);
-        }
-    }
-
-    /** A native copy of a heap buffer for a non-blocking collective: filled if it is read, copied back if it is written. */
-    private static MpiRequest.Staged staged(MemorySegment buffer, long bytes, boolean read, boolean written) {
-        if (buffer == null || buffer.isNative() || bytes == 0) {
-            return new MpiRequest.Staged(null, null, 0);
-        }
-        MemorySegment copy = NativeMemory.allocate(bytes);
-        if (read) {
-            MemorySegment.copy(buffer, 0, copy, 0, bytes);
-        }
-        return new MpiRequest.Staged(copy, written ? buffer : null, bytes);
-    }
-
-    private static Status collectiveStatus() {
-        return Status.of(Communicator.ANY_SOURCE, Communicator.ANY_TAG, 0);
-    }
-
     // ---------------------------------------------------------------- helpers
 
     private static MemorySegment copyOf(MemorySegment buffer, long bytes) {
@@ -384,7 +309,7 @@ final class NativeCollectives implements CollectiveEngine {
     }
 
     /** Bytes from the start of a buffer to the end of its last block. */
-    private static long extent(long[] counts, long[] displacements, Datatype type) {
+    static long extent(long[] counts, long[] displacements, Datatype type) {
         long end = 0;
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0) {

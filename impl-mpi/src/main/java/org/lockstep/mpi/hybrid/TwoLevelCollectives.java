@@ -184,4 +184,77 @@ final class TwoLevelCollectives implements CollectiveEngine {
     public Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
         return mpi.iallreduce(send, recv, count, type, op);
     }
+
+    // ---------------------------------------------------------------- non-blocking: MPI's own, over the whole group
+
+    @Override
+    public Request igather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return mpi.igather(send, count, type, recv, root);
+    }
+
+    @Override
+    public Request igatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                            long[] recvCounts, long[] displacements, int root) {
+        return mpi.igatherv(send, sendCount, type, recv, recvCounts, displacements, root);
+    }
+
+    @Override
+    public Request iscatter(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv, int root) {
+        return mpi.iscatter(send, count, type, recv, root);
+    }
+
+    @Override
+    public Request iscatterv(Communicator channel, MemorySegment send, long[] sendCounts, long[] displacements, Datatype type,
+                             MemorySegment recv, long recvCount, int root) {
+        return mpi.iscatterv(send, sendCounts, displacements, type, recv, recvCount, root);
+    }
+
+    @Override
+    public Request iallgather(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return mpi.iallgather(send, count, type, recv);
+    }
+
+    @Override
+    public Request iallgatherv(Communicator channel, MemorySegment send, long sendCount, Datatype type, MemorySegment recv,
+                               long[] recvCounts, long[] displacements) {
+        return mpi.iallgatherv(send, sendCount, type, recv, recvCounts, displacements);
+    }
+
+    @Override
+    public Request ialltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
+        return mpi.ialltoall(send, count, type, recv);
+    }
+
+    @Override
+    public Request ialltoallv(Communicator channel, MemorySegment send, long[] sendCounts, long[] sendDisplacements,
+                              Datatype type, MemorySegment recv, long[] recvCounts, long[] recvDisplacements) {
+        return mpi.ialltoallv(send, sendCounts, sendDisplacements, type, recv, recvCounts, recvDisplacements);
+    }
+
+    @Override
+    public Request ireduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op, int root) {
+        return mpi.ireduce(send, recv, count, type, op, root);
+    }
+
+    @Override
+    public Request ireduceScatter(Communicator channel, MemorySegment send, MemorySegment recv, long[] recvCounts, Datatype type,
+                                  Op op) {
+        return mpi.ireduceScatter(send, recv, recvCounts, type, op);
+    }
+
+    @Override
+    public Request ireduceScatterBlock(Communicator channel, MemorySegment send, MemorySegment recv, long recvCount, Datatype type,
+                                       Op op) {
+        return mpi.ireduceScatterBlock(send, recv, recvCount, type, op);
+    }
+
+    @Override
+    public Request iscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return mpi.iscan(send, recv, count, type, op);
+    }
+
+    @Override
+    public Request iexscan(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
+        return mpi.iexscan(send, recv, count, type, op);
+    }
 }
