@@ -69,6 +69,25 @@ class WordRegionTest {
     }
 
     @Test
+    void shortAndLongReadsCopyExactlyTheirBytes() {
+        WordRegion region = device.region(BASE, LENGTH);
+        byte[] pattern = new byte[64];
+        for (int i = 0; i < pattern.length; i++) {
+            pattern[i] = (byte) (i * 7 + 1);
+        }
+        device.write(BASE, MemorySegment.ofArray(pattern), 0, pattern.length);
+        for (int n = 0; n <= 48; n++) {
+            byte[] into = new byte[64];
+            java.util.Arrays.fill(into, (byte) -1);
+            region.read(5, MemorySegment.ofArray(into), 3, n);
+            for (int i = 0; i < into.length; i++) {
+                byte expected = i >= 3 && i < 3 + n ? pattern[5 + i - 3] : (byte) -1;
+                assertEquals(expected, into[i], "byte " + i + " of a read of " + n);
+            }
+        }
+    }
+
+    @Test
     void accessesOutsideTheRegionAreDeviceErrorsEvenWhereTheDeviceHasBytes() {
         WordRegion region = device.region(BASE, LENGTH);
         MemorySegment buffer = Arena.ofAuto().allocate(64);

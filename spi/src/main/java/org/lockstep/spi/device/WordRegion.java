@@ -25,6 +25,8 @@ public final class WordRegion {
     private static final VarHandle WORD_HANDLE = ValueLayout.JAVA_LONG.varHandle();
     private static final ValueLayout.OfLong UNALIGNED_LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt UNALIGNED_INT = ValueLayout.JAVA_INT_UNALIGNED;
+    /** Up to this many bytes a direct read copies by words: a bulk copy's checks cost more than a few loads and stores. */
+    private static final long WORD_COPY_LIMIT = 32;
 
     private final ExternalMemory device;
     /** How messages name the device. */
@@ -181,9 +183,24 @@ public final class WordRegion {
         }
         DeviceAccessChecks.requireBuffer(label, "read", target, targetOffset, n, true);
         try {
-            MemorySegment.copy(memory, offset, target, targetOffset, n);
+            if (n <= WORD_COPY_LIMIT) {
+                copyWords(offset, target, targetOffset, n);
+            } else {
+                MemorySegment.copy(memory, offset, target, targetOffset, n);
+            }
         } catch (RuntimeException | InternalError e) {
             throw failed("read", offset, n, e);
+        }
+    }
+
+    /** A short read (an in-place payload) as unaligned words, then bytes. */
+    private void copyWords(long offset, MemorySegment target, long targetOffset, long n) {
+        long k = 0;
+        for (; n - k >= Long.BYTES; k += Long.BYTES) {
+            target.set(UNALIGNED_LONG, targetOffset + k, memory.get(UNALIGNED_LONG, offset + k));
+        }
+        for (; k < n; k++) {
+            target.set(ValueLayout.JAVA_BYTE, targetOffset + k, memory.get(ValueLayout.JAVA_BYTE, offset + k));
         }
     }
 
