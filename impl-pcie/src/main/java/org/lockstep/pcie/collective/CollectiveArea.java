@@ -10,6 +10,7 @@ import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.CollectiveAreaDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.device.WordRegion;
 import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
@@ -30,16 +31,64 @@ final class CollectiveArea {
     final long chunkBytes;
     /** Block of each member in this communicator's slot. */
     final long[] blocks;
+    /**
+     * The members' blocks as one region of the device, checked once: the words every collective
+     * polls and the halves it copies through go by it (on a mapped device without per-access checks
+     * and counters); null when the communicator has no slot.
+     */
+    private final WordRegion words;
     private long chunkSequence;
     private MemorySegment scratch;
 
-    CollectiveArea(CollectiveSite site, long[] blocks, long chunkBytes) {
+    /** {@code blocks} of {@code blockLength} bytes each, or null when the communicator has no slot (no device collective runs). */
+    CollectiveArea(CollectiveSite site, long[] blocks, long blockLength, long chunkBytes) {
         this.site = site;
         this.device = site.device();
         this.size = site.size();
         this.rank = site.rank();
-        this.blocks = blocks;
+        this.blocks = blocks == null ? new long[size] : blocks;
         this.chunkBytes = chunkBytes;
+        this.words = blocks == null ? null : spanning(device, blocks, blockLength);
+    }
+
+    private static WordRegion spanning(ExternalMemory device, long[] blocks, long blockLength) {
+        long first = Long.MAX_VALUE;
+        long end = 0;
+        for (long block : blocks) {
+            first = Math.min(first, block);
+            end = Math.max(end, block + blockLength);
+        }
+        return device.region(first, end - first);
+    }
+
+    // ================================================================ words and halves of the blocks
+
+    /** The word at device offset {@code address} (in a member's block), read with acquire. */
+    long getAcquire(long address) {
+        return words.getLongAcquire(address - words.base());
+    }
+
+    /** Release store of the word at device offset {@code address} (in this rank's block). */
+    void putRelease(long address, long value) {
+        words.putLongRelease(address - words.base(), value);
+    }
+
+    long getPlain(long address) {
+        return words.getLong(address - words.base());
+    }
+
+    void putPlain(long address, long value) {
+        words.putLong(address - words.base(), value);
+    }
+
+    /** Copies {@code length} bytes at device offset {@code address} (in a member's block) into {@code target}. */
+    void read(long address, MemorySegment target, long targetOffset, long length) {
+        words.read(address - words.base(), target, targetOffset, length);
+    }
+
+    /** Copies {@code length} bytes of {@code source} to device offset {@code address} (in this rank's block). */
+    void write(long address, MemorySegment source, long sourceOffset, long length) {
+        words.write(address - words.base(), source, sourceOffset, length);
     }
 
     /** The block of member {@code q}. */
@@ -64,12 +113,12 @@ final class CollectiveArea {
 
     /** Publishes this rank's {@code chunk} (with its exposed line or data, written before). */
     void publish(long chunk) {
-        device.putLongRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
+        putRelease(blocks[rank] + PUBLISHED_OFFSET, chunk);
     }
 
     /** This rank has consumed {@code chunk}. */
     void consume(long chunk) {
-        device.putLongRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
+        putRelease(blocks[rank] + CONSUMED_OFFSET, chunk);
     }
 
     /**
@@ -116,15 +165,15 @@ final class CollectiveArea {
      * the writer's end was seen: what it wrote before it ended is visible then).
      */
     void awaitWord(long address, long value, int writer, String collective) {
-        if (device.getLongAcquire(address) >= value) {
+        if (getAcquire(address) >= value) {
             return;
         }
         IdleStrategy idle = site.newIdleStrategy();
         int rounds = 0;
-        while (device.getLongAcquire(address) < value) {
+        while (getAcquire(address) < value) {
             if (++rounds % PROGRESS_INTERVAL == 0) {
                 site.progress();
-                if (site.isGone(writer) && device.getLongAcquire(address) < value) {
+                if (site.isGone(writer) && getAcquire(address) < value) {
                     throw site.failure(writer, collective);
                 }
             }
@@ -134,7 +183,18 @@ final class CollectiveArea {
 
     /** Runs {@code operation} to its end on this thread: the blocking form of a device collective. */
     void run(DeviceOperation operation) {
-        runUntil(operation::advance);
+        // runUntil's loop without its lambda (an allocation per call)
+        if (operation.advance()) {
+            return;
+        }
+        IdleStrategy idle = site.newIdleStrategy();
+        int rounds = 0;
+        while (!operation.advance()) {
+            if (++rounds % PROGRESS_INTERVAL == 0) {
+                site.progress();
+            }
+            idle.idle();
+        }
     }
 
     /**
@@ -160,15 +220,15 @@ final class CollectiveArea {
     /** Writes this rank's exposed line for {@code chunk}; the release store of the published chunk that follows makes it visible. */
     void expose(long chunk, long source, long result, long length) {
         long line = blocks[rank] + EXPOSED_OFFSET;
-        device.putLong(line + EXPOSED_SOURCE, source);
-        device.putLong(line + EXPOSED_RESULT, result);
-        device.putLong(line + EXPOSED_LENGTH, length);
-        device.putLong(line + EXPOSED_CHUNK, chunk);
+        putPlain(line + EXPOSED_SOURCE, source);
+        putPlain(line + EXPOSED_RESULT, result);
+        putPlain(line + EXPOSED_LENGTH, length);
+        putPlain(line + EXPOSED_CHUNK, chunk);
     }
 
     /** The chunk member {@code q}'s exposed line was written for. */
     long exposedChunk(int q) {
-        return device.getLong(blocks[q] + EXPOSED_OFFSET + EXPOSED_CHUNK);
+        return getPlain(blocks[q] + EXPOSED_OFFSET + EXPOSED_CHUNK);
     }
 
     /** The source buffer member {@code q} exposed (its chunk already awaited), or -1 if it has none. */
@@ -188,8 +248,8 @@ final class CollectiveArea {
      */
     private long exposed(int q, int field, long length, String collective) {
         long line = blocks[q] + EXPOSED_OFFSET;
-        long offset = device.getLong(line + field);
-        long exposedLength = device.getLong(line + EXPOSED_LENGTH);
+        long offset = getPlain(line + field);
+        long exposedLength = getPlain(line + EXPOSED_LENGTH);
         // the size first, also when nothing is exposed: every member must see a mismatch
         if (exposedLength != length) {
             throw new LockstepException(ErrorClass.TRUNCATE, collective + ": rank " + q + " of the communicator gives " + exposedLength

@@ -76,7 +76,7 @@ class DeviceAllreduces {
                     if (next < area.size) {
                         return false;
                     }
-                    device.write(area.block(area.rank) + halfOffset, input, offset, length);
+                    area.write(area.block(area.rank) + halfOffset, input, offset, length);
                     area.publish(chunk);
                     contributed = true;
                     next = 1;
@@ -99,9 +99,9 @@ class DeviceAllreduces {
             MemorySegment scratchBoth = area.scratch(2 * scratchHalf);
             MemorySegment result = scratchBoth.asSlice(scratchHalf, length);
             MemorySegment operand = scratchBoth.asSlice(0, length);
-            device.read(area.block(area.size - 1) + halfOffset, result, 0, length);
+            area.read(area.block(area.size - 1) + halfOffset, result, 0, length);
             for (int q = area.size - 2; q >= 0; q--) {
-                device.read(area.block(q) + halfOffset, operand, 0, length);
+                area.read(area.block(q) + halfOffset, operand, 0, length);
                 op.apply(operand, result, elements, type);
             }
             area.consume(chunk);

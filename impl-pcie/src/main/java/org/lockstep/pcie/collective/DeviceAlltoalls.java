@@ -28,7 +28,7 @@ final class DeviceAlltoalls {
         long halfOffset = area.halfOffset(chunk, block * size);
         area.awaitAllConsumed(chunk - 2, "alltoall");
         // All blocks go to the device before any is read back, so an in-place call overwrites nothing it still sends.
-        device.write(area.block(rank) + halfOffset, input, 0, block * size);
+        area.write(area.block(rank) + halfOffset, input, 0, block * size);
         area.publish(chunk);
         if (input != recv) {
             MemorySegment.copy(input, rank * block, recv, rank * block, block);
@@ -36,7 +36,7 @@ final class DeviceAlltoalls {
         for (int k = 1; k < size; k++) {
             int q = (rank + k) % size;
             area.awaitPublished(q, chunk, "alltoall");
-            device.read(area.block(q) + halfOffset + rank * block, recv, q * block, block);
+            area.read(area.block(q) + halfOffset + rank * block, recv, q * block, block);
         }
         area.consume(chunk);
     }

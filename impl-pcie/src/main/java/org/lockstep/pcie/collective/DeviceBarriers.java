@@ -4,8 +4,8 @@ import static org.lockstep.pcie.layout.CollectiveAreaDescriptor.*;
 
 /**
  * The barriers on the device ({@link DeviceCollectives} chooses one per communicator), each a
- * {@link DeviceOperation} that the blocking barrier runs to its end and the non-blocking one
- * leaves to progress:
+ * {@link DeviceOperation} that the blocking barrier runs to its end (one instance, rearmed for
+ * each call) and the non-blocking one leaves to progress:
  * <ul>
  *   <li><b>flag barrier</b> (single-writer words only, any device): each rank writes its arrival
  *       epoch to its own line and waits until every member's line shows it.</li>
@@ -49,7 +49,7 @@ final class DeviceBarriers {
         @Override
         void begin() {
             epoch = ++barrierEpoch;
-            device.putLongRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
+            area.putRelease(area.block(area.rank) + ARRIVAL_OFFSET, epoch);
         }
 
         /**
@@ -58,18 +58,18 @@ final class DeviceBarriers {
          * the leader is gone (it arrived, but will not release).
          */
         boolean released(long release, boolean leaderReleases) {
-            if (device.getLongAcquire(leaderBlock + RELEASE_OFFSET) >= release) {
+            if (area.getAcquire(leaderBlock + RELEASE_OFFSET) >= release) {
                 return true;
             }
             if (watchNow()) {
                 CollectiveSite site = area.site;
                 for (int q = 0; q < area.size; q++) {
-                    if (q != area.rank && site.isGone(q) && device.getLongAcquire(area.block(q) + ARRIVAL_OFFSET) < epoch
-                            && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
+                    if (q != area.rank && site.isGone(q) && area.getAcquire(area.block(q) + ARRIVAL_OFFSET) < epoch
+                            && area.getAcquire(leaderBlock + RELEASE_OFFSET) < release) {
                         throw site.failure(q, "barrier");
                     }
                 }
-                if (leaderReleases && site.isGone(0) && device.getLongAcquire(leaderBlock + RELEASE_OFFSET) < release) {
+                if (leaderReleases && site.isGone(0) && area.getAcquire(leaderBlock + RELEASE_OFFSET) < release) {
                     throw site.failure(0, "barrier");
                 }
             }
@@ -79,6 +79,12 @@ final class DeviceBarriers {
 
     private final class Flags extends Barrier {
         private int next = 1;
+
+        @Override
+        void rearm() {
+            super.rearm();
+            next = 1;
+        }
 
         @Override
         boolean proceed() {
@@ -91,6 +97,12 @@ final class DeviceBarriers {
         private int next = 1;
 
         @Override
+        void rearm() {
+            super.rearm();
+            next = 1;
+        }
+
+        @Override
         boolean proceed() {
             if (area.rank != 0) {
                 return released(epoch, true);
@@ -99,7 +111,7 @@ final class DeviceBarriers {
             if (next < area.size) {
                 return false;
             }
-            device.putLongRelease(leaderBlock + RELEASE_OFFSET, epoch);
+            area.putRelease(leaderBlock + RELEASE_OFFSET, epoch);
             return true;
         }
     }
@@ -109,12 +121,18 @@ final class DeviceBarriers {
         private boolean last;
 
         @Override
+        void rearm() {
+            super.rearm();
+            last = false;
+        }
+
+        @Override
         void begin() {
             super.begin();
             release = ++counterBarriers;
             long counted = device.getAndAddLong(leaderBlock + COUNTER_OFFSET, 1) + 1;
             if (counted == release * area.size) {
-                device.putLongRelease(leaderBlock + RELEASE_OFFSET, release);
+                area.putRelease(leaderBlock + RELEASE_OFFSET, release);
                 last = true;
             }
         }

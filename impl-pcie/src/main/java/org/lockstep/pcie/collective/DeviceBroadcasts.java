@@ -65,13 +65,13 @@ class DeviceBroadcasts {
                     if (next < area.size) {
                         return false;
                     }
-                    device.write(half, buffer, offset, length);
+                    area.write(half, buffer, offset, length);
                     area.publish(chunk);
                 } else {
                     if (awaitsPublication() && !reached(area.block(root) + CollectiveAreaDescriptor.PUBLISHED_OFFSET, chunk, root, "bcast")) {
                         return false;
                     }
-                    device.read(half, buffer, offset, length);
+                    area.read(half, buffer, offset, length);
                 }
                 area.consume(chunk);
                 offset += length;

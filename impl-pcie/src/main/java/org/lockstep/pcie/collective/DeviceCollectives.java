@@ -164,6 +164,8 @@ public class DeviceCollectives extends PointToPointCollectives {
     /** The job's ranks share cores (every member sees the same: it comes from the device). */
     private final boolean ranksShareCores;
     private final DeviceBarriers barriers;
+    /** The blocking barrier's operation, made at the first and rearmed for each after it. */
+    private DeviceOperation blockingBarrier;
     private final DeviceBroadcasts broadcasts;
     private final DeviceAllreduces allreduces;
     private final DeviceAlltoalls alltoalls;
@@ -194,7 +196,7 @@ public class DeviceCollectives extends PointToPointCollectives {
         this.cas = device.has(DeviceCapability.ATOMIC_CAS);
         this.ranksShareCores = site.ranksShareCores();
         this.barrier = chooseBarrier(site.requestedBarrier());
-        this.area = new CollectiveArea(site, blocks, chunkBytes);
+        this.area = new CollectiveArea(site, enabled ? blocks : null, CollectiveAreaDescriptor.blockLength(worldSize), chunkBytes);
         this.nonBlockingOnDevice = enabled && site.nonBlockingOnDevice();
         this.started = new StartedDeviceCollectives(area, site.deviceProgress());
         CollectiveSite.Faults faults = site.faults();
@@ -267,30 +269,38 @@ public class DeviceCollectives extends PointToPointCollectives {
 
     @Override
     public void barrier(Communicator channel) {
-        DeviceOperation barrier = deviceBarrier();
-        if (barrier == null) {
+        if (barrier == BarrierAlgorithm.DISSEMINATION) {
             super.barrier(channel);
             return;
         }
+        // one operation for every blocking barrier: none is in flight when the next begins (the started ones drain first)
+        if (blockingBarrier == null) {
+            blockingBarrier = deviceBarrier();
+        } else {
+            recordBarrierAlgorithm();
+            blockingBarrier.rearm();
+        }
         started.drain();
-        area.run(barrier);
+        area.run(blockingBarrier);
+    }
+
+    /** Names the device barrier in the call's JFR event (the dissemination barrier names itself). */
+    private void recordBarrierAlgorithm() {
+        switch (barrier) {
+            case FLAGS -> CollectiveRecording.algorithm("device flags barrier");
+            case LEADER -> CollectiveRecording.algorithm("device leader barrier");
+            case COUNTER -> CollectiveRecording.algorithm("device counter barrier");
+            case DISSEMINATION -> { }
+        }
     }
 
     /** The device barrier this communicator runs (recorded), or null for the dissemination barrier over messages. */
     private DeviceOperation deviceBarrier() {
-        return switch (barrierAlgorithm()) {
-            case FLAGS -> {
-                CollectiveRecording.algorithm("device flags barrier");
-                yield barriers.flags();
-            }
-            case LEADER -> {
-                CollectiveRecording.algorithm("device leader barrier");
-                yield barriers.leader();
-            }
-            case COUNTER -> {
-                CollectiveRecording.algorithm("device counter barrier");
-                yield barriers.counter();
-            }
+        recordBarrierAlgorithm();
+        return switch (barrier) {
+            case FLAGS -> barriers.flags();
+            case LEADER -> barriers.leader();
+            case COUNTER -> barriers.counter();
             case DISSEMINATION -> null;
         };
     }

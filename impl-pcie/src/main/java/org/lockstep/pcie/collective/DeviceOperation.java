@@ -32,6 +32,11 @@ abstract class DeviceOperation {
         return proceed();
     }
 
+    /** Makes a finished (or failed) operation ready to run again from its beginning; subclasses reset their own state too. */
+    void rearm() {
+        begun = false;
+    }
+
     /** What the collective writes as its turn comes (an arrival, say); nothing by default. */
     void begin() {
     }
@@ -50,10 +55,10 @@ abstract class DeviceOperation {
      * what it wrote before it ended is visible then).
      */
     final boolean reached(long address, long value, int writer, String collective) {
-        if (device.getLongAcquire(address) >= value) {
+        if (area.getAcquire(address) >= value) {
             return true;
         }
-        if (watchNow() && area.site.isGone(writer) && device.getLongAcquire(address) < value) {
+        if (watchNow() && area.site.isGone(writer) && area.getAcquire(address) < value) {
             throw area.site.failure(writer, collective);
         }
         return false;
