@@ -183,18 +183,7 @@ final class CollectiveArea {
 
     /** Runs {@code operation} to its end on this thread: the blocking form of a device collective. */
     void run(DeviceOperation operation) {
-        // runUntil's loop without its lambda (an allocation per call)
-        if (operation.advance()) {
-            return;
-        }
-        IdleStrategy idle = site.newIdleStrategy();
-        int rounds = 0;
-        while (!operation.advance()) {
-            if (++rounds % PROGRESS_INTERVAL == 0) {
-                site.progress();
-            }
-            idle.idle();
-        }
+        runUntil(operation);
     }
 
     /**

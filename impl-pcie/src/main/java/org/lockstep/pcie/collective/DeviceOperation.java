@@ -1,5 +1,7 @@
 package org.lockstep.pcie.collective;
 
+import java.util.function.BooleanSupplier;
+
 import org.lockstep.spi.device.ExternalMemory;
 
 /**
@@ -11,7 +13,7 @@ import org.lockstep.spi.device.ExternalMemory;
  * done on this rank — so all members take epochs and chunks in the same order (MPI 4.1 §6.12:
  * collectives are ordered per communicator).
  */
-abstract class DeviceOperation {
+abstract class DeviceOperation implements BooleanSupplier {
     final CollectiveArea area;
     final ExternalMemory device;
     private boolean begun;
@@ -35,6 +37,12 @@ abstract class DeviceOperation {
     /** Makes a finished (or failed) operation ready to run again from its beginning; subclasses reset their own state too. */
     void rearm() {
         begun = false;
+    }
+
+    /** {@link #advance()}: the blocking form waits on the operation itself, with no lambda made per call. */
+    @Override
+    public final boolean getAsBoolean() {
+        return advance();
     }
 
     /** What the collective writes as its turn comes (an arrival, say); nothing by default. */
