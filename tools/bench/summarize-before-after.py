@@ -2,6 +2,8 @@
 """Table of tools/bench/transport-before-after.sh's runs: per row the medians over pairs of before and
 after, and after/before pair by pair (median, min-max). A row is 'better' or 'worse' only when every pair
 says so (latencies and times lower is better, msg/s higher); otherwise it is within the noise of the runs.
+Where the runs were bracketed by the cache-line probe (pN-BENCH-SIDE.probe), a pair counts only where both
+sides ran near (both readings under NEAR_NS) or both far, and the table has a row for each placement.
 Usage: python3 tools/bench/summarize-before-after.py OUT"""
 import collections
 import glob
@@ -9,13 +11,27 @@ import re
 import statistics
 import sys
 
+NEAR_NS = 80  # the probe reads 25-35 ns with the two vCPUs near, 150-170 ns far
+
 rows = collections.OrderedDict()  # (bench, row) -> {pair: {side: value}}
 higher_is_better = {}
+placements = {}  # (bench, pair, side) -> 'near', 'far', 'moved' (the readings disagree) or 'unprobed'
 
 
 def put(bench, row, pair, side, value, higher=False):
     rows.setdefault((bench, row), {}).setdefault(pair, {})[side] = value
     higher_is_better[(bench, row)] = higher
+
+
+def placement(probe_file):
+    try:
+        readings = [float(r) for r in open(probe_file).read().split()]
+    except (OSError, ValueError):
+        return 'unprobed'
+    if len(readings) != 2:
+        return 'unprobed'
+    near = [r < NEAR_NS for r in readings]
+    return 'near' if all(near) else 'far' if not any(near) else 'moved'
 
 
 def read(bench, pair, side, text):
@@ -59,19 +75,31 @@ def main(out):
         m = re.match(r'.*/p(\d+)-(\w+)-(before|after)\.out$', name)
         if m:
             read(m[2], int(m[1]), m[3], open(name).read())
-    print('| bench | row | pairs | before (median) | after (median) | after/before (median of pairs) | min-max | |')
-    print('|---|---|---:|---:|---:|---:|---:|---|')
+            placements[(m[2], int(m[1]), m[3])] = placement(name[:-len('.out')] + '.probe')
+    print('| bench | row | placement | pairs | before (median) | after (median) | after/before (median of pairs) | min-max | |')
+    print('|---|---|---|---:|---:|---:|---:|---:|---|')
+    left_out = set()
     for (bench, row), pairs in rows.items():
-        both = [p for p in sorted(pairs) if {'before', 'after'} <= pairs[p].keys() and pairs[p]['before'] > 0]
-        if not both:
-            continue
-        before = [pairs[p]['before'] for p in both]
-        after = [pairs[p]['after'] for p in both]
-        ratios = [a / b for a, b in zip(after, before)]
-        worse = [(r < 1) if higher_is_better[(bench, row)] else (r > 1) for r in ratios]
-        verdict = 'worse in every pair' if all(worse) else 'better in every pair' if not any(worse) else 'within noise'
-        print('| %s | %s | %d | %s | %s | %.2f | %.2f-%.2f | %s |' % (bench, row, len(both), shown(statistics.median(before)),
-              shown(statistics.median(after)), statistics.median(ratios), min(ratios), max(ratios), verdict))
+        for where in ('near', 'far', 'unprobed'):
+            both = [p for p in sorted(pairs) if {'before', 'after'} <= pairs[p].keys() and pairs[p]['before'] > 0
+                    and placements[(bench, p, 'before')] == where == placements[(bench, p, 'after')]]
+            left_out.update((bench, p) for p in pairs if placements.get((bench, p, 'before')) != placements.get((bench, p, 'after'))
+                            or placements.get((bench, p, 'before')) == 'moved')
+            if both:
+                line(bench, row, where, pairs, both)
+    if left_out:
+        print('\nLeft out (the two sides ran on different placements, or the vCPUs moved during a run): '
+              + ', '.join('%s pair %d' % k for k in sorted(left_out)))
+
+
+def line(bench, row, where, pairs, both):
+    before = [pairs[p]['before'] for p in both]
+    after = [pairs[p]['after'] for p in both]
+    ratios = [a / b for a, b in zip(after, before)]
+    worse = [(r < 1) if higher_is_better[(bench, row)] else (r > 1) for r in ratios]
+    verdict = 'worse in every pair' if all(worse) else 'better in every pair' if not any(worse) else 'within noise'
+    print('| %s | %s | %s | %d | %s | %s | %.2f | %.2f-%.2f | %s |' % (bench, row, where, len(both), shown(statistics.median(before)),
+          shown(statistics.median(after)), statistics.median(ratios), min(ratios), max(ratios), verdict))
 
 
 if __name__ == '__main__':

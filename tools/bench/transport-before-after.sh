@@ -8,6 +8,8 @@
 # plugin versions when offline). LOCK=FILE holds that lock (flock) for each run, one side of one
 # benchmark, never a whole pair (others measure on the same host), after taking FILE.intent first so that
 # shared holders of FILE (builds) that arrive later wait; BENCHES picks some of pingpong coll2 coll4 ckpt.
+# Each run is bracketed by the cache-line probe when it is built (PEERS_BUILD, bash bench/peers/setup.sh hw):
+# OUT/pN-BENCH-SIDE.probe holds its two readings, and the summary compares near runs with near, far with far.
 # Usage: BASE=31bb3b6 PAIRS=3 OUT=/tmp/ab bash tools/bench/transport-before-after.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,6 +18,7 @@ pairs=${PAIRS:-3}
 first=${FIRST_PAIR:-1}
 out=${OUT:-/tmp/transport-before-after-$(date -u +%Y%m%dT%H%M%S)}
 benches=(${BENCHES:-pingpong coll2 coll4 ckpt})
+probe=${PEERS_BUILD:-/tmp/lockstep-peers}/cacheline-probe
 before=/tmp/lockstep-base-$base
 mkdir -p "$out"
 if [ ! -f "$before/tools/target/lockstep-tools-0.1.0-SNAPSHOT.jar" ]; then
@@ -24,6 +27,9 @@ if [ ! -f "$before/tools/target/lockstep-tools-0.1.0-SNAPSHOT.jar" ]; then
     # shellcheck disable=SC2086 # MVN_OPTS are words
     (cd "$before" && mvn -B -q -DskipTests -Dmaven.javadoc.skip=true ${MVN_OPTS:-} package -pl tools -am)
 fi
+reading() { # the probe's median cross-core round trip in ns, or - without the probe
+    if [ -x "$probe" ]; then "$probe" 0 1 301 1000 | grep -o 'med_ns=[0-9.]*' | cut -d= -f2; else echo -; fi
+}
 arguments() {
     case $1 in
         pingpong) echo "bench pingpong --processes 2 --sizes 8,4k,1m,4m" ;;
@@ -37,9 +43,12 @@ one() { # side bench pair
     [ "$1" = before ] && dir=$before
     [ -n "${LOCK:-}" ] && { exec 8>> "$LOCK.intent"; flock 8; exec 9>> "$LOCK"; flock 9; }
     echo "$(date -u +%H:%M:%S) start $1 $2 pair $3 load $(cat /proc/loadavg)" >> "$out/log"
+    local first
+    first=$(reading)
     # shellcheck disable=SC2046 # the arguments are words
     (cd "$dir" && /usr/bin/time -f "wall %e user %U sys %S" -o "$file.time" ./lockstep $(arguments "$2") > "$file.out" 2> "$file.err") \
         && rc=0 || rc=$?
+    echo "$first $(reading)" > "$file.probe"
     echo "$(date -u +%H:%M:%S) end   $1 $2 pair $3 rc $rc load $(cat /proc/loadavg)" >> "$out/log"
     [ -n "${LOCK:-}" ] && exec 9>&- 8>&-
     return 0
