@@ -17,6 +17,7 @@ import org.lockstep.api.LockstepProvider;
 import org.lockstep.api.Request;
 import org.lockstep.api.Status;
 import org.lockstep.api.TruncationException;
+import org.lockstep.conformance.RuleSkipped;
 
 /**
  * Runs one body on every rank of a world of a provider, under a deadline, and reports how it
@@ -80,6 +81,9 @@ public final class WorldRunner {
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        if (hang.isEmpty()) {
+            skippedByARank(run, ranks);
+        }
         List<RankFailure> failures = new ArrayList<>();
         List<Leftover> leftovers = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
@@ -95,6 +99,15 @@ public final class WorldRunner {
         }
         failures.sort((a, b) -> Boolean.compare(a.isConsequence(), b.isConsequence()));
         return new RunResult(ranks, elapsed, List.copyOf(failures), hang, List.copyOf(leftovers), leaked);
+    }
+
+    /** A rule one rank found it cannot run (say, on a device without power-loss emulation) is skipped, as under a launcher. */
+    private static void skippedByARank(RunState run, int ranks) {
+        for (int r = 0; r < ranks; r++) {
+            if (run.states.get(r).failure instanceof RuleSkipped skipped) {
+                throw skipped;
+            }
+        }
     }
 
     static void runRank(RunState run, Communicator world, RankBody body) throws Exception {
@@ -120,6 +133,10 @@ public final class WorldRunner {
         } catch (Throwable t) {
             state.failure = t;
             state.finished = true;
+            if (t instanceof RuleSkipped) {
+                // the rule cannot run here: the peers' kit waits and recorded calls stop now, not at a stall or the deadline
+                run.abort("rank " + world.rank() + " skipped the rule: " + t.getMessage());
+            }
             if (!arrived && control == null) {
                 try {
                     run.rendezvous.arriveAndDeregister();

@@ -1,6 +1,8 @@
 package org.lockstep.conformance.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.lockstep.api.JobOptions;
 import org.lockstep.api.Lockstep;
 import org.lockstep.api.LockstepProvider;
+import org.lockstep.conformance.RuleSkipped;
 import org.lockstep.conformance.RuleViolation;
 
 /** The runner on the in-repo mailbox transport: clean runs, deadlocks, deadlines, failures, leftovers. */
@@ -72,6 +75,20 @@ class WorldRunnerTest {
         });
         assertEquals(1, r.rootFailure().orElseThrow().rank());
         assertTrue(r.rootFailure().get().toString().contains("rank 1 saw something wrong"));
+    }
+
+    @Test
+    void aRankThatSkipsTheRuleStopsItsPeersKitWaitsAndSkipsTheRun() {
+        // a stall timeout and a deadline far beyond the test's: only the skip itself can end the peer's wait in time
+        RunLimits patient = new RunLimits(Duration.ofMinutes(5), Duration.ofMinutes(5), false);
+        RuleSkipped skipped = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThrows(RuleSkipped.class,
+                () -> WorldRunner.run(MAILBOX, world(2), patient, rank -> {
+                    if (rank.rank() == 1) {
+                        throw new RuleSkipped("no power-loss emulation on this device");
+                    }
+                    rank.awaitSignalWithoutProvider("raised by nobody");
+                })));
+        assertEquals("no power-loss emulation on this device", skipped.getMessage());
     }
 
     @Test
