@@ -28,8 +28,9 @@ import org.lockstep.spi.messaging.PeerLiveness;
  * no algorithm of its own for also run. {@link #allocate} places memory in the
  * VP's context — the memory that survives swaps; Java heap objects are not swapped.
  *
- * <p>It tells a polling wait when a rank has ended ({@link PeerLiveness}): a point-to-point
- * window's waits poll then (a VP with windows polls in every wait, to serve them), and a poll is
+ * <p>It tells a polling wait when a rank has ended ({@link PeerLiveness}, {@link #goneError}): a
+ * point-to-point window's waits poll then (a VP with windows polls in every wait, to serve them),
+ * and so does a {@code test} loop on a point-to-point request ({@link EmRequest}); a poll is
  * running to the scheduler, so the deadlock check that fails a blocked wait on a VP that ended
  * never sees it; without this an origin whose target failed polled in its unlock for ever.
  */
@@ -210,12 +211,34 @@ public final class EmCommunicator extends AbstractCommunicator implements PeerLi
      */
     @Override
     public void failIfGone(int r) {
-        int id = group.vpOf(r);
-        Machine machine = world.machine();
-        if (machine.simulates(id) && machine.scheduler().ended(machine.vp(id))) {
-            throw new ProcessFailedException(ErrorClass.PROC_FAILED, r, "rank " + r + " (VP " + id
-                    + ") has ended (failed or finished): it sends nothing more");
+        LockstepException gone = goneError(r);
+        if (gone != null) {
+            throw gone;
         }
+    }
+
+    /**
+     * The error of a wait for rank {@code r} (or ANY_SOURCE: for every other rank) if what it waits
+     * for can never come, its VP having ended; null otherwise, and for ranks of other real processors.
+     */
+    LockstepException goneError(int r) {
+        Machine machine = world.machine();
+        if (r == Communicator.ANY_SOURCE) {
+            for (int other = 0; other < group.size(); other++) {
+                int id = group.vpOf(other);
+                if (other != rank && !(machine.simulates(id) && machine.scheduler().ended(machine.vp(id)))) {
+                    return null;
+                }
+            }
+            return group.size() == 1 ? null : new ProcessFailedException(ErrorClass.PROC_FAILED_PENDING, -1, "rank " + rank
+                    + ": a receive from ANY_SOURCE cannot complete: the VP of every other rank has ended (failed or finished)");
+        }
+        int id = group.vpOf(r);
+        if (machine.simulates(id) && machine.scheduler().ended(machine.vp(id))) {
+            return new ProcessFailedException(ErrorClass.PROC_FAILED, r, "rank " + r + " (VP " + id
+                    + ") has ended (failed or finished)");
+        }
+        return null;
     }
 
     /** The simulation's virtual processors ({@code MPI_UNIVERSE_SIZE}). */

@@ -2,6 +2,7 @@ package org.lockstep.embsp.comm;
 
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -17,6 +18,11 @@ import org.lockstep.spi.messaging.ProgressAgents;
  * the VP stays swapped in while nobody wants its partition and is swapped out otherwise; testing
  * an incomplete request is a yield point, so that polling loops let the other VPs run.
  * Completion is published under the scheduler's lock and wakes the owner's mailbox signal.
+ *
+ * <p>A point-to-point request knows the VP it needs ({@link #failsWhenGone}): a wait that polls
+ * (a {@code test} loop, or any wait of a VP that serves windows) is running to the scheduler, so
+ * its deadlock check, which fails a blocked wait on a VP that has ended, never fires; such a wait
+ * fails with that error itself instead of polling for ever.
  */
 class EmRequest implements Request {
     final CommWorld world;
@@ -26,6 +32,8 @@ class EmRequest implements Request {
     private LockstepException failure;
     private long truncatedLength = -1;
     private Runnable canceller;
+    /** Under the scheduler's lock: why this request can never complete (the VP it needs has ended), or null. */
+    private Supplier<LockstepException> gone;
 
     EmRequest(CommWorld world, Vp owner, String what) {
         this.world = world;
@@ -66,6 +74,11 @@ class EmRequest implements Request {
         this.canceller = action;
     }
 
+    /** {@code whyGone} (evaluated under the scheduler's lock) says when the peer this request needs has ended. */
+    void failsWhenGone(Supplier<LockstepException> whyGone) {
+        this.gone = whyGone;
+    }
+
     /** Whether complete; the scheduler lock must be held or the answer may be stale. */
     boolean done() {
         return status != null || failure != null;
@@ -88,7 +101,15 @@ class EmRequest implements Request {
     public Status await() {
         checkOwner();
         BooleanSupplier ready = readiness();
+        boolean polls = gone != null && ProgressAgents.present(); // this wait polls (see Scheduler#await)
+        if (polls) {
+            BooleanSupplier completes = ready;
+            ready = () -> completes.getAsBoolean() || gone.get() != null;
+        }
         world.scheduler().await(owner, ready, signal(), what, world.swapOut(owner), world.swapIn(owner));
+        if (polls) {
+            failIfGone();
+        }
         finish();
         return result();
     }
@@ -99,12 +120,39 @@ class EmRequest implements Request {
         if (!ready()) {
             world.scheduler().yieldPoint(owner, world.swapOut(owner), world.swapIn(owner));
             ProgressAgents.advance(); // a polling VP's windows are served here (see Scheduler#await)
-            if (!ready()) {
+            if (!ready() && !failIfGone()) {
                 return Optional.empty();
             }
         }
         finish();
         return Optional.of(result());
+    }
+
+    /**
+     * Fails this request if it is incomplete and its peer has ended; withdraws a posted receive from
+     * the matching (its canceller finds the request failed and leaves it so). Whether it is done now.
+     */
+    private boolean failIfGone() {
+        if (gone == null) {
+            return false;
+        }
+        world.scheduler().lock().lock();
+        try {
+            if (done()) {
+                return true;
+            }
+            LockstepException why = gone.get();
+            if (why == null) {
+                return false;
+            }
+            fail(why);
+            if (canceller != null) {
+                canceller.run();
+            }
+            return true;
+        } finally {
+            world.scheduler().lock().unlock();
+        }
     }
 
     private boolean ready() {

@@ -92,6 +92,8 @@ final class PointToPoint {
                 box.signal().wakeAll(scheduler);
                 if (eager) {
                     request.complete(Status.of(dest, tag, bytes));
+                } else {
+                    request.failsWhenGone(() -> comm.goneError(dest)); // its receiver reads it: none will if it ended
                 }
                 return request;
             }
@@ -145,6 +147,7 @@ final class PointToPoint {
                         scheduler.lock().unlock();
                     }
                 });
+                request.failsWhenGone(() -> comm.goneError(source));
                 return request;
             }
         } finally {
