@@ -49,6 +49,13 @@ class PollOnEndedPeerTest {
         throw new AssertionError("the request completed");
     }
 
+    /** {@code seen} is the typed error of a wait on a peer that ended: {@code errorClass}, saying {@code says}. */
+    private static void assertPeerGone(Object seen, ErrorClass errorClass, String says) {
+        ProcessFailedException e = assertInstanceOf(ProcessFailedException.class, seen);
+        assertEquals(errorClass, e.errorClass());
+        assertTrue(e.getMessage().contains(says), e.getMessage());
+    }
+
     @ParameterizedTest(name = "threads={0}")
     @ValueSource(strings = {"platform", "virtual", "sequential"})
     void testingAReceiveFromAVirtualProcessorThatFinishedFailsAndItsEarlierMessageIsStillTaken(String threads) {
@@ -66,9 +73,7 @@ class PollOnEndedPeerTest {
             }
             seen.put("earlier", earlier);
         });
-        ProcessFailedException e = assertInstanceOf(ProcessFailedException.class, seen.get("gone"));
-        assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
-        assertTrue(e.getMessage().contains("rank 1 (VP 1) has ended"), e.getMessage());
+        assertPeerGone(seen.get("gone"), ErrorClass.PROC_FAILED, "rank 1 (VP 1) has ended");
         assertArrayEquals(new int[] {41, 42}, (int[]) seen.get("earlier"));
     }
 
@@ -80,9 +85,7 @@ class PollOnEndedPeerTest {
                 seen.put("gone", pollUntilItFails(w.irecv(new int[1], Communicator.ANY_SOURCE, Communicator.ANY_TAG)));
             }
         });
-        ProcessFailedException e = assertInstanceOf(ProcessFailedException.class, seen.get("gone"));
-        assertEquals(ErrorClass.PROC_FAILED_PENDING, e.errorClass());
-        assertTrue(e.getMessage().contains("ANY_SOURCE"), e.getMessage());
+        assertPeerGone(seen.get("gone"), ErrorClass.PROC_FAILED_PENDING, "ANY_SOURCE");
     }
 
     @Test
@@ -96,9 +99,7 @@ class PollOnEndedPeerTest {
                     seen.put("gone", pollUntilItFails(w.issend(MemorySegment.ofArray(new int[] {7}), 1, Datatype.INT, 1, 3)));
                 }));
         assertTrue(run.getMessage().contains("VP 1 fails at once"), run.getMessage());
-        ProcessFailedException e = assertInstanceOf(ProcessFailedException.class, seen.get("gone"));
-        assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
-        assertTrue(e.getMessage().contains("rank 1 (VP 1) has ended"), e.getMessage());
+        assertPeerGone(seen.get("gone"), ErrorClass.PROC_FAILED, "rank 1 (VP 1) has ended");
     }
 
     @Test
@@ -115,8 +116,6 @@ class PollOnEndedPeerTest {
                 }
             }
         });
-        ProcessFailedException e = assertInstanceOf(ProcessFailedException.class, seen.get("gone"));
-        assertEquals(ErrorClass.PROC_FAILED, e.errorClass());
-        assertTrue(e.getMessage().contains("rank 1 (VP 1) has ended"), e.getMessage());
+        assertPeerGone(seen.get("gone"), ErrorClass.PROC_FAILED, "rank 1 (VP 1) has ended");
     }
 }
