@@ -3,6 +3,8 @@ package org.lockstep.pcie.collective;
 import java.lang.foreign.MemorySegment;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.spi.device.ExternalMemory;
 
 /**
@@ -88,6 +90,44 @@ final class DeviceAlltoalls {
             return allReady;
         } finally {
             area.unstage(staged);
+        }
+    }
+
+    /**
+     * A grid's neighbourhood exchange written once: this rank writes each block it sends to its
+     * data area at the block's step, publishes, and reads from each source the block at the step it
+     * receives (a grid's steps name each sender's blocks). Every member takes the chunk, as for any
+     * collective of the communicator; only the sources are waited on before reading.
+     */
+    void neighbors(MemorySegment[] sendBlocks, int[] sendSteps, MemorySegment[] recvBlocks, int[] sources, int[] receiveSteps,
+                   long block) {
+        int steps = Math.max(sendSteps.length, receiveSteps.length);
+        for (int step : sendSteps) {
+            steps = Math.max(steps, step + 1);
+        }
+        if (steps * block > area.chunkBytes) {
+            throw new LockstepException(ErrorClass.INTERN, "neighbourhood exchange of " + steps + " blocks of " + block
+                    + " bytes does not fit a data half of " + area.chunkBytes + " bytes");
+        }
+        long chunk = area.nextChunk();
+        long halfOffset = area.halfOffset(chunk, block * steps);
+        area.awaitAllConsumed(chunk - 2, "neighborAlltoall");
+        long mine = area.block(area.rank) + halfOffset;
+        for (int j = 0; j < sendBlocks.length; j++) {
+            if (sendBlocks[j] != null) {
+                area.write(mine + sendSteps[j] * block, sendBlocks[j], 0, block);
+            }
+        }
+        area.publish(chunk);
+        try {
+            for (int i = 0; i < recvBlocks.length; i++) {
+                if (recvBlocks[i] != null) {
+                    area.awaitPublished(sources[i], chunk, "neighborAlltoall");
+                    area.read(area.block(sources[i]) + halfOffset + receiveSteps[i] * block, recvBlocks[i], 0, block);
+                }
+            }
+        } finally {
+            area.consume(chunk); // also when a source has gone: the others need not wait for this rank
         }
     }
 }

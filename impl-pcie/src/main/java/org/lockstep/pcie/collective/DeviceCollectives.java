@@ -43,6 +43,9 @@ import org.lockstep.spi.events.CollectiveRecording;
  *       a non-commutative operation sees rank order.</li>
  *   <li><b>alltoall written once</b> (small blocks): every rank writes all its blocks to its data
  *       area once; every other rank reads the one block meant for it.</li>
+ *   <li><b>grid neighbour exchange written once</b> (a Cartesian communicator's blocking neighbour
+ *       allgather and alltoall, all blocks within a data half): each rank writes its blocks to its
+ *       data area at their steps; each neighbour reads the one meant for it.</li>
  * </ul>
  *
  * and <b>direct</b> algorithms, which read the members' own device buffers (memory their programs
@@ -364,6 +367,20 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
         CollectiveRecording.algorithm("device alltoall, written once");
         alltoalls.writtenOnce(send, block, recv);
+    }
+
+    /** A grid's blocking neighbourhood exchange runs on the device, written once, when all its blocks fit a data half. */
+    @Override
+    public boolean runsNeighborExchange(int blocks, long blockBytes) {
+        return enabled && blockBytes > 0 && blocks > 0 && blockBytes <= chunkBytes / blocks;
+    }
+
+    @Override
+    public void neighborExchange(MemorySegment[] sendBlocks, int[] destinations, int[] sendSteps, MemorySegment[] recvBlocks,
+                                 int[] sources, int[] receiveSteps, long blockBytes) {
+        started.drain();
+        CollectiveRecording.algorithm("device neighbour exchange, written once");
+        alltoalls.neighbors(sendBlocks, sendSteps, recvBlocks, sources, receiveSteps, blockBytes);
     }
 
     // ================================================================ non-blocking, on the device

@@ -61,6 +61,30 @@ public interface CollectiveEngine {
 
     Request iallreduce(Communicator channel, MemorySegment send, MemorySegment recv, long count, Datatype type, Op op);
 
+    /**
+     * Whether this engine runs the blocking neighbourhood exchange of a grid of {@code blocks} blocks
+     * a rank, each of {@code blockBytes} packed bytes, natively ({@link #neighborExchange}). The answer
+     * may depend only on what every member has alike (the communicator, the block count and size),
+     * never on this rank's buffers: members that chose differently would wait for each other.
+     */
+    default boolean runsNeighborExchange(int blocks, long blockBytes) {
+        return false;
+    }
+
+    /**
+     * The blocking neighbourhood exchange of a grid, natively, where {@link #runsNeighborExchange}
+     * said so. Block j of {@code sendBlocks} goes to {@code destinations[j]} as the message its step
+     * {@code sendSteps[j]} names, and block i of {@code recvBlocks} is the one {@code sources[i]}
+     * sends as step {@code receiveSteps[i]}: on a grid every rank's send steps differ
+     * ({@link org.lockstep.spi.topology.Neighborhood}), so a step names one block of its sender.
+     * Every block is {@code blockBytes} long; null blocks are those of
+     * {@link Communicator#PROC_NULL} neighbours.
+     */
+    default void neighborExchange(MemorySegment[] sendBlocks, int[] destinations, int[] sendSteps, MemorySegment[] recvBlocks,
+                                  int[] sources, int[] receiveSteps, long blockBytes) {
+        throw new UnsupportedOperationException("no native neighbourhood exchange");
+    }
+
     // The other non-blocking collectives: by default the point-to-point schedules of
     // PointToPointCollectives over the channel; a provider overrides those it runs natively.
 

@@ -9,6 +9,7 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.Request;
 import org.lockstep.spi.events.CollectiveRecording;
+import org.lockstep.spi.messaging.PackedBuffer;
 import org.lockstep.spi.topology.Neighborhood;
 
 /**
@@ -21,28 +22,36 @@ import org.lockstep.spi.topology.Neighborhood;
  * (MPICH's is 2^28 - 1, below the collective channel's tags). Contiguous blocks travel from and land in the user's
  * buffers; others are packed into scratch and unpacked on completion. A
  * {@link Communicator#PROC_NULL} neighbour's block is neither sent nor written.
+ *
+ * <p>On a grid, where every rank's send steps differ, the blocking allgather and alltoall (one
+ * block size for all) go to the channel's own {@link CollectiveEngine} first: a provider that
+ * shares memory among the ranks may exchange the blocks natively
+ * ({@link CollectiveEngine#neighborExchange}), with no message.
  */
 final class NeighborhoodCollectives {
     private final Communicator channel;
     private final Neighborhood hood;
+    /** The channel's collective engine on a grid (its steps name each sender's blocks), else null. */
+    private final CollectiveEngine gridEngine;
 
-    NeighborhoodCollectives(Communicator channel, Neighborhood hood) {
+    NeighborhoodCollectives(Communicator channel, Neighborhood hood, CollectiveEngine gridEngine) {
         this.channel = channel;
         this.hood = hood;
+        this.gridEngine = gridEngine;
     }
 
     Request allgather(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
                       boolean start) {
         checkType(recvType);
         return exchange(same(hood.destinations().length, send, sendCount, sendType), "neighborAllgather",
-                strided(hood.sources().length, recv, recvCount, recvType), start);
+                strided(hood.sources().length, recv, recvCount, recvType), start, true);
     }
 
     Request allgatherv(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long[] recvCounts,
                        long[] displacements, Datatype recvType, boolean start) {
         checkType(recvType);
         return exchange(same(hood.destinations().length, send, sendCount, sendType), "neighborAllgatherv",
-                displaced(hood.sources().length, recv, recvCounts, displacements, recvType, "receive"), start);
+                displaced(hood.sources().length, recv, recvCounts, displacements, recvType, "receive"), start, false);
     }
 
     Request alltoall(MemorySegment send, long sendCount, Datatype sendType, MemorySegment recv, long recvCount, Datatype recvType,
@@ -50,7 +59,7 @@ final class NeighborhoodCollectives {
         checkType(sendType);
         checkType(recvType);
         return exchange(strided(hood.destinations().length, send, sendCount, sendType), "neighborAlltoall",
-                strided(hood.sources().length, recv, recvCount, recvType), start);
+                strided(hood.sources().length, recv, recvCount, recvType), start, true);
     }
 
     Request alltoallv(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype sendType, MemorySegment recv,
@@ -58,13 +67,14 @@ final class NeighborhoodCollectives {
         checkType(sendType);
         checkType(recvType);
         return exchange(displaced(hood.destinations().length, send, sendCounts, sendDisplacements, sendType, "send"),
-                "neighborAlltoallv", displaced(hood.sources().length, recv, recvCounts, recvDisplacements, recvType, "receive"), start);
+                "neighborAlltoallv", displaced(hood.sources().length, recv, recvCounts, recvDisplacements, recvType, "receive"), start,
+                false);
     }
 
     Request alltoallw(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes, MemorySegment recv,
                       long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes, boolean start) {
         return exchange(new Side(send, sendCounts, sendDisplacements, sendTypes), "neighborAlltoallw",
-                new Side(recv, recvCounts, recvDisplacements, recvTypes), start);
+                new Side(recv, recvCounts, recvDisplacements, recvTypes), start, false);
     }
 
     /** One side of a neighbourhood collective in the alltoallw form, before checking. */
@@ -115,7 +125,8 @@ final class NeighborhoodCollectives {
         return types;
     }
 
-    private Request exchange(Side sendSide, String call, Side recvSide, boolean start) {
+    /** {@code uniform}: one block size on every rank (an allgather or alltoall, whose signatures match). */
+    private Request exchange(Side sendSide, String call, Side recvSide, boolean start, boolean uniform) {
         if (sendSide.buffer() == Communicator.IN_PLACE || recvSide.buffer() == Communicator.IN_PLACE) {
             throw new LockstepException(ErrorClass.BUFFER, call + " has no in-place form (MPI 4.1 §8.6)");
         }
@@ -125,6 +136,11 @@ final class NeighborhoodCollectives {
                 recvSide.types(), true, call + " receive");
         TypedBlocks s = TypedBlocks.of(destinations.length, sendSide.buffer(), sendSide.counts(), sendSide.byteDisplacements(),
                 sendSide.types(), false, call + " send");
+        if (!start && uniform && gridEngine != null && sources.length > 0 && r.byteCounts[0] > 0
+                && gridEngine.runsNeighborExchange(sources.length, r.byteCounts[0])) {
+            nativeExchange(r, s, r.byteCounts[0], call);
+            return null;
+        }
         CollectiveRecording.algorithm("point-to-point neighbour exchange");
         Schedule schedule = Schedule.onPrivateChannel(channel);
         MemorySegment packedIn = r.contiguous() ? null : r.packed();
@@ -161,5 +177,56 @@ final class NeighborhoodCollectives {
             unpack.run();
         }
         return null;
+    }
+
+    /**
+     * The exchange by the channel's engine, blocks packed where their types are not contiguous. The
+     * block size is the receive side's, alike on every rank of a correct program; a rank whose send
+     * blocks differ still takes part (its blocks cut or padded with zeros), so no member waits for
+     * ever, and then fails.
+     */
+    private void nativeExchange(TypedBlocks r, TypedBlocks s, long blockBytes, String call) {
+        int[] sources = hood.sources();
+        int[] destinations = hood.destinations();
+        MemorySegment packedIn = r.contiguous() ? null : r.packed();
+        MemorySegment[] in = new MemorySegment[sources.length];
+        for (int i = 0; i < sources.length; i++) {
+            if (sources[i] != Communicator.PROC_NULL) {
+                in[i] = packedIn == null ? r.userBlock(i) : Buffers.slice(packedIn, r.byteOffsets[i], r.byteCounts[i]);
+            }
+        }
+        MemorySegment packedOut = null;
+        if (!s.contiguous()) {
+            packedOut = s.packed();
+            s.packInto(packedOut);
+        }
+        long sendBytes = s.byteCounts.length == 0 ? blockBytes : s.byteCounts[0];
+        MemorySegment[] out = new MemorySegment[destinations.length];
+        for (int j = 0; j < destinations.length; j++) {
+            if (destinations[j] != Communicator.PROC_NULL) {
+                MemorySegment block = packedOut == null ? s.userBlock(j) : Buffers.slice(packedOut, s.byteOffsets[j], s.byteCounts[j]);
+                out[j] = sendBytes == blockBytes ? block : resized(block, blockBytes);
+            }
+        }
+        gridEngine.neighborExchange(out, destinations, hood.sendSteps(), in, sources, hood.receiveSteps(), blockBytes);
+        if (packedIn != null) {
+            for (int i = 0; i < sources.length; i++) {
+                if (sources[i] != Communicator.PROC_NULL) {
+                    r.unpackBlock(packedIn, i);
+                }
+            }
+        }
+        if (sendBytes != blockBytes) {
+            throw new LockstepException(ErrorClass.TRUNCATE, call + " sends blocks of " + sendBytes + " bytes but receives blocks of "
+                    + blockBytes + " (the type signatures of every pair of neighbours must match)");
+        }
+    }
+
+    /** {@code block} cut or zero-padded to {@code bytes}. */
+    private static MemorySegment resized(MemorySegment block, long bytes) {
+        MemorySegment copy = PackedBuffer.scratch(bytes);
+        copy.fill((byte) 0);
+        MemorySegment.copy(block, 0, copy, 0, Math.min(bytes, block.byteSize()));
+        return copy;
     }
 }

@@ -99,7 +99,10 @@ public abstract class TopologyTemplates extends PersistentCollectiveTemplates {
             throw new LockstepException(ErrorClass.TOPOLOGY, call + " needs a communicator with a topology (createCart,"
                     + " createDistGraph, createDistGraphAdjacent); this one has none");
         }
-        return new NeighborhoodCollectives(neighborhoodChannel(), hood);
+        Communicator channel = neighborhoodChannel();
+        CollectiveEngine gridEngine = kind() == Topology.CARTESIAN && channel instanceof AbstractCommunicator own
+                ? own.collectiveEngine() : null;
+        return new NeighborhoodCollectives(channel, hood, gridEngine);
     }
 
     // ---- each neighbourhood collective once, blocking or started (recorded as CollectiveTemplates#collective says)
