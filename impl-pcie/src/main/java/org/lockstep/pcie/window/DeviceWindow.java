@@ -34,6 +34,8 @@ final class DeviceWindow extends PointToPointWindow {
     /** The lock this rank holds on each target, or null. */
     private final LockType[] held;
     private final PassiveTargetLock locks;
+    /** Reads of a peer's fence count, pausing between them, before a fence's wait serves frames and checks the peer. */
+    private static final int FENCE_QUICK_READS = 64;
     /** The NOPRECEDE fence whose wait for each target waits for this rank's first access to it; 0 if none. */
     private long deferredFence;
 
@@ -234,8 +236,18 @@ final class DeviceWindow extends PointToPointWindow {
         }
     }
 
-    /** Waits until rank {@code r} has made fence {@code epoch}, serving frames and failing on a mismatch or a gone rank. */
+    /**
+     * Waits until rank {@code r} has made fence {@code epoch}, serving frames and failing on a mismatch or a gone rank.
+     * It reads the count alone for the first {@link #FENCE_QUICK_READS} rounds: a round that also serves frames and
+     * checks the peers takes an iprobe of the transport, which a peer fencing at the same time would wait out.
+     */
     private void awaitFence(int r, long epoch) {
+        for (int i = 0; i < FENCE_QUICK_READS; i++) {
+            if (fencesSeen(r) >= epoch) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
         IdleStrategy idle = null;
         while (fencesSeen(r) < epoch) {
             idle = idle == null ? newIdleStrategy() : idle;
