@@ -2,23 +2,28 @@
 # `lockstep bench halo` beside the same program on Open MPI (bench/peers/mpi/halo.c), interleaved:
 # 2 processes bound to cores, and 4 processes on this machine (oversubscribed on 2 cores, for both).
 # Compiles the peer itself with Open MPI's mpicc (variants vector, persistent, and neighbor: a neighbourhood alltoall over
-# a Cartesian communicator); needs the tools module packaged (mvn -q -DskipTests package -pl tools -am). Prints the
-# table of tools/bench/summarize-halo.py: each row's median over the runs, every run, and the ratio.
-# Usage: REPS=3 SIZES=64,256,1024 OUT=/tmp/halo flock /tmp/lockstep-bench.lock bash tools/bench/halo-vs-openmpi.sh
+# a Cartesian communicator); needs the tools module packaged (mvn -q -DskipTests package -pl tools -am). Each run is
+# bracketed by the cache-line probe; WRAP (e.g. quiet) holds the machine for one run, one side of one process count,
+# never the series. FIRST_REP numbers the repetitions from there (to add runs to an OUT). BASE_ROOT=DIR (another checkout, built) adds its `lockstep` as a third side, "base", run before
+# this checkout's on odd repetitions and after on even ones. Prints the table of tools/bench/summarize-halo.py: each
+# row's median over the runs, every run, the ratio, and the probe readings.
+# Usage: WRAP=quiet REPS=3 SIZES=64,256,1024 NPS="2 4" OUT=/tmp/halo bash tools/bench/halo-vs-openmpi.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 reps=${REPS:-3}
 sizes=${SIZES:-64,256,1024}
 budget=${BUDGET:-0.5}
+nps=${NPS:-2 4}
 out=${OUT:-/tmp/halo-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 peer="$out/halo.openmpi"
 mpicc.openmpi -O2 -o "$peer" "$root/bench/peers/mpi/halo.c"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-for rep in $(seq 1 "$reps"); do
-    "$root/lockstep" bench halo --processes 2 --bind-to-core --sizes "$sizes" --budget "$budget" | grep -o "HALO .*" > "$out/lockstep-2-$rep.txt"
-    mpirun.openmpi -np 2 --bind-to core "$peer" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-2-$rep.txt"
-    "$root/lockstep" bench halo --processes 4 --sizes "$sizes" --budget "$budget" | grep -o "HALO .*" > "$out/lockstep-4-$rep.txt"
-    mpirun.openmpi -np 4 --oversubscribe "$peer" "$sizes" "$budget" | grep -o "HALO .*" > "$out/openmpi-4-$rep.txt"
-done
+LINES=HALO
+# shellcheck source=side-by-side.sh
+. "$root/tools/bench/side-by-side.sh"
+theirs() { # np file
+    if [ "$1" = 2 ]; then run "$2" mpirun.openmpi -np 2 --bind-to core "$peer" "$sizes" "$budget"
+    else run "$2" mpirun.openmpi -np "$1" --oversubscribe "$peer" "$sizes" "$budget"; fi
+}
+series bench halo --sizes "$sizes" --budget "$budget"
 python3 "$root/tools/bench/summarize-halo.py" "$out"

@@ -1,38 +1,22 @@
 #!/usr/bin/env python3
-"""Side-by-side table of halo-vs-openmpi.sh's runs: per (np, variant, n), the median over runs of
-Lockstep's and Open MPI's median exchange time, every run in brackets, and the ratio of the medians."""
-import glob
-import os
-import re
-import statistics
+"""Side-by-side table of halo-vs-openmpi.sh's runs: per (np, variant, n), the median over runs of Lockstep's and
+Open MPI's median exchange time, every run in brackets, and the ratio of the medians (with a "base" side, BASE_ROOT,
+its column and this checkout's time over base's); then every run's probe readings (ns, before and after) and load."""
 import sys
 
+import side_by_side
 
-def rows(path):
-    found = {}
-    for line in open(path):
-        f = dict(re.findall(r"(\w+)=([\w.]+)", line))
-        if "variant" in f:
-            found[(int(f["np"]), f["variant"], int(f["n"]))] = float(f["med_us"])
-    return found
+
+def key_of(f):
+    if "variant" in f:
+        return (int(f["np"]), f["variant"], int(f["n"])), float(f["med_us"])
+    return None
 
 
 def main(out):
-    runs = {"lockstep": {}, "openmpi": {}}
-    for who in runs:
-        for path in sorted(glob.glob(os.path.join(out, who + "-*.txt"))):
-            for key, value in rows(path).items():
-                runs[who].setdefault(key, []).append(value)
-    print("| np | variant | n | column bytes | Lockstep µs (runs) | Open MPI µs (runs) | ratio |")
-    print("|---|---|---:|---:|---|---|---:|")
-    for key in sorted(set(runs["lockstep"]) | set(runs["openmpi"])):
-        ours = runs["lockstep"].get(key, [])
-        theirs = runs["openmpi"].get(key, [])
-        mo = statistics.median(ours) if ours else float("nan")
-        mt = statistics.median(theirs) if theirs else float("nan")
-        np_, variant, n = key
-        print(f"| {np_} | {variant} | {n} | {8 * n} | {mo:.3g} ({', '.join(f'{v:.3g}' for v in ours)}) | "
-              f"{mt:.3g} ({', '.join(f'{v:.3g}' for v in theirs)}) | {mo / mt:.2f} |")
+    runs = side_by_side.collect(out, key_of)
+    side_by_side.table(runs, ["np", "variant", "n", "column bytes"], lambda k: (k[0], k[1], k[2], 8 * k[2]))
+    side_by_side.probes(out)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,11 @@ final class HaloBenchCommand implements Callable<Integer> {
             description = "Block edges n (each rank owns n x n doubles; default: ${DEFAULT-VALUE}).")
     List<Integer> sizes;
 
+    @Option(names = "--variants", paramLabel = "V,V,...", defaultValue = "vector,persistent,neighbor", split = ",",
+            description = "Variants to time, of vector, persistent, neighbor (default: ${DEFAULT-VALUE}); a profile of one"
+                    + " sees only its warm-up and rows.")
+    List<String> variants;
+
     @Option(names = "--budget", paramLabel = "SECONDS", defaultValue = "0.5", description = "Time per row (default: ${DEFAULT-VALUE}).")
     double budget;
 
@@ -78,6 +83,14 @@ final class HaloBenchCommand implements Callable<Integer> {
         if (processes != 2 && processes != 4) {
             throw new ParameterException(spec.commandLine(), "--processes must be 2 or 4");
         }
+        List<Variant> timed = new ArrayList<>();
+        for (String name : variants) {
+            try {
+                timed.add(Variant.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--variants: no variant " + name + " (vector, persistent, neighbor)");
+            }
+        }
         if (org.lockstep.api.LaunchEnvironment.current().isEmpty()) {
             return ProcessLauncher.relaunchCommand(spec.commandLine().getParseResult().originalArgs(), processes,
                     List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"), bindToCore);
@@ -85,10 +98,14 @@ final class HaloBenchCommand implements Callable<Integer> {
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         JobOptions options = settings.jobOptions(processes, Map.of());
         Lockstep.run(options, world -> {
+            // one grid for every size, as a stencil code makes it once (the mailbox transport has device slots for the
+            // collectives of its first few communicators only)
+            int px = world.size() >= 4 ? 2 : world.size();
+            CartesianCommunicator cart = world.createCart(new int[] {world.size() / px, px}, new boolean[2], false);
             for (int n : sizes) {
-                Block b = new Block(world, n);
-                warmUp(world, b);
-                for (Variant variant : Variant.values()) {
+                Block b = new Block(world, cart, n);
+                warmUp(world, b, timed);
+                for (Variant variant : timed) {
                     String line = row(world, b, variant);
                     if (world.rank() == 0) {
                         lines.add(line);
@@ -96,6 +113,7 @@ final class HaloBenchCommand implements Callable<Integer> {
                 }
                 b.close();
             }
+            cart.close();
         });
         PrintWriter out = spec.commandLine().getOut();
         lines.forEach(out::println);
@@ -120,7 +138,7 @@ final class HaloBenchCommand implements Callable<Integer> {
         final double[] edges;
         final double[] halos;
 
-        Block(Communicator world, int n) {
+        Block(Communicator world, CartesianCommunicator cart, int n) {
             this.world = world;
             this.n = n;
             this.width = n + 2;
@@ -141,7 +159,7 @@ final class HaloBenchCommand implements Callable<Integer> {
             }
             segment = MemorySegment.ofArray(grid);
             column = Datatype.vector(n, 1, width, Datatype.DOUBLE).commit();
-            cart = world.createCart(new int[] {py, px}, new boolean[2], false);
+            this.cart = cart;
             edges = new double[4 * n];
             halos = new double[4 * n];
         }
@@ -161,11 +179,13 @@ final class HaloBenchCommand implements Callable<Integer> {
             if (south != Communicator.PROC_NULL) {
                 System.arraycopy(halos, n, grid, (n + 1) * width + 1, n);
             }
-            for (int r = 0; r < n; r++) {
-                if (west != Communicator.PROC_NULL) {
+            if (west != Communicator.PROC_NULL) {
+                for (int r = 0; r < n; r++) {
                     grid[(r + 1) * width] = halos[2 * n + r];
                 }
-                if (east != Communicator.PROC_NULL) {
+            }
+            if (east != Communicator.PROC_NULL) {
+                for (int r = 0; r < n; r++) {
                     grid[(r + 1) * width + n + 1] = halos[3 * n + r];
                 }
             }
@@ -214,7 +234,6 @@ final class HaloBenchCommand implements Callable<Integer> {
 
         void close() {
             column.free();
-            cart.close();
         }
     }
 
@@ -229,15 +248,15 @@ final class HaloBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void warmUp(Communicator world, Block b) {
+    private void warmUp(Communicator world, Block b, List<Variant> timed) {
         long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
         PersistentRequest[] persistent = b.init();
         MemorySegment more = MemorySegment.ofArray(new int[1]);
         do {
             for (int i = 0; i < 50; i++) {
-                exchange(b, Variant.VECTOR, null);
-                exchange(b, Variant.PERSISTENT, persistent);
-                exchange(b, Variant.NEIGHBOR, null);
+                for (Variant variant : timed) {
+                    exchange(b, variant, variant == Variant.PERSISTENT ? persistent : null);
+                }
             }
             if (world.rank() == 0) {
                 more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
