@@ -5,6 +5,7 @@ import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Win;
 
 /** dup, iDup, split, splitType, create, createGroup, compare, groups and their algebra, names and attributes, COMM_SELF. */
 public final class Communicators {
@@ -80,10 +81,17 @@ public final class Communicators {
             oddsOnly.free();
         }
 
-        // splitType: every rank of a job on one device shares memory; the key orders them
+        // splitType: the ranks that share memory (on one device the whole job; EM-BSP's VPs share
+        // none, so each is alone), ordered by the key; each such group can allocate a shared window
         Intracomm shared = world.splitType(Comm.TYPE_SHARED, -rank, new mpi.Info());
-        Check.equal(size, shared.getSize(), "the ranks of one host share memory");
-        Check.equal(size - 1 - rank, shared.getRank(), "splitType orders by key");
+        int[] members = new int[shared.getSize()];
+        shared.allGather(new int[] {rank}, 1, MPI.INT, members, 1, MPI.INT);
+        Check.equal(rank, members[shared.getRank()], "a rank's place in its shared communicator");
+        for (int i = 1; i < members.length; i++) {
+            Check.that(members[i - 1] > members[i], "splitType orders by key: " + java.util.Arrays.toString(members));
+        }
+        Win sharedWindow = new Win(4, 1, MPI.INFO_NULL, shared, MPI.newIntBuffer(4), Win.FLAVOR_SHARED);
+        sharedWindow.free();
         shared.free();
 
         // iDup: the copy is usable once its request completes

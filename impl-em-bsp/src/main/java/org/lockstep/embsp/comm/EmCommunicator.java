@@ -241,6 +241,17 @@ public final class EmCommunicator extends AbstractCommunicator implements PeerLi
         return null;
     }
 
+    /**
+     * Each VP alone: VPs share no memory (a context is swapped to disk between supersteps), so
+     * {@code splitType(SHARED)} ({@code MPI_COMM_TYPE_SHARED}) gives every rank a communicator of
+     * its own, on which a shared window is the rank's own memory. The default (every rank in one
+     * domain) made the split promise sharing that {@code allocateSharedWindow} then refused.
+     */
+    @Override
+    protected int implSharedMemoryDomain() {
+        return vp.id();
+    }
+
     /** The simulation's virtual processors ({@code MPI_UNIVERSE_SIZE}). */
     @Override
     protected int implUniverseSize() {
