@@ -32,6 +32,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #ALPHA}</td><td>α, delivery writes a VP keeps in flight</td><td>8</td></tr>
  *   <tr><td>{@value #MEMORY}</td><td>the memory budget that k·μ plus staging and cache must fit in</td><td>half of physical memory</td></tr>
  *   <tr><td>{@value #BOUNDARY_CACHE}</td><td>bytes of boundary-block cache (Alltoallv, Gather)</td><td>min(64m, budget/8)</td></tr>
+ *   <tr><td>{@value #STAGED_COLLECTIVE}</td><td>an Allgather(v) or Alltoall on one real processor whose whole payload is at most this many bytes goes through an area of that size in memory (each VP copies its part in on entry and what it receives out after its one wait), reading and writing no other VP's context; larger ones (and Alltoallv) deliver directly into the contexts. Like the spool, outside the budget check; 0: never</td><td>1m</td></tr>
  *   <tr><td>{@value #STAGING}</td><td>bytes of aligned staging buffer per partition (one synchronous slot and α for writes in flight)</td><td>(α+1)·max(B, 64k)</td></tr>
  *   <tr><td>{@value #DIRECT}</td><td>{@code auto}, {@code true}, {@code false}: open disks with O_DIRECT</td><td>auto</td></tr>
  *   <tr><td>{@value #LAYOUT}</td><td>{@code auto}, {@code striped}, {@code contiguous}</td><td>auto: striped iff k &lt; D (never for mmap)</td></tr>
@@ -56,7 +57,8 @@ public record EmBspOptions(
         int alpha, long memoryBudget, long boundaryCache, long staging, DirectMode direct, LayoutMode layout,
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
         long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes,
-        long indirectSlot, Set<SelfTestFault> faults, boolean keepResident, boolean writeWatch, boolean lazySwapIn) {
+        long indirectSlot, Set<SelfTestFault> faults, boolean keepResident, boolean writeWatch, boolean lazySwapIn,
+        long stagedCollective) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -72,6 +74,7 @@ public record EmBspOptions(
     public static final String WRITE_WATCH = PREFIX + "writeWatch";
     public static final String LAZY_SWAP_IN = PREFIX + "lazySwapIn";
     public static final String BOUNDARY_CACHE = PREFIX + "boundaryCache";
+    public static final String STAGED_COLLECTIVE = PREFIX + "stagedCollective";
     public static final String STAGING = PREFIX + "staging";
     public static final String DIRECT = PREFIX + "direct";
     public static final String LAYOUT = PREFIX + "layout";
@@ -98,6 +101,7 @@ public record EmBspOptions(
     static final long MIN_SLOT = 64L << 10;
     static final long DEFAULT_EAGER_LIMIT = 64L << 10;
     static final long DEFAULT_SPOOL = 16L << 20;
+    static final long DEFAULT_STAGED_COLLECTIVE = 1L << 20;
     static final String DEFAULT_NETWORK = "mailbox";
     static final long DEFAULT_FRAME = 256L << 10;
 
@@ -219,6 +223,10 @@ public record EmBspOptions(
         if (eager < 0 || spool < 0) {
             throw arg(EAGER_LIMIT + " and " + SPOOL + " must not be negative");
         }
+        long staged = options.longProperty(STAGED_COLLECTIVE, DEFAULT_STAGED_COLLECTIVE);
+        if (staged < 0) {
+            throw arg(STAGED_COLLECTIVE + " must not be negative (0: never), got " + staged);
+        }
         long progress = options.longProperty(PROGRESS, 0);
         if (progress < 0) {
             throw arg(PROGRESS + " must not be negative (0: no progress lines), got " + progress);
@@ -240,7 +248,7 @@ public record EmBspOptions(
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
                 progress, processors, processor, network, delivery, frame, slot, faults(options), keepResident,
                 Boolean.parseBoolean(options.property(WRITE_WATCH).orElse("false").trim()),
-                Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()));
+                Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()), staged);
     }
 
     /**

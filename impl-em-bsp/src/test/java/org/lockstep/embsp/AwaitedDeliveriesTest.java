@@ -45,7 +45,8 @@ class AwaitedDeliveriesTest {
                 }
             }
         };
-        JobOptions job = TestJobs.job(VPS, 1, 512 << 10, BLOCK).with(EmBspOptions.IO, io);
+        // direct delivery, the path whose swap-outs could write awaited regions (not the small calls' message area)
+        JobOptions job = TestJobs.job(VPS, 1, 512 << 10, BLOCK).with(EmBspOptions.IO, io).with(EmBspOptions.STAGED_COLLECTIVE, "0");
         RunReport report = processors == 1 ? Simulation.run(job, program) : RealProcessorsTest.run(job, processors, program);
         long out = report.total().bytes(IoCategory.SWAP_OUT);
         long buffer = VPS * MESSAGE;

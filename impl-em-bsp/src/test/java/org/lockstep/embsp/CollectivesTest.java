@@ -48,6 +48,14 @@ class CollectivesTest {
         assertWithinBounds(report);
     }
 
+    /** Small Allgather(v) and Alltoall through direct delivery as well, not the message area. */
+    @ParameterizedTest(name = "io={0}")
+    @MethodSource("explicitIo")
+    void everyCollectiveMatchesTheReferenceWithoutTheMessageArea(String io) {
+        JobOptions job = TestJobs.job(6, 2, MU, B).with(EmBspOptions.IO, io).with(EmBspOptions.STAGED_COLLECTIVE, "0");
+        assertWithinBounds(Simulation.run(job, CollectiveChecks::run));
+    }
+
     /** k < D: contexts striped block by block over three disks. */
     @ParameterizedTest(name = "io={0}")
     @MethodSource("explicitIo")

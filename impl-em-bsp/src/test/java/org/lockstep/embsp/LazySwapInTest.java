@@ -90,6 +90,38 @@ class LazySwapInTest {
         assertTrue(read <= VPS * (chunk + 2 * pagesRead * BLOCK), "nothing beyond the first MiB was read ahead: " + read);
     }
 
+    @Test
+    void whatACollectiveReadsAheadOnItsOwnHintIsNotReadAheadAgainForTheVpsAfter() {
+        long buffer = STATE / 2;
+        RunReport lazy = Simulation.run(job("true"), w -> {
+            int n = w.size();
+            long each = buffer / 8 / n;
+            MemorySegment send = w.allocate(buffer);
+            for (long i = 0; i < buffer / 8; i++) {
+                send.setAtIndex(ValueLayout.JAVA_LONG, i, w.rank() * 10_000_000L + i);
+            }
+            w.barrier();
+            MemorySegment recv = w.allocate(buffer); // fresh memory, as the sort's: no delivery into it reads the disk
+            w.alltoall(send, (int) each, Datatype.LONG, recv);
+            for (int r = 0; r < n; r++) {
+                for (long i = 0; i < each; i++) {
+                    assertEquals(r * 10_000_000L + w.rank() * each + i, recv.getAtIndex(ValueLayout.JAVA_LONG, r * each + i),
+                            "from rank " + r + ", long " + i);
+                }
+            }
+        });
+        long afterBarrier = 0;
+        for (CallRecord c : lazy.calls()) {
+            if (c.operation().equals("barrier")) {
+                afterBarrier += c.counted().bytes(IoCategory.SWAP_IN);
+            }
+        }
+        // what the barrier's swap-ins read: the messages the alltoall sends before its wait (on its own hint), about
+        // half of each send buffer; the rest leaves after the wait from a loan. Read ahead whole, as the VPs before read it: 0.9
+        assertTrue(afterBarrier < VPS * buffer * 3 / 4, "the swap-ins after the barrier read " + afterBarrier + " bytes");
+        assertTrue(afterBarrier > 0, "the send buffers were read from disk and counted");
+    }
+
     /** Every VP asserts its whole state and its messages itself: a run that returns got every byte right. */
     private static JobOptions job(String lazySwapIn) {
         return TestJobs.job(VPS, CORES, STATE + (1 << 20), BLOCK).with(EmBspOptions.IO, "async")

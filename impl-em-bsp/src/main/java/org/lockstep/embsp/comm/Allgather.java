@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.lockstep.api.Communicator;
 import org.lockstep.embsp.sim.BoundaryCache;
 import org.lockstep.embsp.sim.Deliveries;
 import org.lockstep.embsp.sim.Location;
@@ -13,6 +12,7 @@ import org.lockstep.embsp.sim.Vp;
 import static org.lockstep.embsp.comm.CollectiveBuffers.checkLength;
 import static org.lockstep.embsp.comm.CollectiveBuffers.extent;
 import static org.lockstep.embsp.comm.CollectiveBuffers.max;
+import static org.lockstep.embsp.comm.CollectiveBuffers.ownBlock;
 import static org.lockstep.embsp.comm.CollectiveBuffers.slice;
 
 /**
@@ -33,14 +33,7 @@ final class Allgather {
         int rank = c.rank();
         int n = c.size();
         MemorySegment all = slice(recv, 0, extent(counts, displs), operation + " receive buffer");
-        MemorySegment mine;
-        if (send == Communicator.IN_PLACE) {
-            mine = all.asSlice(displs[rank], counts[rank]);
-        } else {
-            checkLength(operation, counts[rank], sendBytes);
-            mine = slice(send, 0, sendBytes, operation + " send buffer");
-            MemorySegment.copy(mine, 0, all, displs[rank], sendBytes);
-        }
+        MemorySegment mine = ownBlock(operation, send, sendBytes, all, counts, displs, rank);
         CallState call = calls.enter(c, operation);
         Location target = Location.of(me, all);
         BoundaryCache cache = calls.cacheOf(call);

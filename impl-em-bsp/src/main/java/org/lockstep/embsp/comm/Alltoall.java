@@ -72,12 +72,13 @@ final class Alltoall {
             }
         }
         // the blocks a re-read of the send regions could cost, for the bound
-        List<long[]> sendRanges = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
         for (int j = 0; j < n; j++) {
-            if (j != rank && sendCounts[j] > 0 && !mySend.isExternal()) {
-                sendRanges.add(new long[] {mySend.offset() + sendDispls[j], mySend.offset() + sendDispls[j] + sendCounts[j]});
+            if (j != rank) {
+                others.add(j);
             }
         }
+        List<long[]> sendRanges = sendRanges(mySend, sendCounts, sendDispls, others);
         List<Integer> earlier = new ArrayList<>();
         List<Integer> deferred = new ArrayList<>();
         calls.locked(() -> {
@@ -106,7 +107,10 @@ final class Alltoall {
                 call.arrivals.set(calls.scheduler());
             }
         });
-        me.context().expectReads(sendRanges);
+        // what is sent before the wait: the rest leaves after it, from a loan that reads it again
+        List<Integer> now = new ArrayList<>(earlier);
+        now.add(rank);
+        me.context().expectReads(sendRanges(mySend, sendCounts, sendDispls, now));
         try {
             deliverAndWait(c, call, earlier, deferred, mySend, sendAll, sendCounts, sendDispls, cache);
         } finally {
@@ -126,10 +130,7 @@ final class Alltoall {
         now.add(c.rank());
         deliver(c, call, now, sendAll, sendCounts, sendDispls, cache);
         if (!deferred.isEmpty()) {
-            List<long[]> deferredRanges = new ArrayList<>();
-            for (int j : deferred) {
-                deferredRanges.add(new long[] {mySend.offset() + sendDispls[j], mySend.offset() + sendDispls[j] + sendCounts[j]});
-            }
+            List<long[]> deferredRanges = sendRanges(mySend, sendCounts, sendDispls, deferred);
             Runnable reload = mySend.isExternal() ? () -> { } : () -> me.context().loan(deferredRanges, me.meters());
             calls.await(c, call, call.arrivals::isSet, call.arrivals, "alltoallv waiting for every rank to record its receive table",
                     reload);
@@ -137,6 +138,17 @@ final class Alltoall {
         }
         calls.countFinished(call, n);
         calls.finalSynchronisation(c, call, "alltoallv waiting for every delivery");
+    }
+
+    /** The {start, end} context ranges of the messages to {@code receivers} that are not empty (none from external memory). */
+    private static List<long[]> sendRanges(Location mySend, long[] sendCounts, long[] sendDispls, List<Integer> receivers) {
+        List<long[]> ranges = new ArrayList<>();
+        for (int j : receivers) {
+            if (sendCounts[j] > 0 && !mySend.isExternal()) {
+                ranges.add(new long[] {mySend.offset() + sendDispls[j], mySend.offset() + sendDispls[j] + sendCounts[j]});
+            }
+        }
+        return ranges;
     }
 
     private void deliver(EmCommunicator c, CallState call, List<Integer> receivers, MemorySegment sendAll, long[] sendCounts,

@@ -58,6 +58,8 @@ final class CallState {
     final boolean[] contributed;
     int combinedUpTo = -1;
     boolean combining;
+    /** Staged Allgather(v) and Alltoall: every message of the call, in memory (made once by the first VP). */
+    MemorySegment staged;
     /** Threads still sending the call's running value to other processors: the last VP out waits for them. */
     int sending;
     /** The reduction's operation, count and type, once a VP here has contributed (the agent folds with them). */
@@ -120,6 +122,17 @@ final class CallState {
             accumulator = arena.allocate(Math.max(1, bytes), Long.BYTES).asSlice(0, bytes);
             scratch = arena.allocate(Math.max(1, bytes), Long.BYTES).asSlice(0, bytes);
         }
+    }
+
+    /** The staged exchange's area of {@code bytes}, made once (lock held). */
+    MemorySegment ensureStaged(long bytes) {
+        if (staged == null) {
+            if (arena == null) {
+                arena = Arena.ofShared();
+            }
+            staged = arena.allocate(Math.max(1, bytes), Long.BYTES).asSlice(0, bytes);
+        }
+        return staged;
     }
 
     /** The combined value becomes the scratch buffer's (the combiner's own work; no lock needed). */

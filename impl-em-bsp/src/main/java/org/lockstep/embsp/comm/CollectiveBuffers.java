@@ -3,6 +3,7 @@ package org.lockstep.embsp.comm;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
+import org.lockstep.api.Communicator;
 import org.lockstep.api.Datatype;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -82,6 +83,21 @@ final class CollectiveBuffers {
             extent = Math.max(extent, displacements[i] + counts[i]);
         }
         return extent;
+    }
+
+    /**
+     * An Allgather(v)'s own block: in place in {@code all}, or the send buffer, which is also copied to its
+     * place in {@code all}.
+     */
+    static MemorySegment ownBlock(String operation, MemorySegment send, long sendBytes, MemorySegment all, long[] counts,
+                                  long[] displs, int rank) {
+        if (send == Communicator.IN_PLACE) {
+            return all.asSlice(displs[rank], counts[rank]);
+        }
+        checkLength(operation, counts[rank], sendBytes);
+        MemorySegment mine = slice(send, 0, sendBytes, operation + " send buffer");
+        MemorySegment.copy(mine, 0, all, displs[rank], sendBytes);
+        return mine;
     }
 
     static void checkLength(String operation, long expected, long given) {

@@ -25,7 +25,8 @@ import static org.lockstep.embsp.comm.CollectiveBuffers.uniform;
  *
  * <ul>
  *   <li>{@link Barrier}; {@link Broadcast}, {@link Gather}, {@link Scatter} (rooted);
- *       {@link Allgather}; {@link Alltoall} (direct delivery); {@link Reductions}; {@link Scans};
+ *       {@link Allgather}; {@link Alltoall} (direct delivery); {@link StagedExchange} (small Allgather(v),
+ *       Alltoall); {@link Reductions}; {@link Scans};
  *       {@link CommunicatorCalls} (dup, split).</li>
  *   <li>Every call keeps to one rule: a VP is swapped out and in at most once per virtual
  *       superstep, and only when another VP wants its partition ({@link CallSynchronisation}).</li>
@@ -43,6 +44,7 @@ final class EmCollectives implements CollectiveEngine {
     private final Scatter scatter;
     private final Allgather allgather;
     private final Alltoall alltoall;
+    private final StagedExchange staged;
     private final Reductions reductions;
     private final Scans scans;
     private final CommunicatorCalls communicators;
@@ -59,6 +61,7 @@ final class EmCollectives implements CollectiveEngine {
         this.scatter = new Scatter(calls);
         this.allgather = new Allgather(calls);
         this.alltoall = new Alltoall(calls);
+        this.staged = new StagedExchange(calls, world.options().stagedCollective());
         this.reductions = new Reductions(calls);
         this.scans = new Scans(calls);
         this.communicators = new CommunicatorCalls(calls);
@@ -187,6 +190,11 @@ final class EmCollectives implements CollectiveEngine {
     public void alltoall(Communicator channel, MemorySegment send, long count, Datatype type, MemorySegment recv) {
         EmCommunicator c = cast(channel);
         long b = bytes(type, count);
+        if (indirect == null && !spans(c) && staged.takesAlltoall(c.size(), b)) {
+            CollectiveRecording.algorithm("em-bsp staged alltoall (message area)");
+            staged.alltoall(c, "alltoall", send, b, recv);
+            return;
+        }
         long[] counts = uniform(b, c.size());
         long[] displs = prefix(b, c.size());
         alltoallBytes(c, "alltoall", send, counts, displs, recv, counts, displs);
@@ -304,6 +312,9 @@ final class EmCollectives implements CollectiveEngine {
         if (spans(c)) {
             CollectiveRecording.algorithm("em-bsp pairwise allgather across processors");
             spanning.allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);
+        } else if (staged.takesAllgather(counts)) {
+            CollectiveRecording.algorithm("em-bsp staged allgather (message area)");
+            staged.allgather(c, operation, send, sendBytes, recv, counts, displs);
         } else {
             CollectiveRecording.algorithm("em-bsp pairwise allgather");
             allgather.allgather(c, operation, send, sendBytes, recv, counts, displs);

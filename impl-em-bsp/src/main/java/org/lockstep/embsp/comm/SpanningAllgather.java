@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.lockstep.api.Communicator;
 import org.lockstep.embsp.net.Frame;
 import org.lockstep.embsp.net.FrameKind;
 import org.lockstep.embsp.sim.BoundaryCache;
@@ -15,6 +14,7 @@ import org.lockstep.embsp.sim.Vp;
 import static org.lockstep.embsp.comm.CollectiveBuffers.checkLength;
 import static org.lockstep.embsp.comm.CollectiveBuffers.extent;
 import static org.lockstep.embsp.comm.CollectiveBuffers.max;
+import static org.lockstep.embsp.comm.CollectiveBuffers.ownBlock;
 import static org.lockstep.embsp.comm.CollectiveBuffers.slice;
 
 /**
@@ -45,14 +45,7 @@ final class SpanningAllgather {
         int rank = c.rank();
         int n = c.size();
         MemorySegment all = slice(recv, 0, extent(counts, displs), operation + " receive buffer");
-        MemorySegment mine;
-        if (send == Communicator.IN_PLACE) {
-            mine = all.asSlice(displs[rank], counts[rank]);
-        } else {
-            checkLength(operation, counts[rank], sendBytes);
-            mine = slice(send, 0, sendBytes, operation + " send buffer");
-            MemorySegment.copy(mine, 0, all, displs[rank], sendBytes);
-        }
+        MemorySegment mine = ownBlock(operation, send, sendBytes, all, counts, displs, rank);
         CallState call = calls.enter(c, operation);
         Location target = Location.of(me, all);
         BoundaryCache cache = calls.cacheOf(call);

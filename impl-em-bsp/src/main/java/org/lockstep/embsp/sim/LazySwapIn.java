@@ -38,6 +38,8 @@ final class LazySwapIn {
     private final List<long[]> mapped = new ArrayList<>();
     /** Parts of the mapped ranges the program freed since ({start, end}, sorted, merged): later stores there are new data's. */
     private final List<long[]> freed = new ArrayList<>();
+    /** Parts of the mapped ranges read ahead on a collective's hint ({@link #readAhead}) since {@link #map}. */
+    private final List<long[]> hinted = new ArrayList<>();
     /** Per chunk: bytes mapped, and bytes of them written before they were freed or the context left. */
     private final long[] mappedOfChunk;
     private final long[] writtenOfChunk;
@@ -134,6 +136,7 @@ final class LazySwapIn {
                 long to = Math.min(m[3] + m[2], r[1]);
                 if (to > from) {
                     mappings.readAhead(memory, from, to - from);
+                    hinted.add(new long[] {from, to});
                 }
             }
         }
@@ -225,10 +228,18 @@ final class LazySwapIn {
      */
     long countReads() {
         long[] bytes = {0};
+        List<long[]> hints = Context.mergeToBlocks(hinted, 1);
         for (long[] m : mapped) {
             forEachChunk(m, (chunk, from, to) -> {
                 long read = mappings.cachedBytes((int) m[0], m[1] + from - m[3], to - from);
-                history.recordReads(superstep, chunk, to - from, read);
+                // what the collectives' hints read, the same hints will read for the VPs after: not learned
+                long hintedLength = 0;
+                long hintedRead = 0;
+                for (long[] h : Context.intersect(hints, List.of(new long[] {from, to}))) {
+                    hintedLength += h[1] - h[0];
+                    hintedRead += mappings.cachedBytes((int) m[0], m[1] + h[0] - m[3], h[1] - h[0]);
+                }
+                history.recordReads(superstep, chunk, to - from - hintedLength, read - hintedRead);
                 bytes[0] += read;
             });
         }
@@ -258,6 +269,7 @@ final class LazySwapIn {
         }
         mapped.clear();
         freed.clear();
+        hinted.clear();
         Arrays.fill(mappedOfChunk, 0);
         Arrays.fill(writtenOfChunk, 0);
         store.forEachExtent(vp, 0, store.contextSize(), (disk, position, rangeOffset, length) -> mappings.drop(disk, position, length));
