@@ -10,6 +10,8 @@
 #   list                     the programs, one DIR/NAME a line (DIRS=... limits it)
 #   tally                    pass / fail / hang / skip per file in OUT
 #   failures                 the programs that fail or hang, per file in OUT
+#   table                    a markdown table: per side, np 2 and np 4 pass / fail / hang / skip, and the
+#                            programs that fail or hang there but pass on ompi at the same np
 # SIDE: threads (lockstep run --threads), procs (lockstep run, processes over /dev/shm), embsp
 # (lockstep run --threads --provider embsp), mpi (mpirun.openmpi of java with -Dlockstep.provider=mpi),
 # ompi (mpirun.openmpi of java on Open MPI's own bindings).
@@ -116,5 +118,26 @@ case ${1:-} in
         for f in "$out"/*.tsv; do
             awk -F'\t' -v f="$(basename "$f" .tsv)" '$2 == "fail" || $2 == "hang" {l = l " " $1 ($2 == "hang" ? " (hang)" : "")} END {print f ":" l}' "$f"
         done ;;
-    *) sed -n '2,25p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+    table)
+        echo "| side | np 2: pass / fail / hang / skip | np 4: pass / fail / hang / skip | fail or hang where ompi passes (np 2; np 4) |"
+        echo "|---|---|---|---|"
+        for side in ompi threads procs embsp mpi; do
+            cells=() worse=()
+            for np in 2 4; do
+                f=$out/$side-np$np.tsv
+                if [ -f "$f" ]; then
+                    cells+=("$(awk -F'\t' '{c[$2]++} END {printf "%d / %d / %d / %d", c["pass"], c["fail"], c["hang"], c["skip"]}' "$f") ($(wc -l < "$f") run)")
+                else
+                    cells+=("not run")
+                fi
+                o=$out/ompi-np$np.tsv
+                if [ "$side" != ompi ] && [ -f "$f" ] && [ -f "$o" ]; then
+                    worse+=("$(awk -F'\t' 'NR == FNR {if ($2 == "pass") ok[$1] = 1; next} ($2 == "fail" || $2 == "hang") && ok[$1] {l = l (l == "" ? "" : ", ") $1 ($2 == "hang" ? " (hang)" : "")} END {print l == "" ? "none" : l}' "$o" "$f")")
+                else
+                    worse+=("-")
+                fi
+            done
+            echo "| $side | ${cells[0]} | ${cells[1]} | ${worse[0]}; ${worse[1]} |"
+        done ;;
+    *) sed -n '2,27p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
 esac
