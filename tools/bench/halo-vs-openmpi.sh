@@ -18,7 +18,7 @@ out=${OUT:-/tmp/halo-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 peer="$out/halo.openmpi"
 mpicc.openmpi -O2 -o "$peer" "$root/bench/peers/mpi/halo.c"
-LINES=HALO
+LINES='\(HALO\|WARMUP\)'
 # shellcheck source=side-by-side.sh
 . "$root/tools/bench/side-by-side.sh"
 theirs() { # np file

@@ -53,5 +53,5 @@ def probes(out):
     print()
     for path in sorted(glob.glob(os.path.join(out, "*-*-*.txt"))):
         for line in open(path):
-            if line.startswith("PROBE") or line.startswith("FAILED"):
+            if line.startswith(("PROBE", "FAILED", "WARMUP")):
                 print(f"{os.path.basename(path)}: {line.strip()}")

@@ -2,7 +2,6 @@ package org.lockstep.tools;
 
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -68,8 +67,15 @@ final class HaloBenchCommand implements Callable<Integer> {
     @Option(names = "--budget", paramLabel = "SECONDS", defaultValue = "0.5", description = "Time per row (default: ${DEFAULT-VALUE}).")
     double budget;
 
-    @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2", description = "JIT warm-up per size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup-seconds", paramLabel = "S", defaultValue = "2",
+            description = "JIT warm-up per size, by time; longer by the factor of ranks to the CPUs a rank may use, when that is"
+                    + " above 1 (default: ${DEFAULT-VALUE}).")
     double warmupSeconds;
+
+    @Option(names = "--max-warmup-seconds", paramLabel = "S", defaultValue = "60",
+            description = "After --warmup-seconds, the warm-up goes on until every rank's JIT has been quiet for half a second,"
+                    + " for at most this long (default: ${DEFAULT-VALUE}); the time it took is printed (WARMUP).")
+    double maxWarmupSeconds;
 
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "Pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
@@ -104,7 +110,12 @@ final class HaloBenchCommand implements Callable<Integer> {
             CartesianCommunicator cart = world.createCart(new int[] {world.size() / px, px}, new boolean[2], false);
             for (int n : sizes) {
                 Block b = new Block(world, cart, n);
-                warmUp(world, b, timed);
+                long warmUpStart = System.nanoTime();
+                boolean settled = warmUp(world, b, timed);
+                if (world.rank() == 0) {
+                    lines.add(String.format(Locale.ROOT, "WARMUP n=%d seconds=%.1f jit_quiet=%b", n,
+                            (System.nanoTime() - warmUpStart) / 1e9, settled));
+                }
                 for (Variant variant : timed) {
                     String line = row(world, b, variant);
                     if (world.rank() == 0) {
@@ -248,25 +259,50 @@ final class HaloBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void warmUp(Communicator world, Block b, List<Variant> timed) {
-        long deadline = System.nanoTime() + (long) (warmupSeconds * 1e9);
+    /**
+     * Every timed variant in batches for {@code --warmup-seconds} (times the ranks a CPU, when
+     * oversubscribed: the ranks share the compiler threads' time too), then on until every rank's
+     * JIT is quiet ({@link JitSettling}) or {@code --max-warmup-seconds} have passed, as
+     * {@code bench collectives} does (where the compile queue was shown to be what a fixed warm-up
+     * timed). With a fixed 2 s, 4 ranks on 2 cores gave n=64 medians of 0.6-3.7 ms in one run and
+     * 11-29 us in the next of the same build. Returns whether every JIT went quiet.
+     */
+    private boolean warmUp(Communicator world, Block b, List<Variant> timed) {
+        double oversubscription = Math.max(1.0, (double) world.size() / Runtime.getRuntime().availableProcessors());
+        long start = System.nanoTime();
+        long deadline = start + (long) (warmupSeconds * oversubscription * 1e9);
+        long limit = start + (long) (Math.max(warmupSeconds * oversubscription, maxWarmupSeconds) * 1e9);
+        JitSettling jit = new JitSettling();
         PersistentRequest[] persistent = b.init();
-        MemorySegment more = MemorySegment.ofArray(new int[1]);
-        do {
+        int[] says = new int[world.size()];
+        MemorySegment saysSegment = MemorySegment.ofArray(says);
+        boolean everyQuiet;
+        while (true) {
             for (int i = 0; i < 50; i++) {
                 for (Variant variant : timed) {
                     exchange(b, variant, variant == Variant.PERSISTENT ? persistent : null);
                 }
             }
-            if (world.rank() == 0) {
-                more.set(ValueLayout.JAVA_INT, 0, System.nanoTime() < deadline ? 1 : 0);
+            // every rank's say, gathered, so that all decide alike
+            long now = System.nanoTime();
+            int mine = now < deadline ? WANTS_TIME : now >= limit ? PAST_LIMIT : jit.quiet() ? QUIET : NOT_QUIET;
+            world.allgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT, saysSegment);
+            everyQuiet = Arrays.stream(says).allMatch(say -> say == QUIET);
+            if (everyQuiet || Arrays.stream(says).anyMatch(say -> say == PAST_LIMIT)) {
+                break;
             }
-            world.bcast(more, 1, Datatype.INT, 0);
-        } while (more.get(ValueLayout.JAVA_INT, 0) != 0);
+        }
         for (PersistentRequest r : persistent) {
             r.free();
         }
+        return everyQuiet;
     }
+
+    /** A rank's say after a warm-up batch. */
+    private static final int QUIET = 0;
+    private static final int NOT_QUIET = 1;
+    private static final int WANTS_TIME = 2;
+    private static final int PAST_LIMIT = 3;
 
     private String row(Communicator world, Block b, Variant variant) {
         PersistentRequest[] persistent = variant == Variant.PERSISTENT ? b.init() : null;
