@@ -70,6 +70,12 @@ def shown(v):
     return '%.3g' % v if v < 1e4 else '%.0f' % v
 
 
+def paired(bench, pair):
+    """The placement both sides of a pair ran on, or None (they differ, or the vCPUs moved during a run)."""
+    before, after = placements[(bench, pair, 'before')], placements[(bench, pair, 'after')]
+    return before if before == after and before != 'moved' else None
+
+
 def main(out):
     for name in sorted(glob.glob(out + '/p*-*-*.out')):
         m = re.match(r'.*/p(\d+)-(\w+)-(before|after)\.out$', name)
@@ -80,11 +86,10 @@ def main(out):
     print('|---|---|---|---:|---:|---:|---:|---:|---|')
     left_out = set()
     for (bench, row), pairs in rows.items():
+        complete = [p for p in sorted(pairs) if {'before', 'after'} <= pairs[p].keys() and pairs[p]['before'] > 0]
+        left_out.update((bench, p) for p in complete if paired(bench, p) is None)
         for where in ('near', 'far', 'unprobed'):
-            both = [p for p in sorted(pairs) if {'before', 'after'} <= pairs[p].keys() and pairs[p]['before'] > 0
-                    and placements[(bench, p, 'before')] == where == placements[(bench, p, 'after')]]
-            left_out.update((bench, p) for p in pairs if placements.get((bench, p, 'before')) != placements.get((bench, p, 'after'))
-                            or placements.get((bench, p, 'before')) == 'moved')
+            both = [p for p in complete if paired(bench, p) == where]
             if both:
                 line(bench, row, where, pairs, both)
     if left_out:

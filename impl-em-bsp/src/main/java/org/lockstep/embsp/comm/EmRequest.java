@@ -2,7 +2,6 @@ package org.lockstep.embsp.comm;
 
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
@@ -32,8 +31,9 @@ class EmRequest implements Request {
     private LockstepException failure;
     private long truncatedLength = -1;
     private Runnable canceller;
-    /** Under the scheduler's lock: why this request can never complete (the VP it needs has ended), or null. */
-    private Supplier<LockstepException> gone;
+    /** The communicator and rank of the peer this request needs, if it fails when that peer's VP has ended (else null, -1). */
+    private EmCommunicator peerComm;
+    private int peer = -1;
 
     EmRequest(CommWorld world, Vp owner, String what) {
         this.world = world;
@@ -74,9 +74,15 @@ class EmRequest implements Request {
         this.canceller = action;
     }
 
-    /** {@code whyGone} (evaluated under the scheduler's lock) says when the peer this request needs has ended. */
-    void failsWhenGone(Supplier<LockstepException> whyGone) {
-        this.gone = whyGone;
+    /** This request needs rank {@code peer} of {@code comm} (ANY_SOURCE: any other rank): it fails once that VP has ended. */
+    void failsWhenGone(EmCommunicator comm, int peer) {
+        this.peerComm = comm;
+        this.peer = peer;
+    }
+
+    /** Under the scheduler's lock: why this request can never complete (the VP it needs has ended), or null. */
+    private LockstepException whyGone() {
+        return peerComm == null ? null : peerComm.goneError(peer);
     }
 
     /** Whether complete; the scheduler lock must be held or the answer may be stale. */
@@ -101,10 +107,10 @@ class EmRequest implements Request {
     public Status await() {
         checkOwner();
         BooleanSupplier ready = readiness();
-        boolean polls = gone != null && ProgressAgents.present(); // this wait polls (see Scheduler#await)
+        boolean polls = peerComm != null && ProgressAgents.present(); // this wait polls (see Scheduler#await)
         if (polls) {
             BooleanSupplier completes = ready;
-            ready = () -> completes.getAsBoolean() || gone.get() != null;
+            ready = () -> completes.getAsBoolean() || whyGone() != null;
         }
         world.scheduler().await(owner, ready, signal(), what, world.swapOut(owner), world.swapIn(owner));
         if (polls) {
@@ -133,7 +139,7 @@ class EmRequest implements Request {
      * the matching (its canceller finds the request failed and leaves it so). Whether it is done now.
      */
     private boolean failIfGone() {
-        if (gone == null) {
+        if (peerComm == null) {
             return false;
         }
         world.scheduler().lock().lock();
@@ -141,7 +147,7 @@ class EmRequest implements Request {
             if (done()) {
                 return true;
             }
-            LockstepException why = gone.get();
+            LockstepException why = whyGone();
             if (why == null) {
                 return false;
             }

@@ -93,7 +93,7 @@ final class PointToPoint {
                 if (eager) {
                     request.complete(Status.of(dest, tag, bytes));
                 } else {
-                    request.failsWhenGone(() -> comm.goneError(dest)); // its receiver reads it: none will if it ended
+                    request.failsWhenGone(comm, dest); // its receiver reads it: none will if it ended
                 }
                 return request;
             }
@@ -147,7 +147,7 @@ final class PointToPoint {
                         scheduler.lock().unlock();
                     }
                 });
-                request.failsWhenGone(() -> comm.goneError(source));
+                request.failsWhenGone(comm, source);
                 return request;
             }
         } finally {

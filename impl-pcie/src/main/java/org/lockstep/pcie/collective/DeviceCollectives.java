@@ -276,11 +276,11 @@ public class DeviceCollectives extends PointToPointCollectives {
             super.barrier(channel);
             return;
         }
+        recordBarrierAlgorithm();
         // one operation for every blocking barrier: none is in flight when the next begins (the started ones drain first)
         if (blockingBarrier == null) {
-            blockingBarrier = deviceBarrier();
+            blockingBarrier = newDeviceBarrier();
         } else {
-            recordBarrierAlgorithm();
             blockingBarrier.rearm();
         }
         started.drain();
@@ -297,9 +297,8 @@ public class DeviceCollectives extends PointToPointCollectives {
         }
     }
 
-    /** The device barrier this communicator runs (recorded), or null for the dissemination barrier over messages. */
-    private DeviceOperation deviceBarrier() {
-        recordBarrierAlgorithm();
+    /** The device barrier this communicator runs, or null for the dissemination barrier over messages. */
+    private DeviceOperation newDeviceBarrier() {
         return switch (barrier) {
             case FLAGS -> barriers.flags();
             case LEADER -> barriers.leader();
@@ -391,8 +390,12 @@ public class DeviceCollectives extends PointToPointCollectives {
      */
     @Override
     public Request ibarrier(Communicator channel) {
-        DeviceOperation barrier = nonBlockingOnDevice ? deviceBarrier() : null;
-        return barrier == null ? super.ibarrier(channel) : started.start(barrier);
+        DeviceOperation barrier = nonBlockingOnDevice ? newDeviceBarrier() : null;
+        if (barrier == null) {
+            return super.ibarrier(channel);
+        }
+        recordBarrierAlgorithm();
+        return started.start(barrier);
     }
 
     /** The broadcast written once, started, up to {@link #BCAST_NATIVE_MAX_BYTES}; larger ones are point-to-point schedules. */
