@@ -33,7 +33,9 @@ for line in open(f'{out}/summary.txt'):
                          rss=rss, wall=d['proc_wall'], load=d.get('load_before', '').replace(',', ' '),
                          covers='generate + sort + check', delivery=int(d['delivery_bytes'])))
     elif len(fields) > 1 and fields[1].startswith('embsp'):
-        runs.append(dict(name=fields[1], failed=True))
+        runs.append(dict(name=fields[1], failed=True, log=kv(line).get('log', f'{out}/{fields[1]}-sort-{gib}g.log')))
+    if runs and 'dat=' in line and not runs[-1].get('failed'):
+        runs[-1]['dat'] = kv(line)['dat']
 
 stxxl = next((r for r in runs if r['name'] == 'stxxl'), None)
 print(f'| run ({gib} GiB of keys) | seconds | input MB/s | vs STXXL | I/O / input | counted I/O / bound | within_bounds '
@@ -41,7 +43,7 @@ print(f'| run ({gib} GiB of keys) | seconds | input MB/s | vs STXXL | I/O / inpu
 print('|---|---|---|---|---|---|---|---|---|---|---|---|')
 for r in runs:
     if r.get('failed'):
-        print(f"| {r['name']} | failed, see {out}/{r['name']}-sort-{gib}g.log |" + ' |' * 10)
+        print(f"| {r['name']} | failed, see {r['log']} |" + ' |' * 10)
         continue
     mbps = r['bytes'] / r['seconds'] / 1e6
     ratio = f"{mbps / (stxxl['bytes'] / stxxl['seconds'] / 1e6):.2f}x" if stxxl else ''
@@ -55,7 +57,7 @@ print()
 print('| run | counted swap GiB | counted delivery GiB | delivery bound GiB | thesis bound GiB | network GiB | seconds |')
 print('|---|---|---|---|---|---|---|')
 for r in runs:
-    calls = f"{out}/sort-{gib}g-{r['name']}.dat.calls"
+    calls = f"{r.get('dat', f'{out}/sort-{gib}g-' + r['name'] + '.dat')}.calls"
     if r.get('failed') or not os.path.exists(calls):
         continue
     for line in open(calls):

@@ -10,7 +10,9 @@
 # of one core each, budget M_MIB/2 each, each its own disk directory); embsp-indirect, embsp-p2-indirect
 # (the same with PEMS1's indirect area: a slot per (sender, receiver) of SLOT bytes, default twice the
 # average sort message N·8/v², rounded up to B).
-# Writes $OUT/summary.txt (one line per run) and, for ours, $OUT/sort-${GIB}g-RUN.dat (+ .png, .calls).
+# Writes $OUT/summary.txt (one line per run, naming its log= and, for ours, dat=): each run has its own log,
+# $OUT/RUN-sort-${GIB}g-STAMP.log, and ours its own $OUT/sort-${GIB}g-RUN-STAMP.dat (+ .png, .calls), STAMP the UTC
+# start time, so that repeated and interleaved runs into one OUT keep every run's files.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 GIB=${GIB:-4}
@@ -36,7 +38,9 @@ embsp() {
   local disks=$OUT/disks
   [ "$processors" = 1 ] || disks="$OUT/disks-{p}"
   sync; echo 3 > /proc/sys/vm/drop_caches
-  local log=$OUT/$name-sort-${GIB}g.log
+  local stamp
+  stamp=$(date -u +%Y%m%dT%H%M%S)
+  local log=$OUT/$name-sort-${GIB}g-$stamp.log dat=$OUT/sort-${GIB}g-$name-$stamp.dat
   local load
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   local jvm=()
@@ -49,14 +53,14 @@ embsp() {
   /usr/bin/time -v \
     "$root/lockstep" embsp --processors "$processors" "${jvm[@]}" --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
     --disks "$disks" --io "$IO" --threads "$THREADS" --delivery "$delivery" -o lockstep.embsp.direct=true \
-    -o "lockstep.embsp.indirectSlot=$SLOT" "${extra[@]}" --bench-out "$OUT/sort-${GIB}g-$name.dat" -- sort --keys "$n" \
+    -o "lockstep.embsp.indirectSlot=$SLOT" "${extra[@]}" --bench-out "$dat" -- sort --keys "$n" \
     > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
   local rss wall
   rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")
-  printf '%s\t%s\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\tload_after=%s\n' "$(date -u +%FT%TZ)" "$name" \
-    "$(grep '^vps=' "$log" || echo failed)" "$rss" "$wall" "${load// /,}" "$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)" \
-    | tee -a "$OUT/summary.txt"
+  printf '%s\t%s\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\tload_after=%s\tlog=%s\tdat=%s\n' "$(date -u +%FT%TZ)" \
+    "$name" "$(grep '^vps=' "$log" || echo failed)" "$rss" "$wall" "${load// /,}" "$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)" \
+    "$log" "$dat" | tee -a "$OUT/summary.txt"
 }
 
 for run in $RUNS; do
@@ -71,11 +75,11 @@ for run in $RUNS; do
       [ -x "$program" ] || { echo "sort-vs-stxxl: $program is missing; run: bash bench/peers/setup.sh stxxl" >&2; exit 2; }
       load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)
       sync; echo 3 > /proc/sys/vm/drop_caches
-      log=$OUT/ram-sort-${GIB}g.log
+      log=$OUT/ram-sort-${GIB}g-$(date -u +%Y%m%dT%H%M%S).log
       /usr/bin/time -v "$program" "$n" > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
-      printf '%s\tram\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\n' "$(date -u +%FT%TZ)" \
-        "$(grep '^RESULT' "$log" || echo "RESULT failed log=$log")" "$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")" \
-        "$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")" "$load" | tee -a "$OUT/summary.txt"
+      printf '%s\tram\t%s\tmaxrss_kb=%s\tproc_wall=%s\tload_before=%s\tlog=%s\n' "$(date -u +%FT%TZ)" \
+        "$(grep '^RESULT' "$log" || echo "RESULT failed")" "$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")" \
+        "$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$log")" "$load" "$log" | tee -a "$OUT/summary.txt"
       ;;
     embsp) embsp embsp 1 "$CORES" "$M_MIB" direct ;;
     embsp-indirect) embsp embsp-indirect 1 "$CORES" "$M_MIB" indirect ;;

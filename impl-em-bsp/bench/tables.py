@@ -40,7 +40,9 @@ print()
 print('| call | VPs | ω bytes | counted swap GiB | counted delivery GiB | swap bound GiB | delivery bound GiB | thesis bound GiB | counted / thesis bound | within |')
 print('|---|---|---|---|---|---|---|---|---|---|')
 import os
-calls = f'{out}/sort-{gib}g-embsp.dat.calls'
+# the last run of ours names its data (dat=); directories written before runs had their own files do not
+calls = ([f"{kv(line)['dat']}.calls" for line in open(f'{out}/summary.txt') if '\tembsp\t' in line and 'dat=' in line]
+         or [f'{out}/sort-{gib}g-embsp.dat.calls'])[-1]
 for line in open(calls if os.path.exists(calls) else f'{out}/sort-{gib}g.dat.calls'):
     if line.startswith('#'):
         continue
