@@ -76,8 +76,13 @@ public final class Keys {
 
     /** The index of the first of the {@code count} sorted keys that is not below {@code bound} (unsigned). */
     public static long lowerBound(MemorySegment sorted, long count, long bound) {
-        long lo = 0;
-        long hi = count;
+        return lowerBound(sorted, 0, count, bound);
+    }
+
+    /** The index of the first of the sorted keys {@code [from, to)} that is not below {@code bound} (unsigned); {@code to} if none. */
+    public static long lowerBound(MemorySegment sorted, long from, long to, long bound) {
+        long lo = from;
+        long hi = to;
         while (lo < hi) {
             long mid = (lo + hi) >>> 1;
             if (Long.compareUnsigned(sorted.getAtIndex(LONG, mid), bound) < 0) {

@@ -43,12 +43,13 @@ public final class SampleSort implements Application {
      * Bytes of context one rank needs for {@code keys} keys on {@code ranks} ranks, in the worst
      * case: its n keys, then the keys it receives (regular sampling bounds them by 2n) and as much
      * scratch to sort them, placed after the n keys by first fit (so the extent is n + 2·2n), and
-     * the p(p − 1) samples twice in the hole the first scratch leaves.
+     * the p(p − 1) samples twice and the keys' page index in the hole the first scratch leaves.
      */
     public static long contextBytes(long keys, int ranks) {
         long mine = keys / ranks + 1;
         long samples = 2L * ranks * ranks;
-        return 8 * (mine + Math.max(2 * (2 * mine + 1), samples) + 8L * ranks + FIGURES * (ranks + 1L)) + ALLOCATION_SLACK;
+        return 8 * (mine + PageIndex.entries(mine) + Math.max(2 * (2 * mine + 1), samples) + 8L * ranks + FIGURES * (ranks + 1L))
+                + ALLOCATION_SLACK;
     }
 
     /** Figures per rank in the final check. */
@@ -104,6 +105,9 @@ public final class SampleSort implements Application {
         }
         Keys.radixSort(local, scratch, n);
         w.free(scratch);
+        // built while the keys are in memory: after the Allgather each splitter's search reads one page of them
+        MemorySegment pageFirsts = w.allocate(8 * PageIndex.entries(n));
+        PageIndex index = new PageIndex(local, n, pageFirsts);
 
         // regular samples, then the same splitters everywhere
         int s = p - 1;
@@ -128,12 +132,13 @@ public final class SampleSort implements Application {
         long[] sendDispls = new long[p];
         long start = 0;
         for (int j = 0; j < p; j++) {
-            long end = j == p - 1 ? n : Keys.lowerBound(local, n, splitters[j]);
+            long end = j == p - 1 ? n : index.lowerBound(splitters[j]);
             end = Math.max(end, start);
             sendDispls[j] = start;
             sendCounts[j] = end - start;
             start = end;
         }
+        w.free(pageFirsts);
         MemorySegment counts = w.allocate(8L * p);
         MemorySegment incoming = w.allocate(8L * p);
         for (int j = 0; j < p; j++) {
