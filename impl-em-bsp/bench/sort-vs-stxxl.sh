@@ -5,6 +5,9 @@
 # (`mvn -q -DskipTests package`).
 #   GIB=4 M_MIB=512 VPS=128 OUT=/tmp/embsp-bench bash impl-em-bsp/bench/sort-vs-stxxl.sh
 # EXTRA: further `lockstep embsp` options for our runs, e.g. EXTRA="-o lockstep.embsp.writeWatch=true".
+# KEEP_DISKS=true (default): our contexts live in $OUT/disks*/contexts.disk, written through once by the first run
+# (before its clock starts) and reused by the next ones (lockstep.embsp.keepDisks), as STXXL's disk file is; false:
+# a new sparse file per run, whose first writes the file system must allocate.
 # RUNS (in the order given): stxxl; ram (the same keys sorted in RAM by __gnu_parallel::sort on all cores,
 # no disk: the floor); embsp (one process, budget M_MIB, k=CORES); embsp-p2 (two processes
 # of one core each, budget M_MIB/2 each, each its own disk directory); embsp-indirect, embsp-p2-indirect
@@ -23,6 +26,7 @@ IO=${IO:-async}
 THREADS=${THREADS:-virtual}
 # auto: lockstep embsp sizes its JVMs from the budget; a size (e.g. 128m) hand-sets every JVM's heap instead
 HEAP=${HEAP:-auto}
+KEEP_DISKS=${KEEP_DISKS:-true}
 read -ra extra <<< "${EXTRA:-}"
 BLOCK=${BLOCK:-4k}
 OUT=${OUT:-/tmp/embsp-bench}
@@ -35,8 +39,12 @@ mkdir -p "$OUT/disks" "$OUT/disks-0" "$OUT/disks-1"
 # one run of ours: NAME PROCESSORS CORES BUDGET_MIB DELIVERY
 embsp() {
   local name=$1 processors=$2 cores=$3 budget=$4 delivery=$5
-  local disks=$OUT/disks
+  local disks=$OUT/disks keep=()
   [ "$processors" = 1 ] || disks="$OUT/disks-{p}"
+  if [ "$KEEP_DISKS" = true ]; then
+    disks=$disks/contexts.disk
+    keep=(-o lockstep.embsp.keepDisks=true)
+  fi
   sync; echo 3 > /proc/sys/vm/drop_caches
   local stamp
   stamp=$(date -u +%Y%m%dT%H%M%S)
@@ -53,7 +61,7 @@ embsp() {
   /usr/bin/time -v \
     "$root/lockstep" embsp --processors "$processors" "${jvm[@]}" --vps "$VPS" --cores "$cores" --memory "${budget}m" --block-size "$BLOCK" \
     --disks "$disks" --io "$IO" --threads "$THREADS" --delivery "$delivery" -o lockstep.embsp.direct=true \
-    -o "lockstep.embsp.indirectSlot=$SLOT" "${extra[@]}" --bench-out "$dat" -- sort --keys "$n" \
+    -o "lockstep.embsp.indirectSlot=$SLOT" "${keep[@]}" "${extra[@]}" --bench-out "$dat" -- sort --keys "$n" \
     > "$log" 2>&1 || echo "FAILED rc=$?" >> "$log"
   local rss wall
   rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$log")

@@ -49,6 +49,7 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #KEEP_RESIDENT}</td><td>{@code true}: if every context of this processor fits in the budget beside the staging and cache (v/P·μ), each keeps memory of its own and never swaps (the k partitions still bound how many VPs run at once)</td><td>false</td></tr>
  *   <tr><td>{@value #WRITE_WATCH}</td><td>{@code true}: a swap-out writes only the allocated blocks on pages written since the swap-in (the kernel's watch, Linux ≥ 6.7), not every allocated block: a third less I/O for the sort, but a page fault per page first written — 8 GiB sort here 283 s against 188 s without (BENCH.md), so off by default</td><td>false</td></tr>
  *   <tr><td>{@value #LAZY_SWAP_IN}</td><td>{@code true}: a swap-in maps the context's blocks from its file over the partition (private, copy on write) instead of reading them, so only the pages touched are read and a swap-out writes back only the pages written; needs O_DIRECT disks, a contiguous layout, B a multiple of the page, no write watch, Linux ≥ 6.7 — else every allocated block is read. What the page faults read (and what is read ahead: the parts the VPs swapped in before at the same superstep read much of, a collective's send and receive buffers) is counted when the context leaves the partition, on the meters of the swap-in that mapped it: the run's, the superstep's and the call's rows have it; {@code lockstep embsp} turns it on</td><td>false</td></tr>
+ *   <tr><td>{@value #KEEP_DISKS}</td><td>{@code true}: each disk is a named file kept from run to run: an existing one is used in place (locked for the run: a second job is refused), a missing one created, and either written with zeros where it is shorter than its share, before the run's clock starts; so the file system allocates nothing at the run's first writes (on ext4 O_DIRECT writes into holes or unwritten extents go one at a time: the 4 GiB sort's Alltoallv took 11.8 s that way against 8.5 s, BENCH.md session 16). Old contents are what an allocation reads before writing</td><td>false: a new sparse file per disk, deleted after the run</td></tr>
  *   <tr><td>{@value #FAULTS}</td><td>the kit's self-test only: comma-separated {@link SelfTestFault}s to break this provider with</td><td>none</td></tr>
  * </table>
  */
@@ -58,7 +59,7 @@ public record EmBspOptions(
         int ioThreads, long eagerLimit, long spool, Optional<Path> statsOut, Optional<Path> benchOut,
         long progressSeconds, int processors, int processor, String network, Delivery delivery, long frameBytes,
         long indirectSlot, Set<SelfTestFault> faults, boolean keepResident, boolean writeWatch, boolean lazySwapIn,
-        long stagedCollective) {
+        long stagedCollective, boolean keepDisks) {
 
     public static final String PREFIX = "lockstep.embsp.";
     public static final String VPS = PREFIX + "vps";
@@ -90,6 +91,7 @@ public record EmBspOptions(
     public static final String INDIRECT_SLOT = PREFIX + "indirectSlot";
     /** The conformance kit's self-test: breakages to inject (its EMBSP mutants). Never set in a real job. */
     public static final String FAULTS = PREFIX + "faults";
+    public static final String KEEP_DISKS = PREFIX + "keepDisks";
     /** In a disk path, replaced by the real processor's index, so that each process gets a directory of its own. */
     public static final String PROCESSOR_PLACEHOLDER = "{p}";
 
@@ -183,10 +185,6 @@ public record EmBspOptions(
             throw arg(ALPHA + " (α) must be at least 1, got " + alpha);
         }
         long budget = options.longProperty(MEMORY, physicalMemory() / 2);
-        long staging = options.longProperty(STAGING, (alpha + 1L) * Math.max(block, MIN_SLOT));
-        if (staging < block || staging % block != 0) {
-            throw arg(STAGING + " = " + staging + " must be a positive multiple of the block size " + block);
-        }
         long cache = options.longProperty(BOUNDARY_CACHE, Math.min(MAX_DEFAULT_CACHE, budget / DEFAULT_CACHE_FRACTION));
         if (cache < 0) {
             throw arg(BOUNDARY_CACHE + " must not be negative, got " + cache);
@@ -200,6 +198,10 @@ public record EmBspOptions(
         long frame = options.longProperty(FRAME, DEFAULT_FRAME);
         if (frame < block || frame % block != 0) {
             throw arg(FRAME + " = " + frame + " must be a positive multiple of the block size B = " + block);
+        }
+        long staging = options.longProperty(STAGING, (alpha + 1L) * Math.max(block, MIN_SLOT));
+        if (staging < block || staging % block != 0) {
+            throw arg(STAGING + " = " + staging + " must be a positive multiple of the block size " + block);
         }
         long networkBuffers = processors == 1 ? 0 : networkMemory(processors, k, alpha, staging, frame);
         long needed = (io == IoMode.MMAP ? cache : partitions + k * staging + cache) + networkBuffers;
@@ -248,7 +250,8 @@ public record EmBspOptions(
                 ioThreads, eager, spool, options.property(STATS_OUT).map(Path::of), options.property(BENCH_OUT).map(Path::of),
                 progress, processors, processor, network, delivery, frame, slot, faults(options), keepResident,
                 Boolean.parseBoolean(options.property(WRITE_WATCH).orElse("false").trim()),
-                Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()), staged);
+                Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()), staged,
+                Boolean.parseBoolean(options.property(KEEP_DISKS).orElse("false").trim()));
     }
 
     /**

@@ -25,7 +25,8 @@ import org.lockstep.spi.device.DeviceException;
 /**
  * The D disk files of one simulation: created (never over an existing file), sized to the
  * layout, opened with O_DIRECT where asked and possible, optionally memory-mapped, and deleted
- * when closed.
+ * when closed — or, kept ({@link KeptDisk}), taken over or created as named, written through to
+ * their size, locked for the run and left in place.
  */
 public final class DiskSet implements AutoCloseable {
     private static final String FILE_PREFIX = "lockstep-embsp-";
@@ -42,9 +43,11 @@ public final class DiskSet implements AutoCloseable {
     private final Arena mapArena;
     private final boolean direct;
     private final long deviceBlockSize;
+    private final boolean kept;
 
     private DiskSet(List<Path> files, List<FileChannel> channels, List<MemorySegment> mappings, Arena mapArena,
-                    boolean direct, long deviceBlockSize) {
+                    boolean direct, long deviceBlockSize, boolean kept) {
+        this.kept = kept;
         this.files = files;
         this.channels = channels;
         this.mappings = mappings;
@@ -59,11 +62,13 @@ public final class DiskSet implements AutoCloseable {
     /**
      * Creates and opens one file per path (a directory gets a new file inside it) sized by {@code layout}.
      *
+     * @param keep the disks are named files kept after the run ({@link KeptDisk}); an existing one is used in place
      * @throws LockstepException {@link ErrorClass#ARG} for a block size that is not a multiple of a disk's
-     *         device block, {@link ErrorClass#NO_MEM} for a disk without room for its share of v·μ,
+     *         device block, an existing file not kept, or a kept disk that is a directory or in use,
+     *         {@link ErrorClass#NO_MEM} for a disk without room for its share of v·μ,
      *         {@link ErrorClass#DEVICE} for files that cannot be created or opened as asked
      */
-    public static DiskSet open(List<Path> paths, DiskLayout layout, long blockSize, Access access) {
+    public static DiskSet open(List<Path> paths, DiskLayout layout, long blockSize, Access access, boolean keep) {
         List<Path> files = new ArrayList<>();
         List<FileChannel> channels = new ArrayList<>();
         List<MemorySegment> mappings = new ArrayList<>();
@@ -75,6 +80,9 @@ public final class DiskSet implements AutoCloseable {
             Map<FileStore, Long> demand = new LinkedHashMap<>();
             Set<Path> seen = new HashSet<>();
             for (int d = 0; d < paths.size(); d++) {
+                if (keep) {
+                    KeptDisk.check(paths.get(d));
+                }
                 Path file = fileFor(paths.get(d), d);
                 if (!seen.add(file.toAbsolutePath().normalize())) {
                     throw new LockstepException(ErrorClass.ARG, "disk " + file + " is given twice");
@@ -90,7 +98,8 @@ public final class DiskSet implements AutoCloseable {
                             + storeBlock + "-byte device block of " + parent + " (" + store.name() + ")");
                 }
                 deviceBlock = Math.max(deviceBlock, storeBlock);
-                demand.merge(store, layout.diskBytes(d), Long::sum);
+                long present = keep && Files.exists(file) ? Files.size(file) : 0;
+                demand.merge(store, Math.max(0, layout.diskBytes(d) - present), Long::sum);
                 files.add(file);
             }
             for (Map.Entry<FileStore, Long> need : demand.entrySet()) {
@@ -103,26 +112,36 @@ public final class DiskSet implements AutoCloseable {
             for (int d = 0; d < files.size(); d++) {
                 Path file = files.get(d);
                 long size = layout.diskBytes(d);
-                createNew(file);
-                created.add(file);
-                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-                    raf.setLength(size);
+                if (!keep) {
+                    createNew(file);
+                    created.add(file);
+                    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                        raf.setLength(size);
+                    }
+                    file.toFile().deleteOnExit();
+                } else if (Files.notExists(file)) {
+                    Files.createFile(file);
                 }
-                file.toFile().deleteOnExit();
+                FileChannel channel;
                 if (access == Access.MAPPED) {
-                    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-                    channels.add(channel);
-                    mappings.add(size == 0 ? MemorySegment.NULL : channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena));
+                    channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 } else {
-                    FileChannel channel = openChannel(file, access);
+                    channel = openChannel(file, access);
                     if (channel == null) {
                         direct = false;
                         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                     }
-                    channels.add(channel);
+                }
+                channels.add(channel);
+                if (keep) {
+                    KeptDisk.lock(file, channel);
+                    KeptDisk.fill(channel, size, Math.max(blockSize, deviceBlock));
+                }
+                if (access == Access.MAPPED) {
+                    mappings.add(size == 0 ? MemorySegment.NULL : channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena));
                 }
             }
-            return new DiskSet(files, channels, mappings, arena, direct, deviceBlock);
+            return new DiskSet(files, channels, mappings, arena, direct, deviceBlock, keep);
         } catch (IOException e) {
             cleanUp(created, channels, arena);
             throw new DeviceException("cannot set up the disks " + paths + ": " + e.getMessage(), e);
@@ -227,6 +246,9 @@ public final class DiskSet implements AutoCloseable {
         }
         if (mapArena != null) {
             mapArena.close();
+        }
+        if (kept) {
+            return;
         }
         for (Path f : files) {
             try {

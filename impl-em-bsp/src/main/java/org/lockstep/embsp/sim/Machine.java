@@ -117,7 +117,7 @@ public final class Machine implements AutoCloseable {
                 case AUTO -> DiskSet.Access.AUTO_DIRECT;
             };
         };
-        DiskSet disks = DiskSet.open(options.disks(), layout, options.blockSize(), access);
+        DiskSet disks = DiskSet.open(options.disks(), layout, options.blockSize(), access, options.keepDisks());
         IoDriver driver = switch (options.io()) {
             case SYNC -> new SyncIoDriver();
             case ASYNC -> new AsyncIoDriver(options.ioThreads());
@@ -156,7 +156,7 @@ public final class Machine implements AutoCloseable {
         for (Path p : options.disks()) {
             paths.add(Files.isDirectory(p) ? p : p.resolveSibling(p.getFileName() + ".indirect"));
         }
-        DiskSet disks = DiskSet.open(paths, layout, options.blockSize(), access);
+        DiskSet disks = DiskSet.open(paths, layout, options.blockSize(), access, options.keepDisks());
         IoDriver driver = options.io() == EmBspOptions.IoMode.ASYNC ? new AsyncIoDriver(options.ioThreads()) : new SyncIoDriver();
         return new ContextStore(disks, layout, driver, options.blockSize(), region, options.firstVp());
     }
