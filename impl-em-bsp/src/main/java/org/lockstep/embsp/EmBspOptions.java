@@ -33,10 +33,10 @@ import org.lockstep.api.Sizes;
  *   <tr><td>{@value #MEMORY}</td><td>the memory budget that k·μ plus staging and cache must fit in</td><td>half of physical memory</td></tr>
  *   <tr><td>{@value #BOUNDARY_CACHE}</td><td>bytes of boundary-block cache (Alltoallv, Gather)</td><td>min(64m, budget/8)</td></tr>
  *   <tr><td>{@value #STAGED_COLLECTIVE}</td><td>an Allgather(v) or Alltoall on one real processor whose whole payload is at most this many bytes goes through an area of that size in memory (each VP copies its part in on entry and what it receives out after its one wait), reading and writing no other VP's context; larger ones (and Alltoallv) deliver directly into the contexts. Like the spool, outside the budget check; 0: never</td><td>1m</td></tr>
- *   <tr><td>{@value #STAGING}</td><td>bytes of aligned staging buffer per partition (one synchronous slot and α for writes in flight)</td><td>(α+1)·max(B, 64k)</td></tr>
+ *   <tr><td>{@value #STAGING}</td><td>bytes of aligned staging buffer per partition (one synchronous slot and α for writes in flight)</td><td>(α+1) slots of μ/128 rounded down to B, between max(B, 64k) and max(B, 1m), where k of them fit the budget; else (α+1)·max(B, 64k)</td></tr>
  *   <tr><td>{@value #DIRECT}</td><td>{@code auto}, {@code true}, {@code false}: open disks with O_DIRECT</td><td>auto</td></tr>
  *   <tr><td>{@value #LAYOUT}</td><td>{@code auto}, {@code striped}, {@code contiguous}</td><td>auto: striped iff k &lt; D (never for mmap)</td></tr>
- *   <tr><td>{@value #IO_THREADS}</td><td>threads of the async driver</td><td>max(2, 2·D)</td></tr>
+ *   <tr><td>{@value #IO_THREADS}</td><td>threads of the async driver</td><td>max(8, 2·D)</td></tr>
  *   <tr><td>{@value #EAGER_LIMIT}</td><td>point-to-point messages up to this size are buffered when no receive waits</td><td>64k</td></tr>
  *   <tr><td>{@value #SPOOL}</td><td>bytes of memory for such buffered messages</td><td>16m</td></tr>
  *   <tr><td>{@value #STATS_OUT}</td><td>file that receives the closing key=value line</td><td>none</td></tr>
@@ -101,6 +101,15 @@ public record EmBspOptions(
     static final long MAX_DEFAULT_CACHE = 64L << 20;
     static final int DEFAULT_CACHE_FRACTION = 8;
     static final long MIN_SLOT = 64L << 10;
+    /**
+     * Default staging slots grow with μ (μ/128, within the budget) up to this, so that a message of
+     * a coarse-grained program (about μ/v) leaves in one request: the 4 GiB sort's 256 KiB messages
+     * went out as four 64 KiB writes before, and its Alltoallv took 7.0 s against 5.5 s (BENCH.md session 16).
+     */
+    static final long MAX_DEFAULT_SLOT = 1L << 20;
+    static final long SLOTS_PER_CONTEXT = 128;
+    /** Default threads of the async driver: at least this many requests in flight (the disk here reads 1 MiB at 1.3 GB/s at depth 1, 2.0 at depth 2). */
+    static final int MIN_DEFAULT_IO_THREADS = 8;
     static final long DEFAULT_EAGER_LIMIT = 64L << 10;
     static final long DEFAULT_SPOOL = 16L << 20;
     static final long DEFAULT_STAGED_COLLECTIVE = 1L << 20;
@@ -199,7 +208,8 @@ public record EmBspOptions(
         if (frame < block || frame % block != 0) {
             throw arg(FRAME + " = " + frame + " must be a positive multiple of the block size B = " + block);
         }
-        long staging = options.longProperty(STAGING, (alpha + 1L) * Math.max(block, MIN_SLOT));
+        long staging = options.property(STAGING).isPresent() ? options.longProperty(STAGING, 0)
+                : defaultStaging(alpha, block, mu, budget - partitions - cache, k, processors, frame);
         if (staging < block || staging % block != 0) {
             throw arg(STAGING + " = " + staging + " must be a positive multiple of the block size " + block);
         }
@@ -216,7 +226,7 @@ public record EmBspOptions(
         if (io == IoMode.MMAP && layout == LayoutMode.STRIPED) {
             throw arg(LAYOUT + "=striped cannot be memory-mapped: a mapped context must be contiguous in one file");
         }
-        int ioThreads = intProperty(options, IO_THREADS, Math.max(2, 2 * disks.size()));
+        int ioThreads = intProperty(options, IO_THREADS, Math.max(MIN_DEFAULT_IO_THREADS, 2 * disks.size()));
         if (ioThreads < 1) {
             throw arg(IO_THREADS + " must be at least 1, got " + ioThreads);
         }
@@ -252,6 +262,18 @@ public record EmBspOptions(
                 Boolean.parseBoolean(options.property(WRITE_WATCH).orElse("false").trim()),
                 Boolean.parseBoolean(options.property(LAZY_SWAP_IN).orElse("false").trim()), staged,
                 Boolean.parseBoolean(options.property(KEEP_DISKS).orElse("false").trim()));
+    }
+
+    /**
+     * (α+1) slots of μ/128 rounded down to B, at least max(B, 64 KiB) and at most max(B, 1 MiB), if
+     * k of them fit in {@code room} beside the network's buffers; else slots of max(B, 64 KiB).
+     */
+    private static long defaultStaging(int alpha, long block, long mu, long room, int k, int processors, long frame) {
+        long small = (alpha + 1L) * Math.max(block, MIN_SLOT);
+        long slot = Math.max(Math.max(block, MIN_SLOT), Math.min(Math.max(block, MAX_DEFAULT_SLOT), mu / SLOTS_PER_CONTEXT / block * block));
+        long large = (alpha + 1L) * slot;
+        long network = processors == 1 ? 0 : networkMemory(processors, k, alpha, large, frame);
+        return large > small && k * large + network <= room ? large : small;
     }
 
     /**

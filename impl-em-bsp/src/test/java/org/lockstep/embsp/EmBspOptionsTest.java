@@ -42,6 +42,18 @@ class EmBspOptionsTest {
     }
 
     @Test
+    void stagingSlotsGrowWithTheContextWhereTheBudgetHasRoom() {
+        JobOptions large = TestJobs.job(8, 2, 160L << 20, 4096).with(EmBspOptions.MEMORY, "512m");
+        assertEquals(9L << 20, EmBspOptions.from(large).staging(), "(α+1) slots of 1 MiB for μ = 160 MiB");
+        assertEquals(9L * (64 << 10), EmBspOptions.from(TestJobs.job(8, 2, 1L << 20, 4096)).staging(), "64 KiB slots for μ = 1 MiB");
+        // k·μ + cache leave less than k·9 MiB: the small slots, and the job still fits
+        JobOptions tight = large.with(EmBspOptions.MEMORY, Long.toString(2 * (160L << 20) + (8L << 20) + (10L << 20)));
+        assertEquals(9L * (64 << 10), EmBspOptions.from(tight).staging());
+        assertEquals(5L << 20, EmBspOptions.from(large.with(EmBspOptions.STAGING, "5m")).staging(), "as given");
+        assertEquals(8, EmBspOptions.from(large).ioThreads());
+    }
+
+    @Test
     void impossibleConfigurationsAreRefusedWithTheValueNamed() {
         LockstepException fewer = refused(TestJobs.job(2, 4, 64 << 10, 4096));
         assertEquals(ErrorClass.ARG, fewer.errorClass());
