@@ -18,7 +18,7 @@ out=${OUT:-/tmp/rma-vs-openmpi-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 peer="$out/rma.openmpi"
 mpicc.openmpi -O2 -o "$peer" "$root/bench/peers/mpi/rma.c"
-LINES=RMA
+LINES='\(RMA\|WARMUP\)'
 # shellcheck source=side-by-side.sh
 . "$root/tools/bench/side-by-side.sh"
 theirs() { # np file

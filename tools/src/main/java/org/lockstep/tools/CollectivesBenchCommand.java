@@ -224,7 +224,6 @@ final class CollectivesBenchCommand implements Callable<Integer> {
         long deadline = start + (long) (seconds * 1e9);
         long limit = start + (long) (maxSeconds * 1e9);
         JitSettling jit = new JitSettling();
-        int[] says = new int[world.size()];
         while (true) {
             for (Row row : rows) {
                 int batch = row.bytes() >= 1 << 16 ? WARM_UP_BATCH_LONG : WARM_UP_BATCH_SHORT;
@@ -232,22 +231,12 @@ final class CollectivesBenchCommand implements Callable<Integer> {
                     call(world, row, a, b);
                 }
             }
-            // Every rank's say, gathered, so that all of them decide alike (a bcast from rank 0 could not carry the others' JIT).
-            long now = System.nanoTime();
-            int mine = now < deadline ? WANTS_TIME : now >= limit ? PAST_LIMIT : jit.quiet() ? QUIET : NOT_QUIET;
-            world.allgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT, MemorySegment.ofArray(says));
-            boolean everyQuiet = Arrays.stream(says).allMatch(say -> say == QUIET);
-            if (everyQuiet || Arrays.stream(says).anyMatch(say -> say == PAST_LIMIT)) {
-                return everyQuiet;
+            JitSettling.Verdict verdict = jit.agree(world, deadline, limit);
+            if (verdict != JitSettling.Verdict.GO_ON) {
+                return verdict == JitSettling.Verdict.QUIET;
             }
         }
     }
-
-    /** A rank's say after a warm-up batch. */
-    private static final int QUIET = 0;
-    private static final int NOT_QUIET = 1;
-    private static final int WANTS_TIME = 2;
-    private static final int PAST_LIMIT = 3;
 
     /** One row, as bench/peers/mpi/collectives.c times it: calibrate, warm up, then time each call. */
     private String measure(Communicator world, Row row, MemorySegment a, MemorySegment b) {

@@ -274,35 +274,23 @@ final class HaloBenchCommand implements Callable<Integer> {
         long limit = start + (long) (Math.max(warmupSeconds * oversubscription, maxWarmupSeconds) * 1e9);
         JitSettling jit = new JitSettling();
         PersistentRequest[] persistent = b.init();
-        int[] says = new int[world.size()];
-        MemorySegment saysSegment = MemorySegment.ofArray(says);
-        boolean everyQuiet;
+        JitSettling.Verdict verdict;
         while (true) {
             for (int i = 0; i < 50; i++) {
                 for (Variant variant : timed) {
                     exchange(b, variant, variant == Variant.PERSISTENT ? persistent : null);
                 }
             }
-            // every rank's say, gathered, so that all decide alike
-            long now = System.nanoTime();
-            int mine = now < deadline ? WANTS_TIME : now >= limit ? PAST_LIMIT : jit.quiet() ? QUIET : NOT_QUIET;
-            world.allgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT, saysSegment);
-            everyQuiet = Arrays.stream(says).allMatch(say -> say == QUIET);
-            if (everyQuiet || Arrays.stream(says).anyMatch(say -> say == PAST_LIMIT)) {
+            verdict = jit.agree(world, deadline, limit);
+            if (verdict != JitSettling.Verdict.GO_ON) {
                 break;
             }
         }
         for (PersistentRequest r : persistent) {
             r.free();
         }
-        return everyQuiet;
+        return verdict == JitSettling.Verdict.QUIET;
     }
-
-    /** A rank's say after a warm-up batch. */
-    private static final int QUIET = 0;
-    private static final int NOT_QUIET = 1;
-    private static final int WANTS_TIME = 2;
-    private static final int PAST_LIMIT = 3;
 
     private String row(Communicator world, Block b, Variant variant) {
         PersistentRequest[] persistent = variant == Variant.PERSISTENT ? b.init() : null;

@@ -1,7 +1,12 @@
 package org.lockstep.tools;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+
+import org.lockstep.api.Communicator;
+import org.lockstep.api.Datatype;
 
 /**
  * Whether this JVM's JIT has gone quiet, for benchmarks that warm up until it has. A warm-up by
@@ -34,6 +39,39 @@ final class JitSettling {
         windowStartNanos = now;
         windowStartCompileMillis = compiled;
         return quiet;
+    }
+
+    /** Where a warm-up of every rank stands after a batch, as the ranks agreed ({@link #agree}). */
+    enum Verdict {
+        /** Another batch: a rank wants more time or its JIT is not quiet yet. */
+        GO_ON,
+        /** Every rank's JIT is quiet. */
+        QUIET,
+        /** A rank is past the limit: stop, JIT quiet or not. */
+        PAST_LIMIT
+    }
+
+    /** A rank's say after a warm-up batch. */
+    private static final int QUIET = 0;
+    private static final int NOT_QUIET = 1;
+    private static final int WANTS_TIME = 2;
+    private static final int SAY_PAST_LIMIT = 3;
+
+    /**
+     * Collective over {@code world}, after each warm-up batch: each rank says whether it still wants
+     * time (before {@code deadlineNanos}), is past {@code limitNanos}, or whether its JIT is quiet, and
+     * every rank's say is gathered, so that all of them decide alike (a bcast from rank 0 could not
+     * carry the others' JIT).
+     */
+    Verdict agree(Communicator world, long deadlineNanos, long limitNanos) {
+        long now = System.nanoTime();
+        int mine = now < deadlineNanos ? WANTS_TIME : now >= limitNanos ? SAY_PAST_LIMIT : quiet() ? QUIET : NOT_QUIET;
+        int[] says = new int[world.size()];
+        world.allgather(MemorySegment.ofArray(new int[] {mine}), 1, Datatype.INT, MemorySegment.ofArray(says));
+        if (Arrays.stream(says).allMatch(say -> say == QUIET)) {
+            return Verdict.QUIET;
+        }
+        return Arrays.stream(says).anyMatch(say -> say == SAY_PAST_LIMIT) ? Verdict.PAST_LIMIT : Verdict.GO_ON;
     }
 
     private long compileMillis() {

@@ -33,8 +33,12 @@ import picocli.CommandLine.Spec;
  * fence) or in its own shared-lock epoch while the others wait in a barrier (mode lock); then it
  * sums (load) or writes (store) 4096 longs of rank 1's part of a shared window through
  * {@code sharedQuery} (mode shared), against the same loop over off-heap memory of its own (mode
- * plain). Each row runs twice, warm-up (30000 calls for 8 B, so that the JIT has compiled the
- * window's paths) then timed; rank 0 prints the median and p99.
+ * plain). Each transfer row is warmed up (30000 calls for 8 B, as many as timed for 1 MiB), then on
+ * in batches until every rank's JIT is quiet ({@link JitSettling}) or {@code --max-warmup-seconds}
+ * have passed, then timed; rank 0 prints the median and p99, and a WARMUP line per row. A fixed
+ * 30000 calls was not enough: the 8 B rows then timed whatever the compiler threads, which share
+ * a bound rank's core, had finished (session 16: 2-process lock put 0.15-0.45 us on one build
+ * from run to run, 0.04-0.06 us once warmed up four times as long).
  */
 @Command(name = "rma", mixinStandardHelpOptions = true,
         description = "Times put and get (8 B, 1 MiB) under fence and under lock, and loads and stores through a shared"
@@ -53,6 +57,11 @@ final class RmaBenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "1000",
             description = "Iterations of an 8 B row and a memory row; a 1 MiB row runs a tenth (default: ${DEFAULT-VALUE}).")
     int iterations;
+
+    @Option(names = "--max-warmup-seconds", paramLabel = "S", defaultValue = "60",
+            description = "After its warm-up calls, a transfer row warms up until every rank's JIT has been quiet for half a"
+                    + " second, for at most this long (default: ${DEFAULT-VALUE}); the time it took is printed (WARMUP).")
+    double maxWarmupSeconds;
 
     @Option(names = "--bind-to-core", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "Pin rank r to core r mod cores (default: ${DEFAULT-VALUE}).")
@@ -94,16 +103,39 @@ final class RmaBenchCommand implements Callable<Integer> {
             int n = bytes > 8 ? iterations / 10 : iterations;
             for (boolean lock : new boolean[] {false, true}) {
                 for (boolean get : new boolean[] {false, true}) {
-                    // warm-up: enough calls that the window's paths run compiled (C2), as the peer's run compiled ahead
-                    transfer(world, win, buffer.asSlice(0, bytes), lock, get, bytes > 8 ? n : WARMUP_CALLS, warmup);
+                    String mode = lock ? "lock" : "fence";
+                    String op = get ? "get" : "put";
+                    long start = System.nanoTime();
+                    boolean quiet = warmUp(world, win, buffer.asSlice(0, bytes), lock, get, bytes > 8 ? n : WARMUP_CALLS, n, warmup);
+                    double seconds = (System.nanoTime() - start) / 1e9;
                     transfer(world, win, buffer.asSlice(0, bytes), lock, get, n, us);
                     if (world.rank() == 0) {
-                        lines.add(line(lock ? "lock" : "fence", get ? "get" : "put", bytes, world.size(), n, us));
+                        lines.add(line(mode, op, bytes, world.size(), n, us));
+                        lines.add(String.format(Locale.ROOT, "WARMUP row=%s-%s bytes=%d seconds=%.1f jit_quiet=%b", mode, op, bytes, seconds,
+                                quiet));
                     }
                 }
             }
         }
         win.free();
+    }
+
+    /**
+     * {@code calls} calls of a row, then batches of {@code batch} until every rank's JIT is quiet or
+     * {@code --max-warmup-seconds} have passed, so that the row times the window's compiled paths, as
+     * the peer's run times code compiled ahead; returns whether every JIT went quiet.
+     */
+    private boolean warmUp(Communicator world, Window win, MemorySegment data, boolean lock, boolean get, int calls, int batch,
+                           double[] us) {
+        long start = System.nanoTime();
+        long limit = start + (long) (maxWarmupSeconds * 1e9);
+        JitSettling jit = new JitSettling();
+        transfer(world, win, data, lock, get, calls, us);
+        JitSettling.Verdict verdict;
+        while ((verdict = jit.agree(world, start, limit)) == JitSettling.Verdict.GO_ON) {
+            transfer(world, win, data, lock, get, batch, us);
+        }
+        return verdict == JitSettling.Verdict.QUIET;
     }
 
     private static void transfer(Communicator world, Window win, MemorySegment data, boolean lock, boolean get, int n, double[] us) {
