@@ -42,7 +42,7 @@ public class EventGuardBenchmark extends PathBenchmark {
 
     @Benchmark
     public Object send() {
-        SendEvent event = Events.begun(new SendEvent());
+        SendEvent event = Events.begun(SendEvent::new);
         if (event != null) {
             event.sent(0, 1, tag++, 8, false, true, false);
         }

@@ -20,6 +20,7 @@ import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.lockstep.api.Checkpoints;
 
 /** {@code lockstep run --jfr}: every rank records into its own file, and the events say what ran. */
 @Timeout(300)
@@ -76,6 +77,42 @@ class FlightRecordingTest {
             assertTrue(matches > 0, part + ": point-to-point messages were matched");
             assertTrue(sends > 0 && receives > 0, part + ": every send and receive, not only those over the default threshold");
             assertTrue(FlightRecording.lockstepEventCounts(part).get("org.lockstep.Collective") > 0);
+        }
+    }
+
+    /**
+     * Without {@code --jfr} no rank sets up Flight Recorder, through sends, receives, collectives,
+     * checkpoints and a restarted rank's recovery: no event class is initialized (the first would
+     * register with Flight Recorder, a fifth of a second or more of a rank's start). Read from the
+     * JVMs' class-loading logs: none loads Flight Recorder's event registry.
+     */
+    @Test
+    void aJobWithoutJfrSetsUpNoFlightRecorder(@TempDir Path dir) throws Exception {
+        List<String> jvm = List.of("-Xms64m", "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-Xlog:class+load=info:file=" + dir.resolve("classes-%p.log"));
+        List<String> classPath = List.of(Path.of("target", "test-classes").toAbsolutePath().toString());
+        ProcessLauncher.Job collectives = new ProcessLauncher.Job(2, "org.lockstep.launchtest.LaunchedPrograms", List.of("collectives"),
+                Optional.empty(), Map.of(), jvm, classPath, false, Duration.ofSeconds(10), false);
+        CapturedLaunch first = CapturedLaunch.run(collectives);
+        assertEquals(0, first.outcome().exitCode(), first.printed());
+        // rank 1 killed past its second checkpoint and restarted, as CheckpointRecordingTest's job, without the recording
+        ProcessLauncher.Job ring = new ProcessLauncher.Job(2, "org.lockstep.launchtest.LaunchedPrograms",
+                List.of("checkpoint-ring", "40", "10", "22"), Optional.empty(),
+                Map.of(Checkpoints.ENABLED_PROPERTY, "true", Checkpoints.RESTART_ON_FAILURE_PROPERTY, "true"), jvm, classPath, false,
+                Duration.ofSeconds(10), false).withRestarts(1);
+        CapturedLaunch second = CapturedLaunch.run(ring);
+        assertEquals(0, second.outcome().exitCode(), second.printed());
+        assertEquals(1, second.outcome().restarts().size(), second.printed());
+
+        List<Path> logs;
+        try (var files = Files.list(dir)) {
+            logs = files.filter(p -> p.getFileName().toString().startsWith("classes-")).toList();
+        }
+        assertEquals(5, logs.size(), "two ranks, then two ranks and a restarted one: " + logs);
+        for (Path log : logs) {
+            String loaded = Files.readString(log);
+            assertTrue(loaded.contains("org.lockstep.spi.events.Events "), log + " ran Lockstep's event checks");
+            assertFalse(loaded.contains("jdk.jfr.internal.MetadataRepository "), log + " set up Flight Recorder's event registry");
         }
     }
 

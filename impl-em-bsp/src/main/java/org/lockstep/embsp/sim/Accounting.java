@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.lockstep.embsp.io.IoCategory;
 import org.lockstep.embsp.io.IoMeter;
+import org.lockstep.spi.events.Events;
 
 /**
  * The simulator's own I/O accounting (seed 003: it counts, so the thesis bounds are checked, not
@@ -54,11 +55,7 @@ public final class Accounting {
     private Superstep superstep(int s) {
         while (supersteps.size() <= s) {
             Superstep created = new Superstep();
-            SuperstepEvent event = new SuperstepEvent();
-            if (event.isEnabled()) {
-                event.begin();
-                created.event = event;
-            }
+            created.event = Events.begun(SuperstepEvent::new);
             supersteps.add(created);
         }
         return supersteps.get(s);

@@ -152,13 +152,13 @@ public final class Context {
         lock.writeLock().lock();
         try {
             if (residency == Residency.RESIDENT) {
-                SwapEvent event = Events.begun(new SwapEvent());
+                SwapEvent event = Events.begun(SwapEvent::new);
                 List<long[]> changed = changedBlockRanges();
                 if (lazy != null) {
                     long read = lazy.countReads();
                     if (event != null) {
                         event.swapped(vp, "in, lazily", read);
-                        event = Events.begun(new SwapEvent());
+                        event = Events.begun(SwapEvent::new);
                     }
                 }
                 long bytes = move(changed, IoDriver.Direction.WRITE, IoCategory.SWAP_OUT, meters);
@@ -193,7 +193,7 @@ public final class Context {
         try {
             if (residency != Residency.RESIDENT && lazy != null) {
                 // the faults read what is touched; the reads count when the context leaves
-                SwapEvent event = Events.begun(new SwapEvent());
+                SwapEvent event = Events.begun(SwapEvent::new);
                 long eager = lazy.map(superstep, allocator.allocatedBlockRanges(store.blockSize()), meters);
                 if (event != null && eager > 0) {
                     event.swapped(vp, "in", eager);
@@ -201,7 +201,7 @@ public final class Context {
                 residency = Residency.RESIDENT;
                 loaned = List.of();
             } else if (residency != Residency.RESIDENT) {
-                SwapEvent event = Events.begun(new SwapEvent());
+                SwapEvent event = Events.begun(SwapEvent::new);
                 // nobody else stores into the partition now; the read's own stores need not be counted
                 writes.allowWrites(memory);
                 long bytes = move(allocator.allocatedBlockRanges(store.blockSize()), IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
@@ -231,7 +231,7 @@ public final class Context {
             if (residency != Residency.ON_DISK) {
                 return;
             }
-            SwapEvent event = Events.begun(new SwapEvent());
+            SwapEvent event = Events.begun(SwapEvent::new);
             List<long[]> blocks = mergeToBlocks(ranges, store.blockSize());
             long bytes = move(blocks, IoDriver.Direction.READ, IoCategory.SWAP_IN, meters);
             if (event != null) {

@@ -62,7 +62,7 @@ public final class DataMover {
             MemorySegment.copy(source.external(), 0, destination, 0, length);
             return;
         }
-        DeliveryEvent event = Events.begun(new DeliveryEvent());
+        DeliveryEvent event = Events.begun(DeliveryEvent::new);
         Context c = source.owner().context();
         boolean onDisk;
         inFlight.lockForAccess(c);
@@ -132,7 +132,7 @@ public final class DataMover {
             MemorySegment.copy(source, 0, destination.external(), 0, length);
             return;
         }
-        DeliveryEvent event = Events.begun(new DeliveryEvent());
+        DeliveryEvent event = Events.begun(DeliveryEvent::new);
         Vp receiver = destination.owner();
         Context c = receiver.context();
         boolean onDisk;

@@ -11,6 +11,7 @@ import org.lockstep.pcie.layout.CheckpointSlotDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.events.Events;
 
 /**
  * One rank's committed checkpoint in the {@link MessageLog}: commits a new one (transport section,
@@ -53,8 +54,7 @@ final class LogCheckpoint {
      * the epoch word, persisted; then the release cursors. Returns the bytes written.
      */
     long commit(long[] nextSendSequence, List<MemorySegment> state) {
-        CheckpointCommitEvent event = new CheckpointCommitEvent();
-        event.begin();
+        CheckpointCommitEvent event = Events.begun(CheckpointCommitEvent::new);
         long epoch = committedEpoch + 1;
         long matchCursor = matches.cursor();
         long transportWords = 2 + size + consumed.words(); // world size, consumed sets, per destination, match position
@@ -105,8 +105,7 @@ final class LogCheckpoint {
         statistics.checkpoints++;
         statistics.checkpointBytes += bodyLength;
         long written = CheckpointSlotDescriptor.BODY_OFFSET + bodyLength;
-        event.end();
-        if (event.shouldCommit()) {
+        if (Events.ended(event)) {
             event.rank = rank;
             event.epoch = epoch;
             event.bytes = written;

@@ -12,6 +12,7 @@ import org.lockstep.pcie.layout.LoggedBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.events.Events;
 
 /**
  * One rank's share of the message log, when the job checkpoints: the device is the log and holds
@@ -272,8 +273,7 @@ class MessageLog implements ChannelLog {
      * Reads only (apart from the heap allocator in memory): a crash during recovery recovers again.
      */
     Recovery recover() {
-        RestartEvent event = new RestartEvent();
-        event.begin();
+        RestartEvent event = Events.begun(RestartEvent::new);
         Recovery recovery = new Recovery();
         recovery.sentAtCheckpoint = new long[size];
         long matchCursor = checkpoint.read(recovery);
@@ -281,8 +281,7 @@ class MessageLog implements ChannelLog {
         matches.recover(matchCursor);
         new LogRecovery(device, layout, rank, reader, consumed, sent, statistics).collect(recovery);
         preamble = recovery.epoch > 0;
-        event.end();
-        if (event.shouldCommit() && Recovery.isRestart(incarnation, recovery.epoch)) {
+        if (Events.ended(event) && Recovery.isRestart(incarnation, recovery.epoch)) {
             event.rank = rank;
             event.incarnation = incarnation;
             event.epoch = recovery.epoch;

@@ -14,6 +14,7 @@ import org.lockstep.pcie.mailbox.Placement.Kind;
 import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.pcie.ring.SlotRing;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.events.Events;
 
 /**
  * The sending role of one rank ({@code MPI_Send} of seed 001's FIG. 3). For each piece of a
@@ -134,7 +135,9 @@ final class Sender {
         }
         peers.failIfGone(dest, null, "send to");
         ring.publish(ring.next(), header.set(channel.nextSequence, tag, context, bytes, bytes, 0, 0), buffer, 0);
-        SlotPublishedEvent.published(rank, dest, tag, context, Kind.INLINE, bytes, bytes, false, false);
+        if (Events.recording()) {
+            SlotPublishedEvent.published(rank, dest, tag, context, Kind.INLINE, bytes, bytes, false, false);
+        }
         channel.nextSequence++;
         ring.advance();
         statistics.pairMailboxSends++;
@@ -256,7 +259,9 @@ final class Sender {
     private void account(SendRequest send, Placement p, SendChannel channel, SlotRing ring, long ticket, long block, boolean logged) {
         if (!send.preamble) {
             channel.nextSequence++;
-            SlotPublishedEvent.published(rank, send, p, ring != channel.ring, logged);
+            if (Events.recording()) {
+                SlotPublishedEvent.published(rank, send, p, ring != channel.ring, logged);
+            }
         }
         if (ring == channel.ring) {
             ring.advance();

@@ -58,7 +58,11 @@ final class SlotPublishedEvent extends Event {
     @Description("The piece's block is in the message log (checkpointing job)")
     boolean logged;
 
-    /** Records a published piece, when a recording wants it (the program's messages only: no preambles). */
+    /**
+     * Records a published piece, when a recording wants it (the program's messages only: no
+     * preambles). Callers ask {@link org.lockstep.spi.events.Events#recording} first: calling this
+     * initializes the event class, which registers it with Flight Recorder.
+     */
     static void published(int rank, SendRequest send, Placement p, boolean asyncRing, boolean logged) {
         published(rank, send.dest, send.tag, send.context, p.kind, p.length, send.length, asyncRing, logged);
     }

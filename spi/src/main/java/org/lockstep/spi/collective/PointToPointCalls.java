@@ -174,7 +174,7 @@ final class PointToPointCalls {
         }
         PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type); // the copy is made once, filled at each start
         return new PersistentOperation(what, () -> {
-            SendEvent event = Events.begun(new SendEvent());
+            SendEvent event = Events.begun(SendEvent::new);
             comm.checkOpen();
             packed.pack();
             Request started = comm.implSend(packed.segment(), bytes, dest, tag, synchronous);
@@ -193,7 +193,7 @@ final class PointToPointCalls {
         }
         PackedBuffer packed = PackedBuffer.forWriting(buffer, count, type);
         return new PersistentOperation(what, () -> {
-            ReceiveEvent event = Events.begun(new ReceiveEvent());
+            ReceiveEvent event = Events.begun(ReceiveEvent::new);
             comm.checkOpen();
             Request r = comm.implReceive(packed.segment(), capacity, source, tag);
             return comm.recordedReceive(event, packed.isCopy() ? new UnpackingRequest(r, packed) : r, source == Communicator.ANY_SOURCE);

@@ -46,7 +46,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private void blockingSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        SendEvent event = Events.begun(new SendEvent());
+        SendEvent event = Events.begun(SendEvent::new);
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest != PROC_NULL) {
@@ -72,7 +72,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
     }
 
     private Request startSend(MemorySegment buffer, long count, Datatype type, int dest, int tag, boolean synchronous) {
-        SendEvent event = Events.begun(new SendEvent());
+        SendEvent event = Events.begun(SendEvent::new);
         try {
             long bytes = checkedSendBytes(buffer, count, type, dest, tag);
             if (dest == PROC_NULL) {
@@ -91,7 +91,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status recv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        ReceiveEvent event = Events.begun(ReceiveEvent::new);
         try {
             long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
@@ -124,7 +124,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Request irecv(MemorySegment buffer, long count, Datatype type, int source, int tag) {
-        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        ReceiveEvent event = Events.begun(ReceiveEvent::new);
         try {
             long capacity = checkedReceiveCapacity(buffer, count, type, source, tag);
             if (source == PROC_NULL) {
@@ -231,7 +231,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Status mrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        ReceiveEvent event = Events.begun(ReceiveEvent::new);
         Status s = withHandler(() -> pointToPoint().imrecv(buffer, count, type, message).await());
         if (event != null && message != Message.NO_PROC) {
             event.received(rank(), s.source(), s.tag(), s.byteCount(), false, carriesCollectives, true);
@@ -241,7 +241,7 @@ public abstract class PointToPointTemplates extends CommunicatorHooks {
 
     @Override
     public final Request imrecv(MemorySegment buffer, long count, Datatype type, Message message) {
-        ReceiveEvent event = Events.begun(new ReceiveEvent());
+        ReceiveEvent event = Events.begun(ReceiveEvent::new);
         Request started = started(() -> pointToPoint().imrecv(buffer, count, type, message));
         return message == Message.NO_PROC ? started : recordedReceive(event, started, false);
     }

@@ -27,7 +27,7 @@ public final class CollectiveRecording {
 
     /** The event of a call that starts now, or {@code null} when no recording wants it. */
     public static CollectiveEvent begin() {
-        CollectiveEvent event = Events.begun(new CollectiveEvent());
+        CollectiveEvent event = Events.begun(CollectiveEvent::new);
         if (event != null) {
             CURRENT.set(event);
         }
@@ -59,7 +59,7 @@ public final class CollectiveRecording {
 
     /** Runs one start of a persistent collective, whose non-blocking start is then recorded as {@link #PERSISTENT}. */
     public static <R> R persistentStart(Supplier<R> start) {
-        if (!new CollectiveEvent().isEnabled()) {
+        if (!Events.recording() || !new CollectiveEvent().isEnabled()) {
             return start.get();
         }
         STARTING_PERSISTENT.set(Boolean.TRUE);

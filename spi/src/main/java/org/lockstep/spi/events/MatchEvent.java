@@ -21,7 +21,11 @@ import jdk.jfr.StackTrace;
 @Enabled(false)
 @StackTrace(false)
 public final class MatchEvent extends Event {
-    /** Records a match now, when a recording wants it (the receiving rank is the event's thread). */
+    /**
+     * Records a match now, when a recording wants it (the receiving rank is the event's thread).
+     * Callers ask {@link Events#recording} first: calling this initializes the event class, which
+     * registers it with Flight Recorder.
+     */
     public static void matched(int source, int tag, int context, long bytes, boolean unexpected) {
         MatchEvent event = new MatchEvent();
         if (event.shouldCommit()) {

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.Objects;
 
 import org.lockstep.api.Communicator;
+import org.lockstep.spi.events.Events;
 import org.lockstep.spi.events.MatchEvent;
 
 /**
@@ -111,7 +112,9 @@ public final class MatchingEngine<M> {
     public Arrival<M> post(PostedReceive receive) {
         Arrival<M> found = takeUnexpected(receive.source, receive.tag, receive.context, true);
         if (found != null) {
-            MatchEvent.matched(found.envelope.source(), found.envelope.tag(), found.envelope.context(), found.byteLength, true);
+            if (Events.recording()) {
+                MatchEvent.matched(found.envelope.source(), found.envelope.tag(), found.envelope.context(), found.byteLength, true);
+            }
             return found;
         }
         receive.stamp = nextStamp++;
@@ -150,7 +153,9 @@ public final class MatchingEngine<M> {
             (chosen == specific ? postedBySource[source] : postedAnySource).remove(chosen);
             chosen.queued = false;
             postedCount--;
-            MatchEvent.matched(source, tag, context, byteLength, false);
+            if (Events.recording()) {
+                MatchEvent.matched(source, tag, context, byteLength, false);
+            }
         }
         return chosen;
     }
