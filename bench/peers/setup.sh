@@ -10,6 +10,7 @@
 #   $PEERS_BUILD/pingpong.openmpi, pingpong.mpich                    mpirun -np 2 ... [SCALE]
 #   $PEERS_BUILD/collectives.openmpi, collectives.mpich              mpirun -np N ... [BUDGET_SECONDS]
 #   $PEERS_BUILD/halo.openmpi, halo.mpich                            mpirun -np 2|4 ... [n,n,... [SECONDS_PER_ROW]]
+#   $PEERS_BUILD/libround-trips.openmpi.so, libround-trips.mpich.so   pingpong.c's loop for InterleavedPingPong.java (FFM)
 #   $PEERS_BUILD/stxxl-sort sort|ksort N_KEYS M_MIB [SEED]           (em/stxxl-run.sh runs it)
 #   $PEERS_BUILD/ram-sort N_KEYS [SEED]   (the same keys sorted in RAM: the floor; sort-vs-stxxl.sh RUNS=ram)
 #   $PEERS_BUILD/ompi-java/mpi.jar                                   Open MPI's Java bindings (part java)
@@ -55,6 +56,7 @@ for part in "${parts[@]}"; do
                 "/usr/bin/mpicc.$mpi" -O2 -o "$build/pingpong.$mpi" "$here/mpi/pingpong.c"
                 "/usr/bin/mpicc.$mpi" -O2 -o "$build/collectives.$mpi" "$here/mpi/collectives.c"
                 "/usr/bin/mpicc.$mpi" -O2 -o "$build/halo.$mpi" "$here/mpi/halo.c"
+                "/usr/bin/mpicc.$mpi" -O2 -shared -fPIC -o "$build/libround-trips.$mpi.so" "$here/mpi/round-trips.c"
             done
             ;;
         java)

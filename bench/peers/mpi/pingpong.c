@@ -9,8 +9,11 @@
  *
  *   mpirun -np 2 pingpong [SCALE]      SCALE multiplies the round trips (default 1)
  *
- * One line per size on standard output:
- *   PP size=B iters=N med_us=X p99_us=X min_us=X mbps=X      (MB/s = bytes / median µs)
+ * PINGPONG_STATE=provider puts the library in the state Lockstep's mpi provider runs it in:
+ * MPI_Init_thread with MPI_THREAD_MULTIPLE, and the ping-pong on a duplicate of MPI_COMM_WORLD
+ * (the provider's world is one); =multiple and =dup each do one of the two. Runs with and
+ * without it give what that state costs in C, apart from the Java layer
+ * (InterleavedPingPong.java measures that one).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -41,24 +44,26 @@ static int ascending(const void *left, const void *right) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
+static MPI_Comm comm;
+
 static void measure(int rank, const struct size_plan *plan, double scale,
                     char *out, char *in, double *one_way_us) {
     int timed = (int)(plan->round_trips * scale);
     if (timed < 20) timed = 20;
     int untimed = timed / 10 > 10 ? timed / 10 : 10;
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm);
     if (rank == 1) {
         for (int i = 0; i < untimed + timed; i++) {
-            MPI_Recv(in, plan->bytes, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(out, plan->bytes, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+            MPI_Recv(in, plan->bytes, MPI_BYTE, 0, 7, comm, MPI_STATUS_IGNORE);
+            MPI_Send(out, plan->bytes, MPI_BYTE, 0, 7, comm);
         }
         return;
     }
     if (rank != 0) return;
     for (int i = -untimed; i < timed; i++) {
         double start = seconds_now();
-        MPI_Send(out, plan->bytes, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
-        MPI_Recv(in, plan->bytes, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(out, plan->bytes, MPI_BYTE, 1, 7, comm);
+        MPI_Recv(in, plan->bytes, MPI_BYTE, 1, 7, comm, MPI_STATUS_IGNORE);
         double elapsed = seconds_now() - start;
         if (i >= 0) one_way_us[i] = elapsed * 1e6 / 2;
     }
@@ -71,7 +76,17 @@ static void measure(int rank, const struct size_plan *plan, double scale,
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
+    const char *state = getenv("PINGPONG_STATE");
+    int multiple = state != NULL && (strcmp(state, "provider") == 0 || strcmp(state, "multiple") == 0);
+    int dup = state != NULL && (strcmp(state, "provider") == 0 || strcmp(state, "dup") == 0);
+    if (multiple) {
+        int granted;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &granted);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
+    comm = MPI_COMM_WORLD;
+    if (dup) MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -93,7 +108,8 @@ int main(int argc, char **argv) {
     memset(in, 0, LARGEST);
     for (int p = 0; p < PLAN_COUNT; p++) measure(rank, &plans[p], scale, out, in, one_way_us);
 
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm);
+    if (dup) MPI_Comm_free(&comm);
     free(out);
     free(in);
     free(one_way_us);
