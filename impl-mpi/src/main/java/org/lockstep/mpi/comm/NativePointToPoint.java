@@ -39,8 +39,6 @@ final class NativePointToPoint {
     /** A native blocking send ({@code MPI_Send}, {@code MPI_Ssend}) instead of a request awaited. */
     void sendBlocking(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
         int nativeTag = nativeTag(tag);
-        java.lang.invoke.MethodHandle function = synchronous ? Mpi.SSEND : Mpi.SEND;
-        String call = synchronous ? "MPI_Ssend" : "MPI_Send";
         int n = messageLength(bytes);
         MemorySegment data = buffer == null || buffer.isNative() ? Staging.nativeOrNull(buffer)
                 : stagedIn(Scratch.get().staging(0, bytes), buffer, bytes);
@@ -49,27 +47,28 @@ final class NativePointToPoint {
         guard.enter();
         int rc;
         try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle);
+            // each handle named in its own call: a handle chosen into a local is not a constant, and is not inlined
+            rc = synchronous ? (int) Mpi.SSEND.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle)
+                    : (int) Mpi.SEND.invokeExact(data, n, session.types().bytes(), dest, nativeTag, handle);
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
             guard.exit();
             session.blockedCalls().unblock(served);
         }
-        Mpi.check(rc, call);
+        Mpi.check(rc, synchronous ? "MPI_Ssend" : "MPI_Send");
     }
 
     Request send(MemorySegment buffer, long bytes, int dest, int tag, boolean synchronous) {
         int nativeTag = nativeTag(tag);
-        java.lang.invoke.MethodHandle function = synchronous ? Mpi.ISSEND : Mpi.ISEND;
-        String call = synchronous ? "MPI_Issend" : "MPI_Isend";
+        Start start = synchronous ? Start.ISSEND : Start.ISEND;
         Status done = Status.of(dest, tag, bytes);
         int n = messageLength(bytes);
         MpiRequest.Staged staged = stageIn(buffer, bytes, false);
-        MpiRequest request = MpiRequest.create(session, call, MpiRequest.Kind.SEND, done, staged);
+        MpiRequest request = MpiRequest.create(session, start.call, MpiRequest.Kind.SEND, done, staged);
         // a local of its own: in a signature-polymorphic call a conditional expression would be typed Object
         MemorySegment data = staged.copy() != null ? staged.copy() : Staging.nativeOrNull(buffer);
-        return started(function, data, n, dest, nativeTag, request);
+        return started(start, data, n, dest, nativeTag, request);
     }
 
     /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where truncation keeps nothing). */
@@ -203,20 +202,37 @@ final class NativePointToPoint {
         MpiRequest.Staged staged = stageIn(buffer, capacity, true);
         MpiRequest request = MpiRequest.receive(session, capacity, staged);
         MemorySegment data = staged.copy() != null ? staged.copy() : Staging.nativeOrNull(buffer);
-        return started(Mpi.IRECV, data, n, nativeSource(source), nativeTag, request);
+        return started(Start.IRECV, data, n, nativeSource(source), nativeTag, request);
+    }
+
+    /** The calls that start a point-to-point request (one signature). */
+    private enum Start {
+        ISEND("MPI_Isend"), ISSEND("MPI_Issend"), IRECV("MPI_Irecv");
+
+        final String call;
+
+        Start(String call) {
+            this.call = call;
+        }
     }
 
     /**
-     * Starts {@code request} with {@code function}, one of {@code MPI_Isend}, {@code MPI_Issend},
-     * {@code MPI_Irecv} (one signature), under the thread guard; a start that fails releases it.
+     * Starts {@code request} with {@code start}'s call under the thread guard; a start that fails
+     * releases it. Each handle is named in a call of its own: a handle passed as a value is not a
+     * constant to the JIT, and its call is not inlined.
      */
-    private Request started(java.lang.invoke.MethodHandle function, MemorySegment data, int n, int peer, int nativeTag,
-                            MpiRequest request) {
+    private Request started(Start start, MemorySegment data, int n, int peer, int nativeTag, MpiRequest request) {
         ThreadGuard guard = session.guard();
         guard.enter();
         int rc;
+        long types = session.types().bytes();
+        MemorySegment handleAddress = request.handleAddress();
         try {
-            rc = (int) function.invokeExact(data, n, session.types().bytes(), peer, nativeTag, handle, request.handleAddress());
+            rc = switch (start) {
+                case ISEND -> (int) Mpi.ISEND.invokeExact(data, n, types, peer, nativeTag, handle, handleAddress);
+                case ISSEND -> (int) Mpi.ISSEND.invokeExact(data, n, types, peer, nativeTag, handle, handleAddress);
+                case IRECV -> (int) Mpi.IRECV.invokeExact(data, n, types, peer, nativeTag, handle, handleAddress);
+            };
         } catch (Throwable t) {
             throw MpiRequest.rethrown(t);
         } finally {
