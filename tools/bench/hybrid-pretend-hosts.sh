@@ -7,6 +7,7 @@
 # bracketed by the cache-line probe. Needs the peers' probe (bash bench/peers/setup.sh hw) and the tools
 # module (mvn -q -DskipTests package).
 # Usage: WRAP=quiet REPS=3 OUT=/tmp/hybrid bash tools/bench/hybrid-pretend-hosts.sh; python3 tools/bench/summarize-mpi-provider.py OUT
+#        ROWS="pingpong-java-mailbox pingpong-java-hybridintra" runs only those (names as below).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 peers=${PEERS_BUILD:-/tmp/lockstep-peers}
@@ -30,6 +31,7 @@ export -f probe one
 export peers
 run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a shared machine: one run at a time, not the series)
     local name=$1; shift
+    case " ${ROWS:-$name} " in *" $name "*) ;; *) return 0 ;; esac  # ROWS="NAME ...": only those runs
     ${WRAP:-} bash -c 'one "$@"' one "$out/$name.$rep.log" "$@"
 }
 for rep in $(seq 1 "$reps"); do
