@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
  * in batches until every rank's JIT is quiet ({@link JitSettling}) or {@code --max-warmup-seconds}
  * have passed, then timed; rank 0 prints the median and p99, and a WARMUP line per row. A fixed
  * 30000 calls was not enough: the 8 B rows then timed whatever the compiler threads, which share
- * a bound rank's core, had finished (session 16: 2-process lock put 0.15-0.45 us on one build
- * from run to run, 0.04-0.06 us once warmed up four times as long).
+ * a bound rank's core, had finished (session 16, 2 processes: lock put 0.27-1.04 us over five
+ * runs of one build, 0.05-0.08 us with this warm-up; docs/benchmarks.md).
  */
 @Command(name = "rma", mixinStandardHelpOptions = true,
         description = "Times put and get (8 B, 1 MiB) under fence and under lock, and loads and stores through a shared"
