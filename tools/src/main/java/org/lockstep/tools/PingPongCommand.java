@@ -257,10 +257,11 @@ final class PingPongCommand implements Callable<Integer> {
             if (now < deadline) {
                 continue;
             }
-            boolean mine = jit.quiet();
-            world.send(answer, 0, Datatype.BYTE, echoRank, JIT_QUERY);
+            byte mine = jit.judge();
+            answer.set(ValueLayout.JAVA_BYTE, 0, mine);
+            world.send(answer, 1, Datatype.BYTE, echoRank, JIT_QUERY);
             world.recv(answer, 1, Datatype.BYTE, echoRank, JIT_QUERY);
-            if (mine && answer.get(ValueLayout.JAVA_BYTE, 0) == 1) {
+            if (jit.conclude(new byte[] {mine, answer.get(ValueLayout.JAVA_BYTE, 0)}) == JitSettling.Verdict.QUIET) {
                 return true;
             }
         }
@@ -319,8 +320,12 @@ final class PingPongCommand implements Callable<Integer> {
                 return;
             }
             if (ping.tag() == JIT_QUERY) {
-                answer.set(ValueLayout.JAVA_BYTE, 0, (byte) (jit.quiet() ? 1 : 0));
+                // the pair's says in the same order on both sides, so both end their windows alike
+                byte theirs = buffers.in.get(ValueLayout.JAVA_BYTE, 0);
+                byte mine = jit.judge();
+                answer.set(ValueLayout.JAVA_BYTE, 0, mine);
                 world.send(answer, 1, Datatype.BYTE, PING, JIT_QUERY);
+                jit.conclude(new byte[] {theirs, mine});
                 continue;
             }
             world.send(buffers.out, ping.byteCount(), Datatype.BYTE, PING, ping.tag());

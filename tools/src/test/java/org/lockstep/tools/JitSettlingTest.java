@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,40 @@ class JitSettlingTest {
             verdicts.put(world.rank(), verdict);
         });
         return verdicts;
+    }
+
+    /**
+     * The verdict of two ranks whose JIT compiles {@code compileMillisPerBatch[rank]} in each 100 ms
+     * batch of their own clocks, rank 1's window starting a batch after rank 0's, with a limit of 100
+     * batches: the clocks are the test's, so that what the JIT did when is decided, not timed.
+     */
+    private static Map<Integer, JitSettling.Verdict> verdictsOnTestClocks(long[] compileMillisPerBatch) {
+        long batch = 100_000_000L;
+        Map<Integer, JitSettling.Verdict> verdicts = new ConcurrentHashMap<>();
+        Lockstep.provider("mailbox").runInThreads(JobOptions.ofRanks(2).with(JobSettings.DEVICE_PROPERTY, "emulated"), world -> {
+            int rank = world.rank();
+            AtomicLong now = new AtomicLong(rank * batch); // rank 1 starts its window a batch later
+            JitSettling jit = new JitSettling(now::get, () -> now.get() / batch * compileMillisPerBatch[rank]);
+            JitSettling.Verdict verdict;
+            long batchesRun = 0;
+            do {
+                now.set(++batchesRun * batch);
+            } while ((verdict = jit.agree(world, 0, 100 * batch)) == JitSettling.Verdict.GO_ON);
+            verdicts.put(rank, verdict);
+        });
+        return verdicts;
+    }
+
+    @Test
+    void ranksWhoseWindowsStartedABatchApartAgreeTheirJitIsQuiet() {
+        // each rank ending its own window once it was long enough judged in alternate batches: never both quiet at once
+        assertEquals(Map.of(0, JitSettling.Verdict.QUIET, 1, JitSettling.Verdict.QUIET), verdictsOnTestClocks(new long[] {0, 0}));
+    }
+
+    @Test
+    void aRankWhoseJitStillCompilesIsNotTakenForQuiet() {
+        // 5 ms of compiling in each 100 ms batch is 5 %, over the 2 % a quiet JIT may take
+        assertEquals(Map.of(0, JitSettling.Verdict.PAST_LIMIT, 1, JitSettling.Verdict.PAST_LIMIT), verdictsOnTestClocks(new long[] {0, 5}));
     }
 
     @Test
