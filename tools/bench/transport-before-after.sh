@@ -10,6 +10,11 @@
 # shared holders of FILE (builds) that arrive later wait; BENCHES picks some of pingpong coll2 coll4 ckpt.
 # Each run is bracketed by the cache-line probe when it is built (PEERS_BUILD, bash bench/peers/setup.sh hw):
 # OUT/pN-BENCH-SIDE.probe holds its two readings, and the summary compares near runs with near, far with far.
+# Both sides' collectives warm up alike: --warmup-seconds COLL_WARMUP (default 2, times the ranks a CPU), and a
+# side whose bench would go on until its JIT is quiet (--max-warmup-seconds, from e3af254) is told 0, so that it
+# stops then too: with its own warm-up (up to 90 s) against the earlier bench's 2-4 s, the two sides timed
+# differently warmed code. ROWS picks collectives rows (e.g. ROWS="barrier:0 bcast:1048576", bench
+# collectives' --row), run without the other rows, whose order and warm-up can move a row's figure.
 # Usage: BASE=31bb3b6 PAIRS=3 OUT=/tmp/ab bash tools/bench/transport-before-after.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,14 +32,20 @@ if [ ! -f "$before/tools/target/lockstep-tools-0.1.0-SNAPSHOT.jar" ]; then
     # shellcheck disable=SC2086 # MVN_OPTS are words
     (cd "$before" && mvn -B -q -DskipTests -Dmaven.javadoc.skip=true ${MVN_OPTS:-} package -pl tools -am)
 fi
+coll_warmup=${COLL_WARMUP:-2}
+rows=()
+for row in ${ROWS:-}; do rows+=(--row "$row"); done
 reading() { # the probe's median cross-core round trip in ns, or - without the probe
     if [ -x "$probe" ]; then "$probe" 0 1 301 1000 | grep -o 'med_ns=[0-9.]*' | cut -d= -f2; else echo -; fi
 }
-arguments() {
+arguments() { # bench dir
+    local warmup="--warmup-seconds $coll_warmup"
+    grep -q -- '--max-warmup-seconds' "$2/tools/src/main/java/org/lockstep/tools/CollectivesBenchCommand.java" \
+        && warmup="$warmup --max-warmup-seconds 0"
     case $1 in
         pingpong) echo "bench pingpong --processes 2 --sizes 8,4k,1m,4m" ;;
-        coll2) echo "bench collectives --processes 2" ;;
-        coll4) echo "bench collectives --processes 4" ;;
+        coll2) echo "bench collectives --processes 2 $warmup ${rows[*]}" ;;
+        coll4) echo "bench collectives --processes 4 $warmup ${rows[*]}" ;;
         ckpt) echo "bench checkpoint --log-throughput" ;;
     esac
 }
@@ -46,7 +57,7 @@ one() { # side bench pair
     local first
     first=$(reading)
     # shellcheck disable=SC2046 # the arguments are words
-    (cd "$dir" && /usr/bin/time -f "wall %e user %U sys %S" -o "$file.time" ./lockstep $(arguments "$2") > "$file.out" 2> "$file.err") \
+    (cd "$dir" && /usr/bin/time -f "wall %e user %U sys %S" -o "$file.time" ./lockstep $(arguments "$2" "$dir") > "$file.out" 2> "$file.err") \
         && rc=0 || rc=$?
     echo "$first $(reading)" > "$file.probe"
     echo "$(date -u +%H:%M:%S) end   $1 $2 pair $3 rc $rc load $(cat /proc/loadavg)" >> "$out/log"
