@@ -34,6 +34,8 @@ final class HybridCommunicator extends AbstractCommunicator {
     private final int[] memberOfLocal;
     /** Polls of one transport's request between two progress calls of the other. */
     private static final int OTHER_TRANSPORT_EVERY = 7;
+    /** A wait on the host's transport probes MPI at most this often. */
+    private final MpiProgressPacing mpiPacing = new MpiProgressPacing();
 
     /** Whether some member is on another host (a rank's messages to itself are always local). */
     private final boolean anyRemotePeer;
@@ -167,7 +169,7 @@ final class HybridCommunicator extends AbstractCommunicator {
     boolean progressBeside(boolean onLocal, int round) {
         boolean moved = matching.hasPending() && matching.progress();
         moved |= ProgressAgents.advance();
-        if ((round & OTHER_TRANSPORT_EVERY) == 0) {
+        if ((round & OTHER_TRANSPORT_EVERY) == 0 && (!onLocal || mpiPacing.due())) {
             iprobeOn(!onLocal, ANY_SOURCE, ANY_TAG); // a probe makes the other transport progress
         }
         return moved;
