@@ -23,8 +23,10 @@ import org.lockstep.spi.device.DeviceException;
  *
  * <p>What no check can prevent: another process truncating the file under the mapping makes a
  * later access fault; the JVM reports the fault as an {@link InternalError}, which the accessors
- * turn into a {@link DeviceException} that says so. Created files are fully allocated, so a full
- * file system cannot cause that.
+ * turn into a {@link DeviceException} that says so. Where the access ran in compiled code, the JVM
+ * may raise it at the thread's next safepoint poll, after the accessor returned: then the caller
+ * gets the {@link InternalError} itself. Created files are fully allocated, so a full file system
+ * cannot cause that.
  *
  * <p>Persistence: {@link #persist} is {@code msync(MS_SYNC)} of the page-aligned range for a file
  * on a real file system; a store-store fence on RAM-backed files; a full fence on DAX devices and

@@ -3,6 +3,7 @@ package org.lockstep.pcie.mapped;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.lockstep.pcie.mapped.MappedTestSupport.assertDeviceError;
@@ -21,6 +22,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceException;
 
@@ -129,8 +131,24 @@ class PrivateFileTest {
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
                 channel.truncate(0);
             }
-            assertDeviceError(ErrorClass.DEVICE, () -> device.getLong(CAPACITY - Long.BYTES), "truncated");
-            assertDeviceError(ErrorClass.DEVICE, () -> device.putLongRelease(CAPACITY - Long.BYTES, 2), "truncated");
+            assertTruncationFault(() -> device.getLong(CAPACITY - Long.BYTES));
+            assertTruncationFault(() -> device.putLongRelease(CAPACITY - Long.BYTES, 2));
+        }
+    }
+
+    /**
+     * A DeviceException that names the truncation; or, where the access ran in compiled code, the
+     * JVM's own InternalError: HotSpot raises such a fault at the thread's next safepoint poll, which
+     * may come after the accessor's try block (seen once in CI, session 16). Never a crash.
+     */
+    private static void assertTruncationFault(Executable access) {
+        Throwable fault = assertThrows(Throwable.class, access);
+        if (fault instanceof DeviceException) {
+            assertDeviceError(ErrorClass.DEVICE, () -> {
+                throw fault;
+            }, "truncated");
+        } else {
+            assertTrue(fault instanceof InternalError && fault.getMessage().contains("unsafe memory access"), fault::toString);
         }
     }
 }
