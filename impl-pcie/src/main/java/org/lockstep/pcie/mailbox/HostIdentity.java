@@ -58,17 +58,29 @@ final class HostIdentity {
 
     /** Whether the process {@code pid} that started at {@code startMillis} still runs (on this host). */
     static boolean isAlive(long pid, long startMillis) {
+        return running(pid, startMillis).isPresent();
+    }
+
+    /**
+     * The process {@code pid} that started at {@code startMillis}, if it still runs (on this host):
+     * a handle whose {@link #stillAlive} check needs no start time, because the JDK's handle keeps
+     * the start time it read and tells a process that reuses the id apart.
+     */
+    static Optional<ProcessHandle> running(long pid, long startMillis) {
         Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive()) {
-            return false;
-        }
-        if (isZombie(pid)) {
-            return false;
+        if (handle.isEmpty() || !stillAlive(handle.get())) {
+            return Optional.empty();
         }
         if (startMillis == 0) {
-            return true;
+            return handle;
         }
         // Another process may have been given the same id since: compare start times.
-        return handle.get().info().startInstant().map(Instant::toEpochMilli).map(t -> Math.abs(t - startMillis) < 1000).orElse(true);
+        boolean same = handle.get().info().startInstant().map(Instant::toEpochMilli).map(t -> Math.abs(t - startMillis) < 1000).orElse(true);
+        return same ? handle : Optional.empty();
+    }
+
+    /** Whether the process of {@code handle} still runs and has not died unreaped (a zombie). */
+    static boolean stillAlive(ProcessHandle handle) {
+        return handle.isAlive() && !isZombie(handle.pid());
     }
 }
