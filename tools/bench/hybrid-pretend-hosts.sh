@@ -16,19 +16,11 @@ sizes=${SIZES:-8,4k,64k,1m}
 out=${OUT:-/tmp/hybrid-pretend-hosts-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+. "$root/tools/bench/probed-runs.sh"  # probe, one
 # 4 ranks on this machine's 2 cores: bound round-robin (ranks 0 and 1, the same-host pair, on different cores), as the
 # mailbox pair is bound (unbound, the pair's 8 B median was 1.17 us in a run near at both probes, bound 0.22)
 tcp=(mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --map-by core --mca btl self,tcp)
 hybrid=(--provider hybrid -o lockstep.mpi.hostOf=2)
-one() { # log command...: one run bracketed by the probe
-    local log=$1; shift
-    local before after
-    before=$(probe)
-    "$@" > "$log" 2>&1 || echo "FAILED: $*" >> "$log"
-    after=$(probe)
-    echo "PROBE before_ns=$before after_ns=$after" >> "$log"
-}
 export -f probe one
 export peers
 run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a shared machine: one run at a time, not the series)

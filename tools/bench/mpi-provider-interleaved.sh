@@ -28,21 +28,13 @@ for mpi in $mpis; do
 done
 classpath=$("$root/lockstep" classpath)
 "${JAVA_HOME:+$JAVA_HOME/bin/}javac" -nowarn -cp "$classpath" -d "$out/classes" "$root/bench/peers/mpi/InterleavedPingPong.java"
-probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+. "$root/tools/bench/probed-runs.sh"  # probe, one
 launch() { # mpi command...: two ranks, one a core
     local mpi=$1; shift
     case $mpi in
         openmpi) mpirun.openmpi -np 2 --bind-to core -x PINGPONG_STATE "$@" ;;
         mpich) mpirun.mpich -np 2 -bind-to core -genvlist PINGPONG_STATE "$@" ;;
     esac
-}
-one() { # log command...: one run bracketed by the probe
-    local log=$1; shift
-    local before after
-    before=$(probe)
-    "$@" > "$log" 2>&1 || echo "FAILED: $*" >> "$log"
-    after=$(probe)
-    echo "PROBE before_ns=$before after_ns=$after" >> "$log"
 }
 export -f probe one launch
 export peers

@@ -14,7 +14,7 @@ sizes=${SIZES:-0,8,64,512,4k,32k,256k,1m,4m}
 out=${OUT:-/tmp/mpi-provider-vs-c-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-probe() { "$peers/cacheline-probe" 0 1 301 1000 | grep -o "med_ns=[0-9.]*" | cut -d= -f2; }
+. "$root/tools/bench/probed-runs.sh"  # probe, one
 launch() { # mpi np command...: the MPI's launcher, bound to cores when the ranks have one each
     local mpi=$1 np=$2; shift 2
     case $mpi in
@@ -23,14 +23,6 @@ launch() { # mpi np command...: the MPI's launcher, bound to cores when the rank
         mpich) if [ "$np" -le "$(nproc)" ]; then mpirun.mpich -np "$np" -bind-to core "$@"
                else mpirun.mpich -np "$np" "$@"; fi ;;
     esac
-}
-one() { # log command...: one run bracketed by the probe
-    local log=$1; shift
-    local before after
-    before=$(probe)
-    "$@" > "$log" 2>&1 || echo "FAILED: $*" >> "$log"
-    after=$(probe)
-    echo "PROBE before_ns=$before after_ns=$after" >> "$log"
 }
 export -f probe one launch
 export peers
