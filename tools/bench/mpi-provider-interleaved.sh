@@ -4,7 +4,8 @@
 #  - java: bench/peers/mpi/InterleavedPingPong.java, blocks of round trips through Lockstep's API and
 #    through pingpong.c's loop (round-trips.c, called through FFM) alternating in the same job: same
 #    processes, MPI state, buffers and placement; its ratio is the Java layer alone. At the provider's
-#    default thread level (multiple) and at lockstep.mpi.threads=serialized.
+#    default thread level (multiple) and at lockstep.mpi.threads=serialized; TRUNCATIONS="keep mpi" adds
+#    runs with lockstep.mpi.truncation=mpi (receives posted, not probed first, on MPICH).
 #  - state: the peers' C pingpong alone, plain (MPI_Init, MPI_COMM_WORLD) and in the state the provider
 #    runs the library in (PINGPONG_STATE=multiple, dup, provider = both); what that state costs C itself.
 # Every run is bracketed by the cache-line probe; compare near runs with near. Needs the peers built
@@ -17,6 +18,7 @@ peers=${PEERS_BUILD:-/tmp/lockstep-peers}
 reps=${REPS:-3}
 mpis=${MPIS:-openmpi mpich}
 levels=${LEVELS:-multiple serialized}
+truncations=${TRUNCATIONS:-keep}
 states=${STATES:-plain multiple dup provider}
 sizes=${SIZES:-8,64,4096,1048576}
 blocks=${BLOCKS:-30}
@@ -46,9 +48,13 @@ for rep in $(seq 1 "$reps"); do
     for mpi in $mpis; do
         export PINGPONG_STATE=plain  # passed on by launch; the Java program does not read it
         for level in $levels; do
-            run "java-$mpi-$level" launch "$mpi" "${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED \
-                -Dlockstep.provider=mpi -Dlockstep.mpi.threads="$level" -cp "$classpath:$out/classes" InterleavedPingPong \
-                "$peers/libround-trips.$mpi.so" "$sizes" 2000 "$blocks" 5
+            for truncation in $truncations; do
+                suffix=; [ "$truncation" = keep ] || suffix=-truncation-$truncation
+                run "java-$mpi-$level$suffix" launch "$mpi" \
+                    "${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED \
+                    -Dlockstep.provider=mpi -Dlockstep.mpi.threads="$level" -Dlockstep.mpi.truncation="$truncation" \
+                    -cp "$classpath:$out/classes" InterleavedPingPong "$peers/libround-trips.$mpi.so" "$sizes" 2000 "$blocks" 5
+            done
         done
         for state in $states; do
             export PINGPONG_STATE=$state

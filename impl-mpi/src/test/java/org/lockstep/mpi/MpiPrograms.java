@@ -41,6 +41,7 @@ public final class MpiPrograms {
             case "windows" -> Lockstep.run(options, MpiWindowPrograms::windows);
             case "passive-target-while-blocked" -> Lockstep.run(options, MpiWindowPrograms::passiveTargetWhileBlocked);
             case "truncation" -> Lockstep.run(options, MpiPrograms::truncationStaysInTheBuffer);
+            case "truncation-as-mpi" -> Lockstep.run(options, MpiPrograms::truncationAsMpi);
             case "wildcards-across-hosts" -> Lockstep.run(options, HybridMatchingPrograms::wildcardsAcrossHosts);
             default -> throw new IllegalArgumentException("no program " + program);
         }
@@ -393,6 +394,41 @@ public final class MpiPrograms {
                 }
             }
         }
+    }
+
+    /**
+     * With {@code lockstep.mpi.truncation=mpi} on a library that keeps nothing of a truncated
+     * receive: receives are posted, not probed first, so a truncated one (blocking or not) delivers
+     * nothing and reports the length unknown; the message is still consumed.
+     */
+    static void truncationAsMpi(Communicator world) {
+        int me = world.rank();
+        int peer = 1 - me;
+        if (me == 0) {
+            world.send(pattern(0, 100), peer, 31);
+            world.send(pattern(0, 100), peer, 32);
+            world.send(new byte[] {9}, peer, 33);
+        } else if (me == 1) {
+            byte[] small = new byte[10];
+            for (int tag : new int[] {31, 32}) {
+                try {
+                    if (tag == 31) {
+                        world.recv(small, 0, tag);
+                    } else {
+                        world.irecv(small, 0, tag).await();
+                    }
+                    throw new AssertionError("no truncation error, tag " + tag);
+                } catch (TruncationException e) {
+                    check(e.status().byteCount() == 0 && e.messageBytes() == TruncationException.UNKNOWN_LENGTH,
+                            "posted receive, tag " + tag + ": delivered " + e.status().byteCount() + ", length " + e.messageBytes());
+                    check(e.getMessage().contains("unknown length"), "the error says the length is unknown: " + e.getMessage());
+                }
+            }
+            byte[] one = new byte[1];
+            world.recv(one, 0, 33);
+            check(one[0] == 9, "the message after the truncated ones");
+        }
+        world.barrier();
     }
 
     /** Bad input is a typed error that leaves the communicator usable. */

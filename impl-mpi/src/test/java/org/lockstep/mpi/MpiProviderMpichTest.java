@@ -18,7 +18,13 @@ class MpiProviderMpichTest {
     }
 
     static void runs(String program, int ranks) throws Exception {
-        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of(), MpiJob.jvm(MpiPrograms.class, List.of("-Dlockstep.provider=mpi"), program));
+        runs(program, ranks, List.of());
+    }
+
+    static void runs(String program, int ranks, List<String> properties) throws Exception {
+        List<String> jvmOptions = new java.util.ArrayList<>(List.of("-Dlockstep.provider=mpi"));
+        jvmOptions.addAll(properties);
+        MpiJob.Outcome outcome = MpiJob.run(LAUNCHER, ranks, List.of(), MpiJob.jvm(MpiPrograms.class, jvmOptions, program));
         assertFalse(outcome.timedOut(), () -> program + " timed out:\n" + outcome.output());
         assertEquals(0, outcome.exitCode(), () -> program + " failed:\n" + outcome.output());
         assertEquals(ranks, outcome.lines("OK " + program), () -> "every rank finishes " + program + ":\n" + outcome.output());
@@ -79,6 +85,13 @@ class MpiProviderMpichTest {
     @Test
     void truncatedReceivesWriteNothingPastTheirBuffers() throws Exception {
         runs("truncation", 2);
+    }
+
+    /** Receives posted directly (no probe first): MPICH's own truncation, and still nothing written past a buffer. */
+    @Test
+    void truncationAsMpiPostsReceives() throws Exception {
+        runs("truncation-as-mpi", 2, List.of("-Dlockstep.mpi.truncation=mpi"));
+        runs("truncation", 2, List.of("-Dlockstep.mpi.truncation=mpi"));
     }
 
     @Test

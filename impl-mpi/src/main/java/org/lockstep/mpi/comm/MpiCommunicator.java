@@ -49,7 +49,7 @@ public final class MpiCommunicator extends AbstractCommunicator {
         this.isWorld = isWorld;
         this.pointToPoint = new NativePointToPoint(session, handle, foldsCollectiveTags);
         // a collective channel's messages are never truncated: its receives are posted
-        this.deferred = !foldsCollectiveTags && !Mpi.ABI.truncationKeepsPrefix() && session.blockedCalls().enabled()
+        this.deferred = !foldsCollectiveTags && session.probesBeforeReceive() && session.blockedCalls().enabled()
                 ? new DeferredReceives(session.blockedCalls(), pointToPoint) : null;
         Scratch scratch = Scratch.get();
         try {

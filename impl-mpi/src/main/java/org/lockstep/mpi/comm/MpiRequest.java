@@ -177,7 +177,7 @@ final class MpiRequest implements Request {
                             delivered, false, truncated ? ErrorClass.TRUNCATE : null);
                     if (truncated) {
                         // where the library keeps no prefix, its count is not the message's length either
-                        messageBytes = abi.truncationKeepsPrefix() ? length : -1;
+                        messageBytes = abi.truncationKeepsPrefix() ? length : TruncationException.UNKNOWN_LENGTH;
                     }
                 }
             } else {

@@ -26,9 +26,15 @@ import org.lockstep.mpi.binding.NativeMemory;
  * <p>UCX, which Open MPI may use, installs handlers for SIGSEGV and SIGBUS unless told not to;
  * the JVM relies on those signals itself (implicit null checks, safepoints), so the session sets
  * {@code UCX_ERROR_SIGNALS} to empty before the library is loaded unless the user set it.
+ *
+ * <p>A truncated receive keeps the part that fits and reports the message's length
+ * ({@value #TRUNCATION_PROPERTY}{@code =keep}, the default). Where the library keeps nothing of a
+ * truncated receive (MPICH), that costs a probe before every receive; {@code =mpi} posts receives
+ * directly and leaves a truncated receive as MPI does: nothing delivered, the length unknown.
  */
 public final class MpiSession {
     public static final String THREADS_PROPERTY = "lockstep.mpi.threads";
+    public static final String TRUNCATION_PROPERTY = "lockstep.mpi.truncation";
     private static MpiSession current;
 
     private final MpiLibrary library;
@@ -37,11 +43,13 @@ public final class MpiSession {
     private final BlockedCallProgress blockedCalls;
     private final int tagUpperBound;
     private final NativeTypes types;
+    private final boolean probesBeforeReceive;
     private final MpiCommunicator world;
     private boolean finished;
 
-    private MpiSession(MpiLibrary library, int grantedLevel, int tagUpperBound) {
+    private MpiSession(MpiLibrary library, int grantedLevel, int tagUpperBound, boolean keepsTruncatedPrefix) {
         this.library = library;
+        this.probesBeforeReceive = keepsTruncatedPrefix && !Mpi.ABI.truncationKeepsPrefix();
         this.grantedLevel = grantedLevel;
         this.guard = new ThreadGuard(grantedLevel < Mpi.ABI.threadMultiple(), levelName(grantedLevel));
         this.blockedCalls = new BlockedCallProgress(grantedLevel >= Mpi.ABI.threadMultiple());
@@ -69,6 +77,7 @@ public final class MpiSession {
         MpiLibrary library = MpiLibrary.loadOnce(MpiLibrary.candidates(explicit, env));
         library.abi().settingsBeforeInit().forEach(NativeMemory::setenvIfAbsent);
         int required = requiredLevel(options);
+        boolean keepsTruncatedPrefix = keepsTruncatedPrefix(options);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
             Mpi.check((int) Mpi.INITIALIZED.invokeExact(flag), "MPI_Initialized");
@@ -79,7 +88,7 @@ public final class MpiSession {
             Mpi.check((int) Mpi.INIT_THREAD.invokeExact(MemorySegment.NULL, MemorySegment.NULL, required, provided), "MPI_Init_thread");
             Mpi.check((int) Mpi.COMM_SET_ERRHANDLER.invokeExact(Mpi.ABI.commWorld(), Mpi.ABI.errorsReturn()), "MPI_Comm_set_errhandler");
             Mpi.check((int) Mpi.COMM_SET_ERRHANDLER.invokeExact(Mpi.ABI.commSelf(), Mpi.ABI.errorsReturn()), "MPI_Comm_set_errhandler");
-            current = new MpiSession(library, provided.get(ValueLayout.JAVA_INT, 0), tagUpperBound(arena));
+            current = new MpiSession(library, provided.get(ValueLayout.JAVA_INT, 0), tagUpperBound(arena), keepsTruncatedPrefix);
             return current;
         } catch (LockstepException e) {
             throw e;
@@ -95,6 +104,16 @@ public final class MpiSession {
             case "multiple" -> Mpi.ABI.threadMultiple();
             case "serialized" -> Mpi.ABI.threadSerialized();
             default -> throw new LockstepException(ErrorClass.ARG, THREADS_PROPERTY + " must be multiple or serialized, got '" + wanted + "'");
+        };
+    }
+
+    private static boolean keepsTruncatedPrefix(JobOptions options) {
+        String wanted = options.property(TRUNCATION_PROPERTY).orElse(System.getProperty(TRUNCATION_PROPERTY, "keep"))
+                .trim().toLowerCase(Locale.ROOT);
+        return switch (wanted) {
+            case "keep" -> true;
+            case "mpi" -> false;
+            default -> throw new LockstepException(ErrorClass.ARG, TRUNCATION_PROPERTY + " must be keep or mpi, got '" + wanted + "'");
         };
     }
 
@@ -139,6 +158,15 @@ public final class MpiSession {
     /** The largest tag the library accepts ({@code MPI_TAG_UB}). */
     public int tagUpperBound() {
         return tagUpperBound;
+    }
+
+    /**
+     * Whether receives learn the message's length before taking it ({@code MPI_Mprobe}/{@code MPI_Improbe},
+     * then {@code MPI_Mrecv}), so that a truncation keeps the part that fits: on a library that keeps
+     * nothing of a truncated receive, unless {@value #TRUNCATION_PROPERTY} is {@code mpi}.
+     */
+    public boolean probesBeforeReceive() {
+        return probesBeforeReceive;
     }
 
     ThreadGuard guard() {

@@ -71,11 +71,11 @@ final class NativePointToPoint {
         return started(start, data, n, dest, nativeTag, request);
     }
 
-    /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where truncation keeps nothing). */
+    /** A native blocking receive ({@code MPI_Recv}, or {@code MPI_Mprobe} + {@code MPI_Mrecv} where the session {@linkplain MpiSession#probesBeforeReceive probes first}). */
     Status receiveBlocking(MemorySegment buffer, long capacity, int source, int tag) {
         int nativeTag = nativeTag(tag);
         int n = messageLength(capacity);
-        if (!Mpi.ABI.truncationKeepsPrefix()) {
+        if (session.probesBeforeReceive()) {
             return probedReceive(buffer, capacity, source, nativeTag);
         }
         Scratch scratch = Scratch.get();
@@ -97,7 +97,8 @@ final class NativePointToPoint {
         if (rc != 0 && !truncated) {
             Mpi.check(rc, "MPI_Recv");
         }
-        long length = Mpi.ABI.statusBytes(scratch.status);
+        // where the library keeps nothing of a truncated receive, its count is no length either
+        long length = !truncated || Mpi.ABI.truncationKeepsPrefix() ? Mpi.ABI.statusBytes(scratch.status) : TruncationException.UNKNOWN_LENGTH;
         return received(buffer, data, capacity, length, heap, scratch.status, truncated);
     }
 
@@ -184,7 +185,7 @@ final class NativePointToPoint {
     /** The status of a completed receive of a {@code length}-byte message; copies staged bytes to the heap; throws on truncation. */
     private static Status received(MemorySegment buffer, MemorySegment data, long capacity, long length, boolean staged,
                                    MemorySegment nativeStatus, boolean truncated) {
-        long delivered = Math.min(length, capacity);
+        long delivered = length == TruncationException.UNKNOWN_LENGTH ? 0 : Math.min(length, capacity);
         if (staged && delivered > 0) {
             MemorySegment.copy(data, 0, buffer, 0, delivered);
         }

@@ -182,7 +182,7 @@ final class HybridCommunicator extends AbstractCommunicator {
 
     @Override
     protected Request implReceive(MemorySegment buffer, long capacity, int source, int tag) {
-        if (spansBoth(source) || !onLocal(source) && !Mpi.ABI.truncationKeepsPrefix()) {
+        if (spansBoth(source) || !onLocal(source) && mpi.session().probesBeforeReceive()) {
             // where the library keeps nothing of a truncated posted receive (MPICH), a receive from
             // another host waits in the matching queue and takes its message by a probed receive
             return matching.post(buffer, capacity, Datatype.BYTE, source, tag);
