@@ -17,9 +17,14 @@ out=${OUT:-/tmp/hybrid-pretend-hosts-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 . "$root/tools/bench/probed-runs.sh"  # probe, one
-# 4 ranks on this machine's 2 cores: bound round-robin (ranks 0 and 1, the same-host pair, on different cores), as the
-# mailbox pair is bound (unbound, the pair's 8 B median was 1.17 us in a run near at both probes, bound 0.22)
-tcp=(mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --map-by core --mca btl self,tcp)
+# 4 ranks on this machine's 2 cores, bound so that each pair measured has a core per rank, as the mailbox pair has
+# (unbound, the same-host pair's 8 B median was 1.17 us in a run near at both probes, bound 0.22): ranks 0 and 1
+# (the same-host pair) and ranks 0 and 2 (the pair across hosts, and the hosts' leaders) on different cores
+host=$(hostname)
+printf 'rank 0=%s slot=0\nrank 1=%s slot=1\nrank 2=%s slot=1\nrank 3=%s slot=0\n' "$host" "$host" "$host" "$host" > "$out/rankfile"
+tcp=(mpirun.openmpi --oversubscribe --mca btl self,tcp)
+tcp4=("${tcp[@]}" --rankfile "$out/rankfile")
+tcp2=("${tcp[@]}" --bind-to core)
 hybrid=(--provider hybrid -o lockstep.mpi.hostOf=2)
 export -f probe one
 export peers
@@ -30,10 +35,10 @@ run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a s
 }
 for rep in $(seq 1 "$reps"); do
     run pingpong-java-mailbox "$root/lockstep" bench pingpong --processes=2 --sizes="$sizes" --iterations=20000
-    run pingpong-java-hybridintra "${tcp[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 1 --sizes="$sizes" --iterations=20000
-    run pingpong-java-hybridinter "${tcp[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 2 --sizes="$sizes" --iterations=20000
-    run pingpong-java-mpitcp "${tcp[@]}" -np 2 "$root/lockstep" bench pingpong --provider mpi --sizes="$sizes" --iterations=20000
-    run collectives-twolevel-4 "${tcp[@]}" -np 4 "$root/lockstep" bench collectives "${hybrid[@]}"
-    run collectives-flat-4 "${tcp[@]}" -np 4 "$root/lockstep" bench collectives --provider mpi
+    run pingpong-java-hybridintra "${tcp4[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 1 --sizes="$sizes" --iterations=20000
+    run pingpong-java-hybridinter "${tcp4[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 2 --sizes="$sizes" --iterations=20000
+    run pingpong-java-mpitcp "${tcp2[@]}" -np 2 "$root/lockstep" bench pingpong --provider mpi --sizes="$sizes" --iterations=20000
+    run collectives-twolevel-4 "${tcp4[@]}" -np 4 "$root/lockstep" bench collectives "${hybrid[@]}"
+    run collectives-flat-4 "${tcp4[@]}" -np 4 "$root/lockstep" bench collectives --provider mpi
 done
 echo "$out"

@@ -47,21 +47,26 @@ final class HybridCommunicator extends AbstractCommunicator {
     /** Tags of the creations of spanning communicators: below MPI's least TAG_UB and the local transport's bound. */
     private static final int SPANNING_TAGS = 1 << 14;
 
-    /** The world communicator of a rank on host {@code myHost}. */
-    HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost) {
-        this(mpi, local, myHost, null);
+    /** The world communicator of a rank on host {@code myHost}, whose waits back off as {@code idlePolicy} says. */
+    HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, IdleStrategy.Policy idlePolicy) {
+        this(mpi, local, myHost, null, true, idlePolicy);
     }
 
     private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world) {
         this(mpi, local, myHost, world, true);
     }
 
-    /** With {@code withChannel}, its collective channel too (a channel itself has none until asked). */
     private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world, boolean withChannel) {
+        this(mpi, local, myHost, world, withChannel, world.idlePolicy());
+    }
+
+    /** With {@code withChannel}, its collective channel too (a channel itself has none until asked). */
+    private HybridCommunicator(MpiCommunicator mpi, Communicator local, int myHost, HybridWorld world, boolean withChannel,
+                               IdleStrategy.Policy idlePolicy) {
         this.mpi = mpi;
         this.local = local;
         this.layout = HostLayout.gather(mpi, myHost, local.rank());
-        this.world = world != null ? world : HybridWorld.of(mpi, local, layout);
+        this.world = world != null ? world : HybridWorld.of(mpi, local, layout, idlePolicy);
         this.memberOfLocal = new int[local.size()];
         for (int r = 0; r < mpi.size(); r++) {
             if (layout.sameHost(r)) {
@@ -166,6 +171,11 @@ final class HybridCommunicator extends AbstractCommunicator {
      * progress agents (the targets of its point-to-point windows, whose origins may wait for this
      * rank's wait to end); whether anything moved.
      */
+    /** A back-off for a wait of this rank's, by how many ranks share the machine's cores. */
+    IdleStrategy newIdleStrategy() {
+        return new IdleStrategy(world.idlePolicy());
+    }
+
     boolean progressBeside(boolean onLocal, int round) {
         boolean moved = matching.hasPending() && matching.progress();
         moved |= ProgressAgents.advance();
@@ -205,7 +215,7 @@ final class HybridCommunicator extends AbstractCommunicator {
             return fromLocal(local.probe(source == ANY_SOURCE ? ANY_SOURCE : layout.localRankOf()[source], tag));
         }
         boolean onLocal = onLocal(source);
-        IdleStrategy idle = new IdleStrategy();
+        IdleStrategy idle = newIdleStrategy();
         for (int round = 1;; round++) {
             Optional<Status> s = implIprobe(source, tag);
             if (s.isPresent()) {
@@ -285,7 +295,7 @@ final class HybridCommunicator extends AbstractCommunicator {
             if (inner.isComplete()) {
                 return inner.await();
             }
-            IdleStrategy idle = new IdleStrategy();
+            IdleStrategy idle = newIdleStrategy();
             for (int round = 1;; round++) {
                 Optional<Status> done = inner.test();
                 if (done.isPresent()) {

@@ -142,7 +142,7 @@ final class HybridMatching {
 
         @Override
         public Status await() {
-            IdleStrategy idle = new IdleStrategy();
+            IdleStrategy idle = comm.newIdleStrategy();
             boolean onLocal = source != Communicator.ANY_SOURCE && comm.isLocal(source);
             for (int round = 1; !isComplete(); round++) {
                 idle.idle(comm.progressBeside(onLocal, round));

@@ -16,6 +16,7 @@ import org.lockstep.mpi.comm.MpiCommunicator;
 import org.lockstep.mpi.comm.MpiSession;
 import org.lockstep.spi.messaging.AttachableProvider;
 import org.lockstep.spi.messaging.AttachedRank;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
  * Provider {@value #NAME}: ranks on one host talk through the shared device (the mailbox transport,
@@ -60,10 +61,13 @@ public final class HybridProvider implements LockstepProvider {
         int host = hostOf(world, options, System.getenv());
         MpiCommunicator hostRanks = (MpiCommunicator) world.split(host, world.rank());
         long jobKey = agreedJobKey(world, launch.jobKey());
-        AttachedRank local = attachLocal(options, hostRanks, host, jobKey);
+        // pretend hosts share one machine's cores: waits must know every rank there, not only their host's
+        int ranksOnMachine = IdleStrategy.Policy.ranksOnThisHost(options, ranksOnMachine(world));
+        AttachedRank local = attachLocal(options.with(IdleStrategy.RANKS_ON_HOST_PROPERTY, Integer.toString(ranksOnMachine)),
+                hostRanks, host, jobKey);
         HybridCommunicator hybrid;
         try {
-            hybrid = new HybridCommunicator(world, local.communicator(), host);
+            hybrid = new HybridCommunicator(world, local.communicator(), host, IdleStrategy.Policy.forRanksOnThisHost(ranksOnMachine));
         } catch (RuntimeException e) {
             local.failed(e);
             throw e;
@@ -120,6 +124,14 @@ public final class HybridProvider implements LockstepProvider {
             }
         }
         return order.indexOf(key);
+    }
+
+    /** How many ranks of the job share this rank's machine (its shared-memory domain). */
+    private static int ranksOnMachine(MpiCommunicator world) {
+        MpiCommunicator shared = world.splitShared();
+        int ranks = shared.size();
+        shared.close();
+        return ranks;
     }
 
     private static long agreedJobKey(MpiCommunicator world, long mine) {

@@ -10,7 +10,6 @@ import org.lockstep.api.ErrorClass;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.ExternalMemory;
-import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
  * Formats a device for the mailbox transport and attaches to a formatted one, checking the
@@ -83,7 +82,7 @@ public final class DeviceFormat {
         device.putInt(SLOTS_PER_MAILBOX_OFFSET, config.slotsPerMailbox());
         device.putInt(INLINE_CAPACITY_OFFSET, config.inlineCapacity());
         device.putInt(ASYNC_SLOTS_OFFSET, config.asyncSlots());
-        boolean shareCores = IdleStrategy.Policy.forRanksOnThisHost(config.worldSize()) == IdleStrategy.Policy.OVERSUBSCRIBED;
+        boolean shareCores = config.ranksShareCores();
         device.putInt(FLAGS_OFFSET, (config.asyncSlots() > 0 ? FLAG_ASYNC_MAILBOXES : 0) | (config.checkpoints() ? FLAG_CHECKPOINTS : 0)
                 | (shareCores ? FLAG_RANKS_SHARE_CORES : 0));
         device.putLong(CHECKPOINT_BYTES_PER_RANK_OFFSET, config.checkpointBytesPerRank());
@@ -236,7 +235,8 @@ public final class DeviceFormat {
                     + checkpointBytes + " disagree with their check word or the flags");
         }
         MailboxConfig config = new MailboxConfig(storedWorld, device.getInt(SLOTS_PER_MAILBOX_OFFSET), device.getInt(INLINE_CAPACITY_OFFSET),
-                device.getInt(ASYNC_SLOTS_OFFSET), device.getLong(HEAP_BYTES_PER_RANK_OFFSET), storedKey, checkpointBytes);
+                device.getInt(ASYNC_SLOTS_OFFSET), device.getLong(HEAP_BYTES_PER_RANK_OFFSET), storedKey, checkpointBytes,
+                (device.getInt(FLAGS_OFFSET) & FLAG_RANKS_SHARE_CORES) != 0);
         MailboxLayout layout = new MailboxLayout(config, device.blockSize());
         if (layout.requiredCapacity() > device.capacity()) {
             throw new DeviceException("device " + device.name() + " has a corrupt superblock: its layout needs "

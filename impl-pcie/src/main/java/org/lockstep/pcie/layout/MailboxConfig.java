@@ -2,6 +2,7 @@ package org.lockstep.pcie.layout;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /**
  * The shape of a mailbox-formatted device, as stored in its superblock.
@@ -15,12 +16,21 @@ import org.lockstep.api.LockstepException;
  * @param checkpointBytesPerRank bytes of each of a rank's two checkpoint slots
  *                         ({@link CheckpointAreaDescriptor}); 0 turns checkpoints and the message
  *                         log off, so that the device holds no checkpoint area at all
+ * @param ranksShareCores  whether more ranks than cores share the host, so that waits yield soon
+ *                         ({@link IdleStrategy.Policy}; {@link SuperblockDescriptor#FLAG_RANKS_SHARE_CORES})
  */
 public record MailboxConfig(int worldSize, int slotsPerMailbox, int inlineCapacity, int asyncSlots,
-                            long heapBytesPerRank, long jobKey, long checkpointBytesPerRank) {
+                            long heapBytesPerRank, long jobKey, long checkpointBytesPerRank, boolean ranksShareCores) {
     /** A configuration without checkpoints. */
     public MailboxConfig(int worldSize, int slotsPerMailbox, int inlineCapacity, int asyncSlots, long heapBytesPerRank, long jobKey) {
         this(worldSize, slotsPerMailbox, inlineCapacity, asyncSlots, heapBytesPerRank, jobKey, 0);
+    }
+
+    /** A configuration whose ranks are the only ones on the host. */
+    public MailboxConfig(int worldSize, int slotsPerMailbox, int inlineCapacity, int asyncSlots, long heapBytesPerRank, long jobKey,
+                         long checkpointBytesPerRank) {
+        this(worldSize, slotsPerMailbox, inlineCapacity, asyncSlots, heapBytesPerRank, jobKey, checkpointBytesPerRank,
+                shareCores(worldSize));
     }
 
     public static final int MAX_WORLD_SIZE = 1 << 14;
@@ -45,7 +55,18 @@ public record MailboxConfig(int worldSize, int slotsPerMailbox, int inlineCapaci
 
     /** The same configuration with checkpoints of {@code bytes} per rank (asynchronous mailboxes off). */
     public MailboxConfig withCheckpoints(long bytes) {
-        return new MailboxConfig(worldSize, slotsPerMailbox, inlineCapacity, bytes > 0 ? 0 : asyncSlots, heapBytesPerRank, jobKey, bytes);
+        return new MailboxConfig(worldSize, slotsPerMailbox, inlineCapacity, bytes > 0 ? 0 : asyncSlots, heapBytesPerRank, jobKey, bytes,
+                ranksShareCores);
+    }
+
+    /** The same configuration on a host where {@code ranks} ranks in all share the cores (at least this job's). */
+    public MailboxConfig withRanksOnHost(int ranks) {
+        return new MailboxConfig(worldSize, slotsPerMailbox, inlineCapacity, asyncSlots, heapBytesPerRank, jobKey, checkpointBytesPerRank,
+                shareCores(Math.max(ranks, worldSize)));
+    }
+
+    private static boolean shareCores(int ranksOnHost) {
+        return IdleStrategy.Policy.forRanksOnThisHost(ranksOnHost) == IdleStrategy.Policy.OVERSUBSCRIBED;
     }
 
     /**

@@ -40,7 +40,7 @@ final class EndpointCore implements ProgressEngine {
     private int quietRounds;
     private volatile boolean closed;
 
-    EndpointCore(int rank, int size, MatchingEngine<IncomingMessage> matching, Sender sender, Receiver receiver, PeerWatch peers,
+    EndpointCore(int rank, IdleStrategy.Policy idlePolicy, MatchingEngine<IncomingMessage> matching, Sender sender, Receiver receiver, PeerWatch peers,
                  ChannelLog log, boolean asyncMailboxes, DeviceCollectiveProgress deviceCollectives) {
         this.rank = rank;
         this.matching = matching;
@@ -50,7 +50,7 @@ final class EndpointCore implements ProgressEngine {
         this.log = log;
         this.asyncMailboxes = asyncMailboxes;
         this.deviceCollectives = deviceCollectives;
-        this.idlePolicy = IdleStrategy.Policy.forRanksOnThisHost(size);
+        this.idlePolicy = idlePolicy;
     }
 
     /** Waits spin for long while this host's ranks have a core each (see {@link IdleStrategy.Policy}). */

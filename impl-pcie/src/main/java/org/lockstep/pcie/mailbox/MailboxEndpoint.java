@@ -6,11 +6,13 @@ import java.util.function.IntPredicate;
 
 import org.lockstep.api.Checkpoints;
 import org.lockstep.pcie.collective.DeviceCollectiveProgress;
+import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.pcie.layout.MailboxConfig;
 import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
 import org.lockstep.spi.messaging.MatchingEngine;
 import org.lockstep.spi.messaging.ProgressEngine;
 
@@ -79,7 +81,9 @@ final class MailboxEndpoint {
         Sender sender = new Sender(device, layout, rank, maxFragment, heap, log, peers, singleCopy, statistics);
         Receiver receiver = new Receiver(device, layout, rank, matching, log, peers, singleCopy, statistics);
         DeviceCollectiveProgress deviceCollectives = new DeviceCollectiveProgress();
-        this.core = new EndpointCore(rank, size, matching, sender, receiver, peers, log, config.asyncSlots() > 0, deviceCollectives);
+        // the formatter's judgement (the superblock's flag), so that every rank of the device waits alike
+        IdleStrategy.Policy idlePolicy = DeviceFormat.ranksShareCores(device) ? IdleStrategy.Policy.OVERSUBSCRIBED : IdleStrategy.Policy.DEDICATED;
+        this.core = new EndpointCore(rank, idlePolicy, matching, sender, receiver, peers, log, config.asyncSlots() > 0, deviceCollectives);
         this.operations = new EndpointOperations(core, deviceBuffers, heap, restartPolicy);
         this.lifecycle = new EndpointLifecycle(core, deviceBuffers);
         this.collectiveSettings = new CollectiveSettings(device, log.retainsMessages(), restartPolicy.faults().collectiveFaults(),

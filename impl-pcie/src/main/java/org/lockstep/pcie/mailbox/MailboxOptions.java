@@ -17,6 +17,7 @@ import org.lockstep.pcie.layout.MailboxLayout;
 import org.lockstep.spi.device.DeviceCapability;
 import org.lockstep.spi.device.DeviceSpec;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /** The job properties the mailbox transport reads, with their defaults. */
 public final class MailboxOptions {
@@ -103,7 +104,8 @@ public final class MailboxOptions {
     public static final Set<String> PROPERTY_NAMES = Set.of(DEVICE, DEVICE_SIZE, DEVICE_PATH, BLOCK_SIZE, DEVICE_OPTION_PREFIX + "*",
             INLINE_THRESHOLD, SLOTS, ASYNC_SLOTS, FRAGMENT, HEAP_PER_RANK, SINGLE_COPY_THRESHOLD, PRINT_STATISTICS, FAULTS,
             NATIVE_COLLECTIVES, BARRIER, NONBLOCKING_COLLECTIVES, RestartPolicy.LOG_FULL_WAIT_PROPERTY, RECOVER,
-            JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY, LIVENESS_LEASE);
+            JobDeviceOwner.KEEP_PROPERTY, DeviceClaim.REUSE_PROPERTY, LIVENESS_LEASE,
+            IdleStrategy.RANKS_ON_HOST_PROPERTY);
 
     private MailboxOptions() {
     }
@@ -142,7 +144,7 @@ public final class MailboxOptions {
                 intOption(options, INLINE_THRESHOLD, DEFAULT_INLINE_THRESHOLD),
                 intOption(options, ASYNC_SLOTS, DEFAULT_ASYNC_SLOTS),
                 options.longProperty(HEAP_PER_RANK, DEFAULT_HEAP_PER_RANK),
-                jobKey);
+                jobKey).withRanksOnHost(IdleStrategy.Policy.ranksOnThisHost(options, worldSize));
         boolean checkpoints = Boolean.parseBoolean(options.property(org.lockstep.api.Checkpoints.ENABLED_PROPERTY).orElse("false"));
         return checkpoints ? config.withCheckpoints(Math.max(1,
                 options.longProperty(org.lockstep.api.Checkpoints.STATE_BYTES_PROPERTY, DEFAULT_CHECKPOINT_BYTES))) : config;
@@ -169,7 +171,7 @@ public final class MailboxOptions {
     static MailboxConfig forDevice(MailboxConfig wanted, ExternalMemory device) {
         return device.has(DeviceCapability.ATOMIC_CAS) ? wanted
                 : new MailboxConfig(wanted.worldSize(), wanted.slotsPerMailbox(), wanted.inlineCapacity(), 0,
-                wanted.heapBytesPerRank(), wanted.jobKey(), wanted.checkpointBytesPerRank());
+                wanted.heapBytesPerRank(), wanted.jobKey(), wanted.checkpointBytesPerRank(), wanted.ranksShareCores());
     }
 
     /** The single-copy threshold the job properties ask for. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
 import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.DeviceFormat;
 import org.lockstep.pcie.layout.MailboxConfig;
@@ -18,6 +19,7 @@ import org.lockstep.spi.device.DeviceException;
 import org.lockstep.spi.device.DeviceProviders;
 import org.lockstep.spi.device.DeviceSpec;
 import org.lockstep.spi.device.ExternalMemory;
+import org.lockstep.spi.messaging.IdleStrategy;
 
 /** Formatting, attaching, and what a damaged or foreign device image gives. */
 class DeviceImageTest {
@@ -61,6 +63,28 @@ class DeviceImageTest {
         }
         assertTrue(org.lockstep.spi.messaging.IdleStrategy.Policy.forRanksOnThisHost(64)
                 == org.lockstep.spi.messaging.IdleStrategy.Policy.OVERSUBSCRIBED || cpus >= 64, "64 ranks share a small host's cores");
+    }
+
+    /**
+     * Ranks of other jobs (the hybrid provider's pretend hosts on one machine) declared by
+     * {@code lockstep.ranksOnHost}: two ranks on a host of 4096 ranks share its cores, and every
+     * attaching rank reads that back; a declaration that is no number is an ARG error.
+     */
+    @Test
+    void ranksDeclaredOnTheHostMakeAFewRanksShareItsCores() {
+        MailboxConfig config = MailboxOptions.config(JobOptions.ofRanks(2).with(IdleStrategy.RANKS_ON_HOST_PROPERTY, "4096"), 2, 0x4096);
+        assertTrue(config.ranksShareCores(), "2 of 4096 ranks on this host");
+        assertEquals(IdleStrategy.Policy.forRanksOnThisHost(2) == IdleStrategy.Policy.OVERSUBSCRIBED,
+                MailboxOptions.config(JobOptions.ofRanks(2), 2, 0x4096).ranksShareCores(), "without the declaration, by the job's ranks");
+        try (ExternalMemory d = device(new MailboxLayout(config, DeviceSpec.DEFAULT_BLOCK_SIZE).requiredCapacity())) {
+            DeviceFormat.format(d, config, WAIT);
+            assertTrue(DeviceFormat.ranksShareCores(d));
+            assertEquals(config, DeviceFormat.attach(d, config.jobKey(), 2, WAIT).config());
+        }
+        LockstepException bad = assertThrows(LockstepException.class,
+                () -> MailboxOptions.config(JobOptions.ofRanks(2).with(IdleStrategy.RANKS_ON_HOST_PROPERTY, "many"), 2, 1));
+        assertEquals(ErrorClass.ARG, bad.errorClass());
+        assertTrue(bad.getMessage().contains("lockstep.ranksOnHost"), bad.getMessage());
     }
 
     @Test

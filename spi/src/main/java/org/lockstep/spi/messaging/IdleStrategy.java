@@ -2,6 +2,10 @@ package org.lockstep.spi.messaging;
 
 import java.util.concurrent.locks.LockSupport;
 
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.JobOptions;
+import org.lockstep.api.LockstepException;
+
 /**
  * Back-off for polling loops, by elapsed time: busy-spin first, then yield, then park in growing
  * steps up to a ceiling, so that a rank waiting long does not burn its core.
@@ -34,6 +38,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class IdleStrategy {
     /**
+     * Job property: how many ranks share this host's cores when that is more than the transport's
+     * own ranks here (the hybrid provider's pretend hosts on one machine: every rank of the machine).
+     */
+    public static final String RANKS_ON_HOST_PROPERTY = "lockstep.ranksOnHost";
+
+    /**
      * How long a wait spins, then yields, before it parks; {@code pausesPerClockRead} pauses pass
      * between two reads of the clock (so at least that many before the first yield).
      */
@@ -56,6 +66,28 @@ public final class IdleStrategy {
         /** The policy for {@code ranksOnThisHost} ranks sharing this host's cores. */
         public static Policy forRanksOnThisHost(int ranksOnThisHost) {
             return ranksOnThisHost <= HOST_CPUS ? DEDICATED : OVERSUBSCRIBED;
+        }
+
+        /**
+         * The ranks sharing this host's cores: {@code jobRanksHere}, or more if {@link #RANKS_ON_HOST_PROPERTY}
+         * says so; a value that is not a positive number is an {@link ErrorClass#ARG} error.
+         */
+        public static int ranksOnThisHost(JobOptions options, int jobRanksHere) {
+            String declared = options.property(RANKS_ON_HOST_PROPERTY).orElse(null);
+            if (declared == null) {
+                return jobRanksHere;
+            }
+            int ranks;
+            try {
+                ranks = Integer.parseInt(declared.trim());
+            } catch (NumberFormatException e) {
+                ranks = 0;
+            }
+            if (ranks < 1) {
+                throw new LockstepException(ErrorClass.ARG, RANKS_ON_HOST_PROPERTY + " must be a number of ranks (at least 1), got '"
+                        + declared + "'");
+            }
+            return Math.max(ranks, jobRanksHere);
         }
 
         /**
