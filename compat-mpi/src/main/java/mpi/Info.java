@@ -38,12 +38,19 @@ public final class Info implements Freeable, Cloneable {
 
     /**
      * What {@code MPI.INFO_ENV} learns at {@code MPI.Init}: the program's command, which for Java
-     * is its main class, as Open MPI's bindings give it (the class whose code called Init), and
-     * the processes started, as MPI's {@code maxprocs} and Open MPI's {@code ompi_np} (one
-     * application, first rank 0: {@code ompi_num_apps}, {@code ompi_first_rank}).
+     * is its main class, as Open MPI's bindings give it (the class whose code called Init), its
+     * arguments as {@code argv} (space separated, as MPI 4.1 defines the key; absent without
+     * arguments, as Open MPI leaves it), and the processes started, as MPI's {@code maxprocs} and
+     * Open MPI's {@code ompi_np} (one application, first rank 0: {@code ompi_num_apps},
+     * {@code ompi_first_rank}).
      */
-    void started(String command, int processes) {
+    void started(String command, String[] arguments, int processes) {
         entries.put("command", command);
+        if (arguments != null && arguments.length > 0) {
+            entries.put("argv", String.join(" ", arguments));
+        } else {
+            entries.remove("argv");
+        }
         entries.put("maxprocs", Integer.toString(processes));
         entries.put("ompi_np", Integer.toString(processes));
         entries.put("ompi_num_apps", "1");

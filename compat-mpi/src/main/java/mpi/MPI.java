@@ -249,7 +249,7 @@ public final class MPI {
         Session session = Session.open(call, args, threadLevel);
         COMM_WORLD.bind(session.world);
         COMM_SELF.bind(session.self);
-        INFO_ENV.started(caller.getName(), session.world.size());
+        INFO_ENV.started(caller.getName(), args, session.world.size());
         return session;
     }
 

@@ -41,6 +41,9 @@ public final class Environment {
         Check.that(Environment.class.getName().equals(MPI.INFO_ENV.get("command")),
                 "INFO_ENV's command is the main class: " + MPI.INFO_ENV.get("command"));
         Check.that(Integer.toString(MPI.COMM_WORLD.getSize()).equals(MPI.INFO_ENV.get("maxprocs")), "INFO_ENV's maxprocs");
+        String argv = args.length == 0 ? null : String.join(" ", args);
+        Check.that(java.util.Objects.equals(argv, MPI.INFO_ENV.get("argv")),
+                "INFO_ENV's argv is the program's arguments: " + MPI.INFO_ENV.get("argv"));
 
         world.setErrhandler(MPI.ERRORS_RETURN);
         Check.that(world.getErrhandler() == MPI.ERRORS_RETURN, "the handler set");

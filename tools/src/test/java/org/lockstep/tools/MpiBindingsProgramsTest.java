@@ -85,6 +85,14 @@ class MpiBindingsProgramsTest {
         assertTrue(printed.contains(" passed on 4 ranks"), printed);
     }
 
+    /** A program's arguments reach its main and {@code MPI.INFO_ENV}'s {@code argv} (Environment checks both). */
+    @Test
+    void theProgramsArgumentsAreInfoEnvsArgvOnThreads() {
+        String printed = printedByRanks(() -> new ThreadRanks(List.of(PROGRAMS), PACKAGE + "Environment", List.of("-n", "two words"))
+                .run(JobOptions.ofRanks(2).with(JobSettings.DEVICE_PROPERTY, JobSettings.DEFAULT_DEVICE)));
+        assertTrue(printed.contains(" passed on 2 ranks"), printed);
+    }
+
     /**
      * What the ranks of a thread job print: they share this JVM's standard output, so the test holds
      * it for the job (and asserts on it) instead of letting each pass reach the build log. A job that
