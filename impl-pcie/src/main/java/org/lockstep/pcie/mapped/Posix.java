@@ -104,22 +104,58 @@ final class Posix {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     private static final ValueLayout POINTER = ValueLayout.ADDRESS;
 
-    private static final MethodHandle OPEN = bind("open", FunctionDescriptor.of(INT, POINTER, INT, INT),
-            ERRNO_CAPTURE, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(INT, INT), ERRNO_CAPTURE);
-    private static final MethodHandle FCHMOD = bind("fchmod", FunctionDescriptor.of(INT, INT, INT), ERRNO_CAPTURE);
+    // Each call is linked on its first use, in a holder class of its own: linking spins a stub class per
+    // signature (several ms each in a fresh JVM), and a rank that opens an existing device uses half of them.
+    private static final class Open {
+        static final MethodHandle HANDLE = bind("open", FunctionDescriptor.of(INT, POINTER, INT, INT),
+                ERRNO_CAPTURE, Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class Close {
+        static final MethodHandle HANDLE = bind("close", FunctionDescriptor.of(INT, INT), ERRNO_CAPTURE);
+    }
+
+    private static final class Fchmod {
+        static final MethodHandle HANDLE = bind("fchmod", FunctionDescriptor.of(INT, INT, INT), ERRNO_CAPTURE);
+    }
+
     /** Returns an error number instead of setting errno. */
-    private static final MethodHandle POSIX_FALLOCATE = bind("posix_fallocate", FunctionDescriptor.of(INT, INT, LONG, LONG));
-    private static final MethodHandle FALLOCATE = bind("fallocate", FunctionDescriptor.of(INT, INT, INT, LONG, LONG),
-            ERRNO_CAPTURE);
-    private static final MethodHandle LINK = bind("link", FunctionDescriptor.of(INT, POINTER, POINTER), ERRNO_CAPTURE);
-    private static final MethodHandle UNLINK = bind("unlink", FunctionDescriptor.of(INT, POINTER), ERRNO_CAPTURE);
-    private static final MethodHandle MMAP = bind("mmap",
-            FunctionDescriptor.of(POINTER, POINTER, LONG, INT, INT, INT, LONG), ERRNO_CAPTURE);
-    private static final MethodHandle MUNMAP = bind("munmap", FunctionDescriptor.of(INT, POINTER, LONG), ERRNO_CAPTURE);
-    private static final MethodHandle MSYNC = bind("msync", FunctionDescriptor.of(INT, POINTER, LONG, INT), ERRNO_CAPTURE);
-    private static final MethodHandle SYSCONF = bind("sysconf", FunctionDescriptor.of(LONG, INT), ERRNO_CAPTURE);
-    private static final MethodHandle GETEUID = bind("geteuid", FunctionDescriptor.of(INT));
+    private static final class PosixFallocate {
+        static final MethodHandle HANDLE = bind("posix_fallocate", FunctionDescriptor.of(INT, INT, LONG, LONG));
+    }
+
+    private static final class Fallocate {
+        static final MethodHandle HANDLE = bind("fallocate", FunctionDescriptor.of(INT, INT, INT, LONG, LONG), ERRNO_CAPTURE);
+    }
+
+    private static final class Link {
+        static final MethodHandle HANDLE = bind("link", FunctionDescriptor.of(INT, POINTER, POINTER), ERRNO_CAPTURE);
+    }
+
+    private static final class Unlink {
+        static final MethodHandle HANDLE = bind("unlink", FunctionDescriptor.of(INT, POINTER), ERRNO_CAPTURE);
+    }
+
+    private static final class Mmap {
+        static final MethodHandle HANDLE = bind("mmap", FunctionDescriptor.of(POINTER, POINTER, LONG, INT, INT, INT, LONG),
+                ERRNO_CAPTURE);
+    }
+
+    private static final class Munmap {
+        static final MethodHandle HANDLE = bind("munmap", FunctionDescriptor.of(INT, POINTER, LONG), ERRNO_CAPTURE);
+    }
+
+    private static final class Msync {
+        static final MethodHandle HANDLE = bind("msync", FunctionDescriptor.of(INT, POINTER, LONG, INT), ERRNO_CAPTURE);
+    }
+
+    private static final class Sysconf {
+        static final MethodHandle HANDLE = bind("sysconf", FunctionDescriptor.of(LONG, INT), ERRNO_CAPTURE);
+    }
+
+    private static final class Geteuid {
+        static final MethodHandle HANDLE = bind("geteuid", FunctionDescriptor.of(INT));
+    }
 
     /** The size of a memory page, the granularity of {@code mmap} and {@code msync}. */
     static final long PAGE_SIZE = isSupportedPlatform() ? pageSize() : 0;
@@ -141,7 +177,7 @@ final class Posix {
     /** The effective user id of this process: whose files it may trust. */
     static int geteuid() {
         try {
-            return (int) GETEUID.invokeExact();
+            return (int) Geteuid.HANDLE.invokeExact();
         } catch (Throwable t) {
             throw unexpected("geteuid", t);
         }
@@ -156,7 +192,7 @@ final class Posix {
     static int open(String path, int flags, int mode) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            int fd = (int) OPEN.invokeExact(state, call.allocateFrom(path), flags, mode);
+            int fd = (int) Open.HANDLE.invokeExact(state, call.allocateFrom(path), flags, mode);
             if (fd < 0) {
                 throw failure("open", state);
             }
@@ -171,7 +207,7 @@ final class Posix {
     static void close(int fd) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            int result = (int) CLOSE.invokeExact(state, fd);
+            int result = (int) Close.HANDLE.invokeExact(state, fd);
             // a failed close of a descriptor we only read metadata through loses nothing; EINTR still closed it
             if (result != 0 && errno(state) != EINTR) {
                 throw failure("close", state);
@@ -195,7 +231,7 @@ final class Posix {
     static void fchmod(int fd, int mode) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            if ((int) FCHMOD.invokeExact(state, fd, mode) != 0) {
+            if ((int) Fchmod.HANDLE.invokeExact(state, fd, mode) != 0) {
                 throw failure("fchmod", state);
             }
         } catch (Failure | Error e) {
@@ -213,7 +249,7 @@ final class Posix {
         int error;
         try {
             do {
-                error = (int) POSIX_FALLOCATE.invokeExact(fd, offset, length);
+                error = (int) PosixFallocate.HANDLE.invokeExact(fd, offset, length);
             } while (error == EINTR);
         } catch (Throwable t) {
             throw unexpected("posix_fallocate", t);
@@ -233,7 +269,7 @@ final class Posix {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
             int result;
             do {
-                result = (int) FALLOCATE.invokeExact(state, fd, 0, offset, length);
+                result = (int) Fallocate.HANDLE.invokeExact(state, fd, 0, offset, length);
             } while (result != 0 && errno(state) == EINTR);
             if (result != 0) {
                 throw failure("fallocate", state);
@@ -248,7 +284,7 @@ final class Posix {
     static void link(String existing, String created) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            if ((int) LINK.invokeExact(state, call.allocateFrom(existing), call.allocateFrom(created)) != 0) {
+            if ((int) Link.HANDLE.invokeExact(state, call.allocateFrom(existing), call.allocateFrom(created)) != 0) {
                 throw failure("link", state);
             }
         } catch (Failure | Error e) {
@@ -261,7 +297,7 @@ final class Posix {
     static void unlink(String path) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            if ((int) UNLINK.invokeExact(state, call.allocateFrom(path)) != 0) {
+            if ((int) Unlink.HANDLE.invokeExact(state, call.allocateFrom(path)) != 0) {
                 throw failure("unlink", state);
             }
         } catch (Failure | Error e) {
@@ -275,7 +311,7 @@ final class Posix {
     static long mmap(long length, int flags, int fd) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            MemorySegment address = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length,
+            MemorySegment address = (MemorySegment) Mmap.HANDLE.invokeExact(state, MemorySegment.NULL, length,
                     PROT_READ | PROT_WRITE, flags, fd, 0L);
             if (address.address() == MAP_FAILED) {
                 throw failure("mmap", state);
@@ -291,7 +327,7 @@ final class Posix {
     static void munmap(long address, long length) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            if ((int) MUNMAP.invokeExact(state, MemorySegment.ofAddress(address), length) != 0) {
+            if ((int) Munmap.HANDLE.invokeExact(state, MemorySegment.ofAddress(address), length) != 0) {
                 throw failure("munmap", state);
             }
         } catch (Failure | Error e) {
@@ -308,7 +344,7 @@ final class Posix {
     static void msync(MemorySegment pages, int flags) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            if ((int) MSYNC.invokeExact(state, pages, pages.byteSize(), flags) != 0) {
+            if ((int) Msync.HANDLE.invokeExact(state, pages, pages.byteSize(), flags) != 0) {
                 throw failure("msync", state);
             }
         } catch (Failure | Error | IllegalStateException e) {
@@ -321,7 +357,7 @@ final class Posix {
     private static long pageSize() {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CAPTURE_LAYOUT);
-            long size = (long) SYSCONF.invokeExact(state, SC_PAGESIZE);
+            long size = (long) Sysconf.HANDLE.invokeExact(state, SC_PAGESIZE);
             if (size <= 0 || Long.bitCount(size) != 1) {
                 throw new IllegalStateException("sysconf(_SC_PAGESIZE) returned " + size);
             }
