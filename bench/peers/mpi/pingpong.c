@@ -28,10 +28,10 @@ struct size_plan {
 
 static const struct size_plan plans[] = {
     {0, 20000}, {8, 20000}, {64, 20000}, {512, 20000}, {4096, 20000},
-    {32768, 10000}, {262144, 2000}, {1048576, 1000}, {4194304, 300},
+    {32768, 10000}, {262144, 2000}, {1048576, 1000}, {4194304, 300}, {16777216, 100},
 };
 #define PLAN_COUNT ((int)(sizeof plans / sizeof plans[0]))
-#define LARGEST 4194304
+#define LARGEST 16777216
 
 static double seconds_now(void) {
     struct timespec now;
