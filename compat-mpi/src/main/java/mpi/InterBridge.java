@@ -15,12 +15,15 @@ import org.lockstep.api.LockstepException;
  * Lockstep's {@link Communicator} over an {@link Intercommunicator}, so that the calls {@link Comm}
  * makes serve an {@link Intercomm} too: each call goes to the intercommunicator's method of the
  * same name and parameters; the general forms of the data-moving collectives become the simple
- * ones (at each rank only one side is significant, or both sides name the same data); the bindings'
+ * ones (at each rank only one side is significant, or both sides name the same data), blocking and
+ * non-blocking alike; the bindings'
  * {@code MPI.ROOT} becomes {@link Intercommunicator#ROOT}. What an intercommunicator does not have
  * fails with {@link ErrorClass#UNSUPPORTED_OPERATION} naming it; hints are kept here.
  */
 final class InterBridge implements InvocationHandler {
     private static final Set<String> ROOTED = Set.of("bcast", "gather", "scatter", "reduce", "gatherv", "scatterv");
+    private static final Set<String> COLLECTIVES = Set.of("bcast", "gather", "scatter", "reduce", "gatherv", "scatterv",
+            "allgather", "alltoall", "allgatherv", "alltoallv");
 
     private final Intercommunicator inter;
     /** The hints of the intercommunicator, which Lockstep's intercommunicators do not keep. */
@@ -54,30 +57,32 @@ final class InterBridge implements InvocationHandler {
         }
         Object[] a = args == null ? new Object[0] : args.clone();
         Class<?>[] types = method.getParameterTypes();
-        if (ROOTED.contains(name) && types.length > 0 && types[types.length - 1] == int.class
+        // a non-blocking collective (ibcast ... ialltoallv) is mapped as its blocking form is, and returns its request
+        String form = name.startsWith("i") && COLLECTIVES.contains(name.substring(1)) ? name.substring(1) : name;
+        if (ROOTED.contains(form) && types.length > 0 && types[types.length - 1] == int.class
                 && (int) a[a.length - 1] == MPI.ROOT) {
             a[a.length - 1] = Intercommunicator.ROOT;
         }
-        if (types.length == 7 && (name.equals("gather") || name.equals("scatter"))) {
-            return simpleRooted(name, a);
+        if (types.length == 7 && (form.equals("gather") || form.equals("scatter"))) {
+            return simpleRooted(name, form, a);
         }
-        if (types.length == 6 && (name.equals("allgather") || name.equals("alltoall"))) {
+        if (types.length == 6 && (form.equals("allgather") || form.equals("alltoall"))) {
             return simpleAll(name, a);
         }
-        if (types.length == 8 && (name.equals("gatherv") || name.equals("scatterv"))) {
-            return oneTypeRooted(name, a);
+        if (types.length == 8 && (form.equals("gatherv") || form.equals("scatterv"))) {
+            return oneTypeRooted(name, form, a);
         }
-        if ((types.length == 7 && name.equals("allgatherv")) || (types.length == 8 && name.equals("alltoallv"))) {
-            return oneTypeAll(name, a, types.length);
+        if ((types.length == 7 && form.equals("allgatherv")) || (types.length == 8 && form.equals("alltoallv"))) {
+            return oneTypeAll(name, form, a, types.length);
         }
         return call(name, types, method.getReturnType(), a);
     }
 
     /** The rooted general form at a rank where one side only is significant: the root's receive (gather) or send (scatter) side. */
-    private Object simpleRooted(String name, Object[] a) throws Throwable {
+    private Object simpleRooted(String name, String form, Object[] a) throws Throwable {
         int root = (int) a[6];
         boolean rootSide = root == Intercommunicator.ROOT;
-        boolean gather = name.equals("gather");
+        boolean gather = form.equals("gather");
         // gather: the root describes what it receives, the others what they send; scatter the other way round
         boolean sendSide = gather != rootSide;
         Object count = sendSide ? a[1] : a[4];
@@ -102,9 +107,9 @@ final class InterBridge implements InvocationHandler {
      * gatherv and scatterv with a datatype per side: the intercommunicator's form takes the one the
      * rank's side uses (the root's receive or send type; the other group's send or receive type).
      */
-    private Object oneTypeRooted(String name, Object[] a) throws Throwable {
+    private Object oneTypeRooted(String name, String form, Object[] a) throws Throwable {
         int root = (int) a[7];
-        boolean gather = name.equals("gatherv");
+        boolean gather = form.equals("gatherv");
         int sendType = gather ? 2 : 3;
         int recvType = 6;
         boolean sendSide = gather != (root == Intercommunicator.ROOT);
@@ -115,8 +120,8 @@ final class InterBridge implements InvocationHandler {
     }
 
     /** allgatherv and alltoallv: the intercommunicator's form, when both sides name the same datatype. */
-    private Object oneTypeAll(String name, Object[] a, int length) throws Throwable {
-        int sendType = name.equals("allgatherv") ? 2 : 3;
+    private Object oneTypeAll(String name, String form, Object[] a, int length) throws Throwable {
+        int sendType = form.equals("allgatherv") ? 2 : 3;
         if (a[sendType] != a[length - 1]) {
             throw new LockstepException(ErrorClass.UNSUPPORTED_OPERATION, name + " on an intercommunicator with different send "
                     + "and receive datatypes: Lockstep's intercommunicators take one datatype");

@@ -6,9 +6,10 @@ import org.lockstep.api.LockstepException;
 /**
  * A communicator between two groups ({@code MPI_Comm} for which {@code MPI_Comm_test_inter} is
  * true), over Lockstep's {@link Intercommunicator}: point-to-point to remote ranks, probes, and
- * the collectives barrier, bcast, gather, scatter, allGather, allToAll, reduce and allReduce, with
- * {@code MPI.ROOT} and {@code MPI.PROC_NULL} roots; dup and merge. Its other calls (the vector and
- * non-blocking collectives, iDup) throw {@link MPIException}s of class
+ * the collectives barrier, bcast, gather(v), scatter(v), allGather(v), allToAll(v), reduce,
+ * allReduce and reduceScatter(Block), blocking and non-blocking, with {@code MPI.ROOT} and
+ * {@code MPI.PROC_NULL} roots; dup and merge. {@link #iDup()}, and the all-to-all forms given
+ * different datatypes per side, throw {@link MPIException}s of class
  * {@link MPI#ERR_UNSUPPORTED_OPERATION} naming them. {@link #getParent()} says this job was not
  * spawned.
  */

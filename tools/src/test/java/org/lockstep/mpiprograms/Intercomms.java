@@ -10,7 +10,8 @@ import mpi.Status;
 /**
  * Intercommunicators between the even and the odd world ranks: createIntercomm, sizes and the
  * remote group, point-to-point to remote ranks, barrier, bcast, gather, scatter, allGather,
- * allToAll, their vector forms, reduce and allReduce with MPI.ROOT and MPI.PROC_NULL roots, dup, merge and free.
+ * allToAll, their vector forms, reduce and allReduce with MPI.ROOT and MPI.PROC_NULL roots, the non-blocking
+ * iBcast, iGather, iAllGather, iReduce and iAllReduce, dup, merge and free.
  */
 public final class Intercomms {
     public static void main(String[] args) throws MPIException {
@@ -101,15 +102,44 @@ public final class Intercomms {
         int[] mergedSum = new int[1];
         merged.allReduce(new int[] {rank}, mergedSum, 1, MPI.INT, MPI.SUM);
         Check.equal(size * (size - 1) / 2, mergedSum[0], "a collective on the merged communicator");
+        nonBlocking(inter, even, me, remoteSize, size, root);
         inter.setErrhandler(MPI.ERRORS_RETURN);
-        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "iAllGather",
-                () -> inter.iAllGather(MPI.newIntBuffer(1), 1, MPI.INT, MPI.newIntBuffer(remoteSize), 1, MPI.INT));
+        Check.fails(MPI.ERR_UNSUPPORTED_OPERATION, "Intercomm.iDup", inter::iDup);
         merged.free();
         copy.free();
         inter.free();
         local.free();
         Check.passed("intercommunicators");
         MPI.Finalize();
+    }
+
+    /** iBcast, iGather, iAllGather, iReduce and iAllReduce across the groups, the evens' rank 0 the root of the rooted ones. */
+    private static void nonBlocking(Intercomm inter, boolean even, int me, int remoteSize, int size, int root) throws MPIException {
+        int rank = MPI.COMM_WORLD.getRank();
+        java.nio.IntBuffer value = MPI.newIntBuffer(1).put(0, even && me == 0 ? 88 : -1);
+        inter.iBcast(value, 1, MPI.INT, root).waitFor();
+        Check.equal(even ? (me == 0 ? 88 : -1) : 88, value.get(0), "iBcast from the other group's root");
+        java.nio.IntBuffer mine = MPI.newIntBuffer(1).put(0, rank);
+        java.nio.IntBuffer gathered = MPI.newIntBuffer(remoteSize);
+        inter.iGather(mine, 1, MPI.INT, gathered, 1, MPI.INT, root).waitFor();
+        if (root == MPI.ROOT) {
+            for (int i = 0; i < remoteSize; i++) {
+                Check.equal(2 * i + 1, gathered.get(i), "iGather at the root, block " + i);
+            }
+        }
+        java.nio.IntBuffer all = MPI.newIntBuffer(remoteSize);
+        inter.iAllGather(mine, 1, MPI.INT, all, 1, MPI.INT).waitFor();
+        for (int i = 0; i < remoteSize; i++) {
+            Check.equal(even ? 2 * i + 1 : 2 * i, all.get(i), "iAllGather block " + i);
+        }
+        java.nio.IntBuffer sum = MPI.newIntBuffer(1).put(0, -1);
+        inter.iReduce(mine, sum, 1, MPI.INT, MPI.SUM, root).waitFor();
+        if (root == MPI.ROOT) {
+            Check.equal(remoteSum(size, false), sum.get(0), "iReduce of the odd ranks at the even root");
+        }
+        java.nio.IntBuffer total = MPI.newIntBuffer(1);
+        inter.iAllReduce(mine, total, 1, MPI.INT, MPI.SUM).waitFor();
+        Check.equal(remoteSum(size, !even), total.get(0), "iAllReduce of the remote group");
     }
 
     /**
