@@ -103,6 +103,11 @@ final class CheckpointBenchCommand implements Callable<Integer> {
             description = "Kills of each kind in part 2 (0 skips it; default: ${DEFAULT-VALUE}).")
     int restartTrials;
 
+    @Option(names = "--aot-cache", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Start the launched processes' JVMs from an ahead-of-time cache in DIR, as lockstep run --aot-cache "
+                    + "(default DIR: ~/.cache/lockstep/aot); the first job of each kind makes it.")
+    String aotCache;
+
     @Override
     public Integer call() {
         if (ranks < 2 || steps < 1 || every < 1 || window < 1) {
@@ -199,7 +204,7 @@ final class CheckpointBenchCommand implements Callable<Integer> {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         ProcessLauncher.Outcome outcome;
         try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            outcome = new ProcessLauncher(ps, ps).run(job, (rank, incarnation, process) -> { });
+            outcome = launcher(ps).run(job, (rank, incarnation, process) -> { });
         }
         String output = captured.toString(StandardCharsets.UTF_8);
         Matcher m = Pattern.compile(Pattern.quote(LogThroughputProgram.RESULT) + "(\\d+)").matcher(output);
@@ -208,6 +213,14 @@ final class CheckpointBenchCommand implements Callable<Integer> {
                     + RestartSoak.tail(output));
         }
         return Long.parseLong(m.group(1));
+    }
+
+    private ProcessLauncher launcher(PrintStream output) {
+        ProcessLauncher launcher = new ProcessLauncher(output, output);
+        if (aotCache != null) {
+            launcher.aotCache(aotCache.isEmpty() ? RankStartCache.defaultDirectory() : java.nio.file.Path.of(aotCache));
+        }
+        return launcher;
     }
 
     private static double medianOf(double[] values) {
@@ -449,7 +462,7 @@ final class CheckpointBenchCommand implements Callable<Integer> {
                 }
             }
         }), true, StandardCharsets.UTF_8)) {
-            outcome = new ProcessLauncher(ps, ps).run(job, (rank, incarnation, process) -> current.set(rank, process));
+            outcome = launcher(ps).run(job, (rank, incarnation, process) -> current.set(rank, process));
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (outcome.exitCode() != 0) {

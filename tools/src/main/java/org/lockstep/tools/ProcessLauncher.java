@@ -126,6 +126,7 @@ public final class ProcessLauncher {
     private final PrintStream err;
     private volatile boolean cancelled;
     private boolean verbose;
+    private Optional<RankStartCache> startCache = Optional.empty();
 
     public ProcessLauncher(PrintStream out, PrintStream err) {
         this.out = out;
@@ -135,6 +136,15 @@ public final class ProcessLauncher {
     /** With {@code true}, ranks' typed failures are copied with their stack traces ({@link RankOutput}). */
     public ProcessLauncher verbose(boolean showTraces) {
         this.verbose = showTraces;
+        return this;
+    }
+
+    /**
+     * Starts the ranks' JVMs from an ahead-of-time cache kept in {@code directory} ({@link RankStartCache}),
+     * made by the first job that finds none there.
+     */
+    public ProcessLauncher aotCache(Path directory) {
+        this.startCache = Optional.of(RankStartCache.in(directory));
         return this;
     }
 
@@ -154,6 +164,8 @@ public final class ProcessLauncher {
     /** Runs the job to its end, telling {@code listener} about every process it starts. */
     public Outcome run(Job job, StartListener listener) {
         checkBeforeForking(job);
+        List<String> command = command(job);
+        Optional<RankStartCache.Job> cache = startCache.flatMap(c -> c.forJob(command, job.arguments().size()));
         long jobKey = new SecureRandom().nextLong();
         Path device = job.device().orElse(Path.of("/dev/shm", "lockstep-" + Long.toHexString(jobKey)));
         LaunchDevice claim = LaunchDevice.claim(device);
@@ -172,19 +184,23 @@ public final class ProcessLauncher {
         int firstFailed = -1;
         AbortWatch aborts = AbortWatch.create();
         boolean removed;
+        boolean recorded = false;
         try {
-            List<String> command = command(job);
             for (int rank = 0; rank < job.ranks(); rank++) {
-                processes.add(start(job, command, device, jobKey, rank, FIRST_INCARNATION, pumps, removeDevice, aborts));
+                processes.add(start(job, withCache(command, cache, rank, FIRST_INCARNATION), device, jobKey, rank, FIRST_INCARNATION,
+                        pumps, removeDevice, aborts));
                 listener.started(rank, FIRST_INCARNATION, processes.get(rank));
             }
             Restarter restarter = (rank, incarnation) -> {
-                Process p = start(job, command, device, jobKey, rank, incarnation, pumps, removeDevice, aborts);
+                Process p = start(job, withCache(command, cache, rank, incarnation), device, jobKey, rank, incarnation, pumps,
+                        removeDevice, aborts);
                 processes.set(rank, p);
                 listener.started(rank, incarnation, p);
                 return p;
             };
             firstFailed = awaitAll(processes, exitCodes, job, restarter, restarts, aborts);
+            // rank 0's first process recorded its classes only if it ran to its end
+            recorded = exitCodes[0] == 0 && restarts.stream().noneMatch(r -> r.rank() == 0);
             for (Thread pump : snapshot(pumps)) {
                 pump.join(Duration.ofSeconds(5));
             }
@@ -202,6 +218,8 @@ public final class ProcessLauncher {
                 // the hook runs anyway
             }
             removed = removeDevice(removeDevice, claim, job, jobKey);
+            boolean made = recorded;
+            cache.ifPresent(c -> c.complete(made));
         }
         return new Outcome(exitCodes, firstFailed, removed, device, restarts, aborts.check());
     }
@@ -295,6 +313,18 @@ public final class ProcessLauncher {
         }
     }
 
+    /** The command of {@code rank}'s {@code incarnation}: the AOT cache's options, if one is used, right after the java executable. */
+    private static List<String> withCache(List<String> command, Optional<RankStartCache.Job> cache, int rank, int incarnation) {
+        if (cache.isEmpty()) {
+            return command;
+        }
+        List<String> withCache = new ArrayList<>(command.size() + 3);
+        withCache.add(command.getFirst());
+        withCache.addAll(cache.get().options(rank, incarnation));
+        withCache.addAll(command.subList(1, command.size()));
+        return withCache;
+    }
+
     /** Starts one process of {@code rank} as {@code incarnation}, its output copied with its rank as prefix. */
     private Process start(Job job, List<String> command, Path device, long jobKey, int rank, int incarnation, List<Thread> pumps,
                           boolean removeDevice, AbortWatch aborts) {
@@ -325,9 +355,10 @@ public final class ProcessLauncher {
         } catch (IOException e) {
             throw new LockstepException(ErrorClass.OTHER, "cannot start rank " + rank + " (" + command.getFirst() + "): " + e.getMessage(), e);
         }
+        String notice = RankStartCache.recordNotice(command).orElse(null);
         synchronized (pumps) {
-            pumps.add(pump(process.getInputStream(), out, rank, new RankOutput(verbose)));
-            pumps.add(pump(process.getErrorStream(), err, rank, new RankOutput(verbose)));
+            pumps.add(pump(process.getInputStream(), out, rank, new RankOutput(verbose, notice)));
+            pumps.add(pump(process.getErrorStream(), err, rank, new RankOutput(verbose, notice)));
         }
         return process;
     }

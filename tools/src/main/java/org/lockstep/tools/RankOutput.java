@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
  * an uncaught typed failure ({@code Exception in thread "main" ...LockstepException: [MPI_ERR_ARG] ...}
  * and its stack trace) becomes one line with the failure's class and message; with
  * {@code --verbose} the trace is kept. Other output, including traces of failures that are not
- * Lockstep's typed errors (bugs), passes unchanged.
+ * Lockstep's typed errors (bugs), passes unchanged, but for the one line the JVM prints at the end
+ * of an AOT record the launcher asked for ({@link RankStartCache#recordNotice}).
  */
 final class RankOutput {
     /** A typed failure's first line: the JVM's uncaught report, or a printed trace's first line. */
@@ -19,14 +20,24 @@ final class RankOutput {
             + "|Caused by: |\\s+Suppressed: |\\s+Caused by: )");
 
     private final boolean verbose;
+    private final String launcherNotice;
     private boolean inTypedTrace;
 
     RankOutput(boolean verbose) {
+        this(verbose, null);
+    }
+
+    /** Drops the line {@code launcherNotice} (null: none) wherever it comes. */
+    RankOutput(boolean verbose, String launcherNotice) {
         this.verbose = verbose;
+        this.launcherNotice = launcherNotice;
     }
 
     /** The line to copy for {@code line}, or null to drop it. */
     String filter(String line) {
+        if (launcherNotice != null && line.strip().equals(launcherNotice)) {
+            return null;
+        }
         if (verbose) {
             return line;
         }

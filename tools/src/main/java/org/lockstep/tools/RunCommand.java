@@ -115,6 +115,12 @@ final class RunCommand implements Callable<Integer> {
             description = "Option for every rank's JVM (repeatable; default: -Xms256m -Xmx256m -XX:+AlwaysPreTouch).")
     List<String> jvmOptions;
 
+    @Option(names = "--aot-cache", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Start the ranks' JVMs from an ahead-of-time cache of their classes (JDK 25), kept in DIR (default: "
+                    + "~/.cache/lockstep/aot, or $XDG_CACHE_HOME/lockstep/aot); the first job with a new JDK, jars or JVM options "
+                    + "makes it from rank 0's run, after the job.")
+    String aotCache;
+
     @Option(names = "--jfr", paramLabel = "FILE",
             description = "Record the job with Flight Recorder, each rank into FILE-rank<r>.jfr (FILE's name with -rank<r>), "
                     + "Lockstep's events included; read one with: jfr print --events org.lockstep.Collective FILE-rank0.jfr.")
@@ -200,8 +206,12 @@ final class RunCommand implements Callable<Integer> {
         ProcessLauncher.Job job = new ProcessLauncher.Job(ranks, program.main(), program.arguments(), Optional.ofNullable(device),
                 jobProperties, jvm, classPath, keepDevice, Duration.ofSeconds(graceSeconds), bindToCore,
                 restartOnFailure ? maxRestarts : 0);
-        ProcessLauncher.Outcome outcome = new ProcessLauncher(System.out, System.err)
-                .verbose(LockstepCommand.verbose(spec.root().commandLine().getParseResult())).run(job);
+        ProcessLauncher launcher = new ProcessLauncher(System.out, System.err)
+                .verbose(LockstepCommand.verbose(spec.root().commandLine().getParseResult()));
+        if (aotCache != null) {
+            launcher.aotCache(aotCache.isEmpty() ? RankStartCache.defaultDirectory() : Path.of(aotCache));
+        }
+        ProcessLauncher.Outcome outcome = launcher.run(job);
         if (flightRecording != null) {
             try {
                 for (Path rankFile : FlightRecording.rankFiles(flightRecording)) {
@@ -290,9 +300,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** {@code --threads}: every rank a thread of this JVM running the program's main ({@link ThreadRanks}). */
     private int runThreads(Program program, Map<String, String> jobProperties) {
-        if (restartOnFailure || device != null || keepDevice || bindToCore || jvmOptions != null) {
-            throw new ParameterException(spec.commandLine(),
-                    "--threads runs the ranks in this JVM: --restart-on-failure, --device, --keep-device, --bind-to-core and --jvm-option are for processes");
+        if (restartOnFailure || device != null || keepDevice || bindToCore || jvmOptions != null || aotCache != null) {
+            throw new ParameterException(spec.commandLine(), "--threads runs the ranks in this JVM: --restart-on-failure, --device, "
+                    + "--keep-device, --bind-to-core, --jvm-option and --aot-cache are for processes");
         }
         if (program.main().endsWith(".jar") || program.main().contains("/")) {
             throw new ParameterException(spec.commandLine(), "--threads needs a main class on --class-path, not " + program.main());
