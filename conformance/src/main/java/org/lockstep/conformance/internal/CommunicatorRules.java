@@ -66,7 +66,8 @@ final class CommunicatorRules {
                 messaging(COMM, 4, REQUIRED, "intercommunicatorsJoinTwoGroups",
                         "createIntercommunicator joins two disjoint groups: point-to-point names remote ranks (statuses too), barrier,"
                                 + " bcast, gather, scatter, allgather, alltoall, reduce and allreduce move data from one group to the"
-                                + " other with ROOT/PROC_NULL roots, merge orders the groups by high, dup isolates its traffic.",
+                                + " other with ROOT/PROC_NULL roots, merge orders the groups by high, dup isolates its traffic; a remote leader"
+                                + " inside the local group is a RANK error at every member, not a hang.",
                         List.of(standard("§7.6.2 MPI_Intercomm_create, MPI_Intercomm_merge"), standard("§6.2.2 intercommunicator collectives"),
                                 mpich("comm/icm.c"), mpich("coll/icbcast.c"), mpich("coll/icallreduce.c")),
                         CommunicatorRules::intercommunicators),
@@ -274,6 +275,9 @@ final class CommunicatorRules {
             evenFirst.close();
             ic.close();
             expectError(ErrorClass.COMM, "a closed intercommunicator", () -> ic.barrier());
+            // a remote leader inside the local group waits in this very creation and would never answer the exchange
+            expectError(ErrorClass.RANK, "a remote leader that is a member of the local group",
+                    () -> half.createIntercommunicator(0, w, even ? 2 : 3, 9));
             half.close();
             checkEquals(6, total[0], "allreduce on the merged communicator");
             checkEquals(even ? 2 + w.rank() / 2 : w.rank() / 2, oddFirstRank, "rank after merge(high = even): the odd group first");

@@ -59,12 +59,13 @@ final class IntercommunicatorCreation {
             } catch (LockstepException e) {
                 leaderFailure = e;
                 outcome[0] = LEADER_FAILED;
+                outcome[2] = e.errorClass().ordinal(); // the members fail with the leader's class
             }
         }
         local.bcast(MemorySegment.ofArray(outcome), outcome.length, Datatype.LONG, localLeader);
         if (outcome[0] == LEADER_FAILED) {
-            throw leaderFailure != null ? leaderFailure : new LockstepException(ErrorClass.ARG,
-                    "the local leader (rank " + localLeader + ") could not reach the remote leader over the peer communicator");
+            throw leaderFailure != null ? leaderFailure : new LockstepException(ErrorClass.values()[(int) outcome[2]],
+                    "the local leader (rank " + localLeader + ") could not make the intercommunicator with the remote leader");
         }
         if (local.rank() != localLeader) {
             remoteWorld = new int[(int) outcome[2]];
@@ -94,6 +95,14 @@ final class IntercommunicatorCreation {
         if (remoteLeader < 0 || remoteLeader >= peer.size() || remoteLeader == peer.rank()) {
             throw new LockstepException(ErrorClass.RANK, "remote leader " + remoteLeader + " is not another rank of the peer communicator"
                     + " (size " + peer.size() + ", this rank " + peer.rank() + ")");
+        }
+        int remoteLeaderWorld = peer.group().worldRank(remoteLeader);
+        for (int l : localWorld) {
+            if (l == remoteLeaderWorld) {
+                // that rank waits in this group's creation, not at the exchange: it would never answer
+                throw new LockstepException(ErrorClass.RANK, "remote leader " + remoteLeader + " of the peer communicator is a member of"
+                        + " the local group (world rank " + remoteLeaderWorld + "); it must lead the other group");
+            }
         }
         long[] mine = {outcome[1], localWorld.length};
         long[] theirs = new long[2];
