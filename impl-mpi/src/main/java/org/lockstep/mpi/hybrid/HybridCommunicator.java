@@ -166,16 +166,16 @@ final class HybridCommunicator extends AbstractCommunicator {
         return onLocal ? new LocalRequest(request) : request;
     }
 
-    /**
-     * Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere, and its
-     * progress agents (the targets of its point-to-point windows, whose origins may wait for this
-     * rank's wait to end); whether anything moved.
-     */
     /** A back-off for a wait of this rank's, by how many ranks share the machine's cores. */
     IdleStrategy newIdleStrategy() {
         return new IdleStrategy(world.idlePolicy());
     }
 
+    /**
+     * Moves what a rank waiting on {@code onLocal}'s transport has pending elsewhere, and its
+     * progress agents (the targets of its point-to-point windows, whose origins may wait for this
+     * rank's wait to end); whether anything moved.
+     */
     boolean progressBeside(boolean onLocal, int round) {
         boolean moved = matching.hasPending() && matching.progress();
         moved |= ProgressAgents.advance();
