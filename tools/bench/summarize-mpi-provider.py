@@ -36,12 +36,22 @@ for mpi in sorted({n.rsplit('-', 1)[1] for n in pp if n.startswith('pingpong-')}
 for name in sorted(n for n in coll if n.startswith('collectives-java-')):
     mpi_np = name[len('collectives-java-'):]
     java, c = coll[name], coll.get('collectives-c-' + mpi_np, {})
+    # C in the provider's library state (C_STATES=provider): Java against it is the Java layer alone
+    c_provider = coll.get('collectives-cprovider-' + mpi_np)
     print(f'\ncollectives, {mpi_np.replace("-", " np=")}: max over ranks of each rank\'s median µs\n')
-    print('| op | bytes | Java µs | C µs | Java / C |')
-    print('|---|---:|---:|---:|---:|')
-    for key in sorted(set(java) | set(c)):
+    if c_provider is None:
+        print('| op | bytes | Java µs | C µs | Java / C |')
+        print('|---|---:|---:|---:|---:|')
+    else:
+        print('| op | bytes | Java µs | C µs | Java / C | C, provider state µs | Java / C provider state |')
+        print('|---|---:|---:|---:|---:|---:|---:|')
+    for key in sorted(set(java) | set(c) | set(c_provider or {})):
         ratio = statistics.median(java[key]) / statistics.median(c[key]) if java.get(key) and c.get(key) else None
-        print(f"| {key[0]} | {key[1]} | {cell(java.get(key))} | {cell(c.get(key))} | {f'{ratio:.2f}' if ratio else '–'} |")
+        line = f"| {key[0]} | {key[1]} | {cell(java.get(key))} | {cell(c.get(key))} | {f'{ratio:.2f}' if ratio else '–'} |"
+        if c_provider is not None:
+            alone = statistics.median(java[key]) / statistics.median(c_provider[key]) if java.get(key) and c_provider.get(key) else None
+            line += f" {cell(c_provider.get(key))} | {f'{alone:.2f}' if alone else '–'} |"
+        print(line)
 def med(runs, key):
     values = runs.get(key)
     return statistics.median(values) if values else None
