@@ -2,6 +2,7 @@ package org.lockstep.api;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -35,5 +36,28 @@ public record JobOptions(int ranks, Map<String, String> properties) {
     public long longProperty(String key, long defaultValue) {
         String value = properties.get(key);
         return value == null ? defaultValue : Sizes.parse(key, value);
+    }
+
+    /** A count of at least 1 ({@code counting} names what it counts, for the error), if set; see {@link #positiveInt}. */
+    public OptionalInt positiveIntProperty(String key, String counting) {
+        String value = properties.get(key);
+        return value == null ? OptionalInt.empty() : OptionalInt.of(positiveInt(key, value, counting));
+    }
+
+    /**
+     * {@code value}, the setting of {@code key}, as a whole number of at least 1; anything else is an
+     * {@link ErrorClass#ARG} error naming the key, what it counts and the value given.
+     */
+    public static int positiveInt(String key, String value, String counting) {
+        int count;
+        try {
+            count = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            count = 0;
+        }
+        if (count < 1) {
+            throw new LockstepException(ErrorClass.ARG, key + " must be a number of " + counting + " (at least 1), got '" + value + "'");
+        }
+        return count;
     }
 }

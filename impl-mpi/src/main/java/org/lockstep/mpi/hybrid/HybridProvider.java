@@ -94,17 +94,7 @@ public final class HybridProvider implements LockstepProvider {
         String pretend = options.property(HOST_OF_PROPERTY).orElse(System.getProperty(HOST_OF_PROPERTY));
         long key;
         if (pretend != null) {
-            int perHost;
-            try {
-                perHost = Integer.parseInt(pretend.trim());
-            } catch (NumberFormatException e) {
-                perHost = 0;
-            }
-            if (perHost < 1) {
-                throw new LockstepException(ErrorClass.ARG, HOST_OF_PROPERTY + " must be a number of ranks per host (at least 1), got '"
-                        + pretend + "'");
-            }
-            key = world.rank() / perHost;
+            key = world.rank() / JobOptions.positiveInt(HOST_OF_PROPERTY, pretend, "ranks per host");
         } else if (env.containsKey(HOST_ENVIRONMENT)) {
             key = env.get(HOST_ENVIRONMENT).hashCode() & 0x7fffffffL;
         } else {

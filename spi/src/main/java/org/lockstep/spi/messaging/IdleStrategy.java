@@ -4,7 +4,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.lockstep.api.ErrorClass;
 import org.lockstep.api.JobOptions;
-import org.lockstep.api.LockstepException;
 
 /**
  * Back-off for polling loops, by elapsed time: busy-spin first, then yield, then park in growing
@@ -73,21 +72,7 @@ public final class IdleStrategy {
          * says so; a value that is not a positive number is an {@link ErrorClass#ARG} error.
          */
         public static int ranksOnThisHost(JobOptions options, int jobRanksHere) {
-            String declared = options.property(RANKS_ON_HOST_PROPERTY).orElse(null);
-            if (declared == null) {
-                return jobRanksHere;
-            }
-            int ranks;
-            try {
-                ranks = Integer.parseInt(declared.trim());
-            } catch (NumberFormatException e) {
-                ranks = 0;
-            }
-            if (ranks < 1) {
-                throw new LockstepException(ErrorClass.ARG, RANKS_ON_HOST_PROPERTY + " must be a number of ranks (at least 1), got '"
-                        + declared + "'");
-            }
-            return Math.max(ranks, jobRanksHere);
+            return Math.max(options.positiveIntProperty(RANKS_ON_HOST_PROPERTY, "ranks").orElse(jobRanksHere), jobRanksHere);
         }
 
         /**
