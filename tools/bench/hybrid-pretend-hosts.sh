@@ -2,7 +2,7 @@
 # The hybrid provider with 4 ranks as 2 pretend hosts of 2 (lockstep.mpi.hostOf=2), Open MPI on TCP only
 # (--mca btl self,tcp) so that traffic between the pretend hosts crosses the network stack: ping-pong of a
 # pair on one host (ranks 0,1: the mailbox transport) and of a pair across hosts (ranks 0,2: MPI over TCP),
-# beside the pure mailbox transport (2 processes) and the mpi provider over TCP (2 processes); then the
+# beside the pure mailbox transport (2 processes, and a pair of 4) and the mpi provider over TCP (2 processes); then the
 # collectives of the 4 ranks, two-level (hybrid) beside flat MPI over TCP (mpi). Interleaved; each run is
 # bracketed by the cache-line probe. Needs the peers' probe (bash bench/peers/setup.sh hw) and the tools
 # module (mvn -q -DskipTests package).
@@ -37,6 +37,8 @@ run() { # name command...: one run, inside WRAP's hold if set (WRAP=quiet on a s
 }
 for rep in $(seq 1 "$reps"); do
     run pingpong-java-mailbox "$root/lockstep" bench pingpong --processes=2 --sizes="$sizes" --iterations=20000
+    # the like figure for a pair of 4 ranks on 2 cores: the mailbox pair of a 4-process job (the other two asleep)
+    run pingpong-java-mailbox4 "$root/lockstep" bench pingpong --processes=4 --sizes="$sizes" --iterations=20000
     run pingpong-java-hybridintra "${tcp4[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 1 --sizes="$sizes" --iterations=20000
     run pingpong-java-hybridinter "${tcp4[@]}" -np 4 "$root/lockstep" bench pingpong "${hybrid[@]}" --echo-rank 2 --sizes="$sizes" --iterations=20000
     run pingpong-java-mpitcp "${tcp2[@]}" -np 2 "$root/lockstep" bench pingpong --provider mpi --sizes="$sizes" --iterations=20000

@@ -2,9 +2,12 @@ package org.lockstep.embsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -124,6 +127,39 @@ class RealProcessorsTest {
             world.free(kept);
         });
         assertEachCallSwappedOnce(report, "allgather", rounds);
+    }
+
+    /**
+     * Allgathers on the two halves of a split, each half spanning both processors of one core
+     * each, so that the halves' calls run at once: a VP that delivered its part waits for the
+     * other processor to pull its block, and must give its partition up meanwhile if a VP of the
+     * other half wants it. Holding it there deadlocked both processors (kit rule EMBSP.01 stopped
+     * after 20 s, once in a CI run): VP 4 held processor 0's core waiting for processor 1's VP 14
+     * to pull, VP 14 waited for that processor's core, held by VP 13 waiting for VP 5 here.
+     */
+    @ParameterizedTest(name = "io={0}")
+    @ValueSource(strings = {"sync", "mmap"})
+    void allgathersOfTwoHalvesAtOnceDoNotHoldEachOthersCores(String io) {
+        int v = 8;
+        int rounds = 200;
+        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> run(TestJobs.job(v, 1, MU, B).with(EmBspOptions.IO, io), 2,
+                world -> {
+                    Communicator half = world.split(world.rank() % 2, -world.rank());
+                    MemorySegment mine = world.allocate(8);
+                    MemorySegment all = world.allocate(8L * half.size());
+                    for (int round = 0; round < rounds; round++) {
+                        mine.set(ValueLayout.JAVA_LONG, 0, 1000L * round + world.rank());
+                        half.allgather(mine, 1, Datatype.LONG, all);
+                        for (int r = 0; r < half.size(); r++) {
+                            long expected = 1000L * round + (world.rank() % 2 + 2L * (half.size() - 1 - r));
+                            assertEquals(expected, all.getAtIndex(ValueLayout.JAVA_LONG, r), "round " + round + ": rank " + r
+                                    + " of the half at world rank " + world.rank());
+                        }
+                    }
+                    world.free(all);
+                    world.free(mine);
+                    half.close();
+                }), "the halves' allgathers deadlocked");
     }
 
     /** {@code calls} records of {@code operation}, each within its bounds, its swaps within one out and in per VP. */

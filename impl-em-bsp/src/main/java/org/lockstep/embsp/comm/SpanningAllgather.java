@@ -121,7 +121,9 @@ final class SpanningAllgather {
         if (span.fetcher == rank) {
             deliverMissing(c, call, all, displs, cache);
         }
-        calls.awaitHolding(() -> everyoneHasEverything(group, call) || span.failure != null,
+        // the pulls from elsewhere depend on VPs there, which may wait for a partition held by a VP waiting so for us:
+        // this wait gives the partition up when it is wanted (served pulls wake call.finished)
+        calls.await(c, call, () -> everyoneHasEverything(group, call) || span.failure != null, call.finished,
                 "allgather waiting for the other real processors to pull this processor's blocks");
         if (span.failure != null) {
             throw span.failure;
