@@ -11,7 +11,7 @@
  * median and p99 per size; rank 0 prints the maximum over ranks.
  *
  * Build: bash bench/peers/setup.sh mpi (or mpicc -O2 -o halo bench/peers/mpi/halo.c)
- * Run:   mpirun -np 2 ./halo [n,n,...] [seconds-per-row]
+ * Run:   mpirun -np 2 ./halo [n,n,...] [seconds-per-row] [variant,variant,...]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -177,6 +177,17 @@ static void row(const char *variant, int n, double seconds, int rank, int size) 
     free(b.next);
 }
 
+/* Whether the comma-separated list names the variant. */
+static int listed(const char *list, const char *name) {
+    size_t len = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, size;
@@ -187,6 +198,8 @@ int main(int argc, char **argv) {
         strncpy(sizes, argv[1], sizeof sizes - 1);
     }
     double seconds = argc > 2 ? atof(argv[2]) : 0.5;
+    /* the variants to time, as `lockstep bench halo --variants` (default: all three) */
+    const char *only = argc > 3 ? argv[3] : "vector,persistent,neighbor";
     /* one grid for every row, as a stencil code makes it once (and as lockstep bench halo does) */
     int px = size >= 4 ? 2 : size, dims[2] = {size / px, px}, periods[2] = {0, 0};
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
@@ -194,7 +207,9 @@ int main(int argc, char **argv) {
     for (char *tok = strtok(sizes, ","); tok; tok = strtok(NULL, ",")) {
         int n = atoi(tok);
         for (int v = 0; v < 3; v++) {
-            row(variants[v], n, seconds, rank, size);
+            if (listed(only, variants[v])) {
+                row(variants[v], n, seconds, rank, size);
+            }
         }
     }
     MPI_Comm_free(&grid);
