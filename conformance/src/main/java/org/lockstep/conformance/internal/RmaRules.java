@@ -68,10 +68,10 @@ final class RmaRules {
                         List.of(standard("§12.5.4 MPI_Win_flush, MPI_Win_flush_all, MPI_Win_lock_all"), mpich("rma/flush.c")),
                         RmaRules::flush),
                 messaging(RMA, 5, REQUIRED, "accumulatesAreAtomic",
-                        "Concurrent accumulates (SUM) and fetch-and-ops under lockAll from every rank on one element add up"
-                                + " exactly, and the fetched values are distinct tickets.",
+                        "Concurrent accumulates (SUM), fetch-and-ops and get-accumulates under lockAll from every rank, each kind"
+                                + " on one element, add up exactly, and the values fetched from each element are distinct tickets.",
                         List.of(standard("§12.7.1 atomicity of accumulate functions"), mpich("rma/fetch_and_op.c"),
-                                mpich("rma/accfence2.c")), RmaRules::accumulateAtomicity),
+                                mpich("rma/accfence2.c"), mpich("rma/atomic_rmw_gacc.c")), RmaRules::accumulateAtomicity),
                 messaging(RMA, 6, REQUIRED, "compareAndSwapIsAtomic",
                         "Every rank increments one element by compareAndSwap (v for v + 1, v the value it last saw): each value is"
                                 + " replaced by exactly one successful swap, and the element ends at the number of them.",
@@ -295,14 +295,16 @@ final class RmaRules {
         for (int n : c.rankCounts(2, 4)) {
             c.runClean(n, "accumulates and fetch-and-ops on one element from every rank", rank -> {
                 Communicator w = rank.comm();
-                Window win = w.allocateWindow(16, 8, Info.EMPTY);
+                Window win = w.allocateWindow(24, 8, Info.EMPTY);
                 win.segment().fill((byte) 0);
                 win.fence();
                 long[] tickets = new long[perRank];
+                long[] fetched = new long[perRank];
                 win.lockAll();
                 for (int i = 0; i < perRank; i++) {
                     win.accumulate(one(1), 1, Datatype.LONG, 0, 0, Op.SUM);
                     win.fetchAndOp(one(1), MemorySegment.ofArray(tickets).asSlice(8L * i, 8), Datatype.LONG, 0, 1, Op.SUM);
+                    win.getAccumulate(one(1), MemorySegment.ofArray(fetched).asSlice(8L * i, 8), 1, Datatype.LONG, 0, 2, Op.SUM);
                     win.flush(0);
                 }
                 win.unlockAll();
@@ -310,8 +312,11 @@ final class RmaRules {
                 if (w.rank() == 0) {
                     checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 0), "the sum of " + perRank * n + " accumulates of 1");
                     checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 8), "the sum of " + perRank * n + " fetch-and-adds of 1");
+                    checkEquals((long) perRank * n, win.segment().get(ValueLayout.JAVA_LONG, 16),
+                            "the sum of " + perRank * n + " get-accumulates of 1");
                 }
                 checkEachValueOnce(w, tickets, "fetch-and-add ticket");
+                checkEachValueOnce(w, fetched, "get-accumulate ticket");
                 win.free();
             });
         }

@@ -191,7 +191,7 @@ public final class Mutants {
                         + " epoch open", List.of("RMA.13"), WindowBreakages.FenceAssertionsIgnored::new),
                 windows("TARGET_LAYOUT_IGNORED", "put, get and accumulate lay out the target as the origin, ignoring the target's"
                         + " own count and type", List.of("RMA.14"), WindowBreakages.TargetLayoutIgnored::new),
-                windows("ACCUMULATE_NOT_ATOMIC", "accumulate, fetchAndOp and compareAndSwap are a get and a later put, so a"
+                windows("ACCUMULATE_NOT_ATOMIC", "accumulate, getAccumulate, fetchAndOp and compareAndSwap are a get and a later put, so a"
                         + " concurrent update is lost", List.of("RMA.05", "RMA.06"), WindowBreakages.AccumulateNotAtomic::new),
                 windows("SHARED_QUERY_OWN_PART", "sharedQuery gives the caller's own part whatever rank it names", List.of("RMA.07"),
                         WindowBreakages.SharedQueryOwnPart::new),

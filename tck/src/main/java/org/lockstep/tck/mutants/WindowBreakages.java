@@ -296,6 +296,13 @@ final class WindowBreakages {
             write(value, count, type, target, disp);
         }
 
+        public void getAccumulate(MemorySegment origin, MemorySegment result, long count, Datatype type, int target, long disp, Op op) {
+            MemorySegment value = read(count, type, target, disp);
+            MemorySegment.copy(value, 0, result, 0, value.byteSize());
+            op.apply(origin, value, count, type);
+            write(value, count, type, target, disp);
+        }
+
         public void fetchAndOp(MemorySegment origin, MemorySegment result, Datatype type, int target, long disp, Op op) {
             MemorySegment value = read(1, type, target, disp);
             MemorySegment.copy(value, 0, result, 0, value.byteSize());
