@@ -1,6 +1,8 @@
 """What summarize-halo.py and summarize-rma.py share: the runs of tools/bench/side-by-side.sh (files SIDE-NP-REP.txt of
 sides lockstep, base and openmpi), one table row per key with each side's median over its runs, every run in brackets,
-Lockstep / Open MPI and, with a base side, Lockstep / base; then every run's probe readings and load."""
+Lockstep / Open MPI and, with a base side, Lockstep / base; then every run's probe readings and load; and like_placed, the
+same rows over the runs of one placement only (near at both probe readings, or far at both), near with near and far
+with far."""
 import glob
 import os
 import re
@@ -9,11 +11,28 @@ import statistics
 SIDES = ("lockstep", "base", "openmpi")
 
 
-def collect(out, key_of):
-    """{side: {key: [value per run]}}, key_of(fields) giving (key, value) or None for a line's fields."""
+# Cache-line round trip (ns) below which the probe reads the two vCPUs as near: 25-55 near, 150-250 far on the hosts so far.
+NEAR_NS = float(os.environ.get("NEAR_NS", "100"))
+
+
+def placement(path):
+    """near or far if both of the run's probe readings say so, else moved (or unknown, without a PROBE line)."""
+    for line in open(path):
+        if line.startswith("PROBE"):
+            f = dict(re.findall(r"(\w+)=([\w.]+)", line))
+            near = [float(f[k]) < NEAR_NS for k in ("before_ns", "after_ns")]
+            return "near" if all(near) else "far" if not any(near) else "moved"
+    return "unknown"
+
+
+def collect(out, key_of, where=None):
+    """{side: {key: [value per run]}}, key_of(fields) giving (key, value) or None for a line's fields; where, if given,
+    the placement the runs must have."""
     runs = {who: {} for who in SIDES}
     for who in SIDES:
         for path in sorted(glob.glob(os.path.join(out, who + "-*.txt"))):
+            if where and placement(path) != where:
+                continue
             for line in open(path):
                 found = key_of(dict(re.findall(r"(\w+)=([\w.]+)", line)))
                 if found:
@@ -47,6 +66,16 @@ def table(runs, columns, describe):
         if with_base:
             line += f" {med['lockstep'].get(key, nan) / med['base'].get(key, nan):.2f} |"
         print(line)
+
+
+def like_placed(out, key_of, columns, describe):
+    """The table of each placement of which both Lockstep and Open MPI have runs: near with near, far with far."""
+    for where in ("near", "far"):
+        runs = collect(out, key_of, where)
+        runs["base"] = {}
+        if runs["lockstep"] and runs["openmpi"]:
+            print(f"\n{where} with {where} (both probe readings {'<' if where == 'near' else '>='} {NEAR_NS:g} ns):\n")
+            table(runs, columns, describe)
 
 
 def probes(out):

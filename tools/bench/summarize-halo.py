@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side table of halo-vs-openmpi.sh's runs: per (np, variant, n), the median over runs of Lockstep's and
 Open MPI's median exchange time, every run in brackets, and the ratio of the medians (with a "base" side, BASE_ROOT,
-its column and this checkout's time over base's); then every run's probe readings (ns, before and after) and load."""
+its column and this checkout's time over base's); then the rows near with near and far with far (runs of one placement
+at both probe readings), and every run's probe readings (ns, before and after) and load."""
 import sys
 
 import side_by_side
@@ -16,6 +17,7 @@ def key_of(f):
 def main(out):
     runs = side_by_side.collect(out, key_of)
     side_by_side.table(runs, ["np", "variant", "n", "column bytes"], lambda k: (k[0], k[1], k[2], 8 * k[2]))
+    side_by_side.like_placed(out, key_of, ["np", "variant", "n", "column bytes"], lambda k: (k[0], k[1], k[2], 8 * k[2]))
     side_by_side.probes(out)
 
 

@@ -21,6 +21,7 @@ def main(out):
             plain = med.get((np_, "plain", op, size))
             if mode == "shared" and plain:
                 print(f"{who} np={np_}: shared-window {op} / plain {op} = {value / plain:.2f}")
+    side_by_side.like_placed(out, key_of, ["np", "mode", "op", "bytes"], lambda k: k)
     side_by_side.probes(out)
 
 
