@@ -6,7 +6,8 @@
  * eight requests made once with Send_init/Recv_init, then Startall + Waitall per exchange;
  * "neighbor": over a py x px Cartesian communicator (MPI_Cart_create once for all rows, no periods), the four edges
  * packed into one buffer (north, south, west, east: MPI's neighbour order), one
- * MPI_Neighbor_alltoall, and the four halos unpacked from the other (PROC_NULL ones left alone).
+ * MPI_Neighbor_alltoall, and the four halos unpacked from the other (PROC_NULL ones left alone);
+ * "alltoall" (only when named): that MPI_Neighbor_alltoall of the packed edges alone, no packing or unpacking.
  * Between timed exchanges: one untimed Jacobi sweep and an untimed barrier. Each rank keeps its
  * median and p99 per size; rank 0 prints the maximum over ranks.
  *
@@ -115,6 +116,10 @@ static void sweep(Block *b) {
 }
 
 static void exchange(Block *b, MPI_Request *req, int persistent, int neighbor) {
+    if (neighbor == 2) {
+        MPI_Neighbor_alltoall(b->edges, b->n, MPI_DOUBLE, b->halos, b->n, MPI_DOUBLE, b->cart);
+        return;
+    }
     if (neighbor) {
         neighbor_exchange(b);
         return;
@@ -131,7 +136,7 @@ static void row(const char *variant, int n, double seconds, int rank, int size) 
     Block b;
     setup(&b, n, rank, size);
     int persistent = strcmp(variant, "persistent") == 0;
-    int neighbor = strcmp(variant, "neighbor") == 0;
+    int neighbor = strcmp(variant, "neighbor") == 0 ? 1 : strcmp(variant, "alltoall") == 0 ? 2 : 0;
     MPI_Request req[8];
     if (persistent) {
         post(&b, req, 1);
@@ -203,10 +208,10 @@ int main(int argc, char **argv) {
     /* one grid for every row, as a stencil code makes it once (and as lockstep bench halo does) */
     int px = size >= 4 ? 2 : size, dims[2] = {size / px, px}, periods[2] = {0, 0};
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
-    const char *variants[3] = {"vector", "persistent", "neighbor"};
+    const char *variants[4] = {"vector", "persistent", "neighbor", "alltoall"};
     for (char *tok = strtok(sizes, ","); tok; tok = strtok(NULL, ",")) {
         int n = atoi(tok);
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < 4; v++) {
             if (listed(only, variants[v])) {
                 row(variants[v], n, seconds, rank, size);
             }

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
  * isend and a wait for all, per exchange; {@code persistent}: the same eight operations made once
  * with recvInit/sendInit, then started and waited for at each exchange; {@code neighbor}: over a
  * py x px Cartesian communicator, the four edges packed into one buffer (north, south, west, east:
- * MPI's neighbour order), one neighborAlltoall, the halos unpacked. An untimed Jacobi sweep
+ * MPI's neighbour order), one neighborAlltoall, the halos unpacked; {@code alltoall} (not in the default
+ * list): that neighborAlltoall of the packed edges alone, without packing or unpacking. An untimed Jacobi sweep
  * and barrier separate timed exchanges; the row is the maximum over ranks of each rank's median.
  */
 @Command(name = "halo", mixinStandardHelpOptions = true,
@@ -43,7 +44,7 @@ import picocli.CommandLine.Spec;
 final class HaloBenchCommand implements Callable<Integer> {
     /** How one exchange is made. */
     enum Variant {
-        VECTOR, PERSISTENT, NEIGHBOR
+        VECTOR, PERSISTENT, NEIGHBOR, ALLTOALL
     }
 
     private static final int CALIBRATION_STEPS = 21;
@@ -60,8 +61,8 @@ final class HaloBenchCommand implements Callable<Integer> {
     List<Integer> sizes;
 
     @Option(names = "--variants", paramLabel = "V,V,...", defaultValue = "vector,persistent,neighbor", split = ",",
-            description = "Variants to time, of vector, persistent, neighbor (default: ${DEFAULT-VALUE}); a profile of one"
-                    + " sees only its warm-up and rows.")
+            description = "Variants to time, of vector, persistent, neighbor, alltoall (neighbor's neighborAlltoall alone;"
+                    + " default: ${DEFAULT-VALUE}); a profile of one sees only its warm-up and rows.")
     List<String> variants;
 
     @Option(names = "--budget", paramLabel = "SECONDS", defaultValue = "0.5", description = "Time per row (default: ${DEFAULT-VALUE}).")
@@ -94,7 +95,7 @@ final class HaloBenchCommand implements Callable<Integer> {
             try {
                 timed.add(Variant.valueOf(name.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--variants: no variant " + name + " (vector, persistent, neighbor)");
+                throw new ParameterException(spec.commandLine(), "--variants: no variant " + name + " (vector, persistent, neighbor, alltoall)");
             }
         }
         if (org.lockstep.api.LaunchEnvironment.current().isEmpty()) {
@@ -202,6 +203,11 @@ final class HaloBenchCommand implements Callable<Integer> {
             }
         }
 
+        /** The {@code alltoall} variant: the neighbor variant's neighborAlltoall of the packed edges, nothing else. */
+        void neighborAlltoallAlone() {
+            cart.neighborAlltoall(MemorySegment.ofArray(edges), n, Datatype.DOUBLE, MemorySegment.ofArray(halos));
+        }
+
         private MemorySegment at(int row, int col) {
             return segment.asSlice(((long) row * width + col) * Double.BYTES);
         }
@@ -251,6 +257,8 @@ final class HaloBenchCommand implements Callable<Integer> {
     private static void exchange(Block b, Variant variant, PersistentRequest[] persistent) {
         if (variant == Variant.NEIGHBOR) {
             b.neighborExchange();
+        } else if (variant == Variant.ALLTOALL) {
+            b.neighborAlltoallAlone();
         } else if (persistent != null) {
             PersistentRequest.startAll(persistent);
             Request.waitAll(persistent);
