@@ -3,10 +3,12 @@ package org.lockstep.pcie.mailbox;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -121,6 +123,43 @@ class WindowTest {
             if (world.rank() == 0) {
                 assertEquals(60, win.segment().get(ValueLayout.JAVA_LONG, 0));
             }
+            win.free();
+        });
+    }
+
+    /**
+     * A device window's passive target does nothing: its accesses are copies and its locks device words,
+     * with no message. Rank 1 waits outside the library (on a latch) while rank 0 locks it, puts, gets,
+     * accumulates and unlocks; only then is rank 1 let go. The point-to-point default would keep rank
+     * 0's first lock waiting for rank 1 to serve it, and the latch would time out.
+     */
+    @Test
+    void aDeviceWindowsPassiveTargetNeedsNothingFromItsRank() {
+        CountDownLatch done = new CountDownLatch(1);
+        TestWorlds.run(2, world -> {
+            Window win = window(world, 16, true);
+            win.fence();
+            if (world.rank() == 1) {
+                try {
+                    assertTrue(done.await(30, TimeUnit.SECONDS), "rank 0's passive-target epochs on rank 1 did not end");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                assertEquals(42L, win.segment().get(ValueLayout.JAVA_LONG, 0));
+                assertEquals(7L, win.segment().get(ValueLayout.JAVA_LONG, 8));
+            } else {
+                long[] got = new long[2];
+                win.lock(Window.LockType.EXCLUSIVE, 1);
+                win.put(MemorySegment.ofArray(new long[] {42}), 1, Datatype.LONG, 1, 0);
+                win.unlock(1);
+                win.lock(Window.LockType.SHARED, 1);
+                win.accumulate(MemorySegment.ofArray(new long[] {7}), 1, Datatype.LONG, 1, 1, Op.SUM);
+                win.get(MemorySegment.ofArray(got), 2, Datatype.LONG, 1, 0);
+                win.unlock(1);
+                assertArrayEquals(new long[] {42, 7}, got);
+                done.countDown();
+            }
+            win.fence();
             win.free();
         });
     }
