@@ -5,16 +5,19 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.lockstep.api.LockstepException;
 import org.lockstep.api.LockstepProvider;
 import org.lockstep.conformance.Capabilities;
+import org.lockstep.conformance.Capability;
 import org.lockstep.conformance.DeviceTarget;
 import org.lockstep.conformance.MessagingTarget;
 import org.lockstep.conformance.Rule;
@@ -118,8 +121,13 @@ public final class Tck {
                 // one job holds every world: as many processes as the largest rank count of any rule
                 int ranks = configuration.maxRanks().orElse(steps.stream().flatMap(st -> st.settings().rankCounts().stream())
                         .mapToInt(Integer::intValue).max().orElse(2));
+                // Rank processes joined by a launcher are one job with one set of properties: the kit can neither interpose
+                // on the device they map nor give a world its own (checkpoint) properties, so rules needing either are skipped.
+                Set<Capability> launchedFeatures = EnumSet.noneOf(Capability.class);
+                launchedFeatures.addAll(profile.capabilities().features());
+                launchedFeatures.removeAll(EnumSet.of(Capability.DEVICE_TRANSPORT, Capability.PERSISTENCE));
                 LaunchPlan plan = new LaunchPlan(provider.name(), profile.properties(), profile.capabilities().indirectionThreshold(),
-                        profile.capabilities().features(), steps);
+                        launchedFeatures, steps);
                 notes.add("messaging rules ran in jobs of " + ranks + " rank processes started by " + configuration.launcher().get().command()
                         + " " + String.join(" ", configuration.launcher().get().flags()));
                 try {

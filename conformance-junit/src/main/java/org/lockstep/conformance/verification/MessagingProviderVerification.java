@@ -340,6 +340,11 @@ public abstract class MessagingProviderVerification {
     }
 
     @Test
+    public void required_PT2PT_39_persistentSendsOfEveryModeAndImrecv() {
+        verify("PT2PT.39");
+    }
+
+    @Test
     public void required_COLL_08_gatherScatterFamilyPlaceEveryBlock() {
         verify("COLL.08");
     }
@@ -362,6 +367,11 @@ public abstract class MessagingProviderVerification {
     @Test
     public void required_COLL_12_nonBlockingBarrierBcastAllreduceKeepTheirOrder() {
         verify("COLL.12");
+    }
+
+    @Test
+    public void required_COLL_13_persistentCollectivesOfEveryForm() {
+        verify("COLL.13");
     }
 
     @Test
@@ -412,6 +422,11 @@ public abstract class MessagingProviderVerification {
     @Test
     public void required_COMM_10_intercommunicatorNonBlockingCollectives() {
         verify("COMM.10");
+    }
+
+    @Test
+    public void required_COMM_11_splitTypeSharedPartitionsByKey() {
+        verify("COMM.11");
     }
 
     @Test

@@ -20,10 +20,12 @@ public final class Catalog {
         all.addAll(CollectiveRules.rules());
         all.addAll(DatatypeRules.rules());
         all.addAll(CollectiveFamilyRules.rules());
+        all.addAll(PersistentCollectiveRules.rules());
         all.addAll(CommunicatorRules.rules());
         all.addAll(IntercommunicatorVectorRules.rules());
         all.addAll(IntercommunicatorNonBlockingRules.rules());
         all.addAll(PredefinedAttributeRules.rules());
+        all.addAll(SplitTypeRules.rules());
         all.addAll(CheckpointRules.rules());
         all.addAll(ExternalMemoryRules.rules());
         all.addAll(ProcessRules.rules());

@@ -46,8 +46,8 @@ final class CollectiveFamilyRules {
                         List.of(standard("§6.10 reduce-scatter"), standard("§6.11.2 exclusive scan"), mpich("coll/redscat.c"),
                                 mpich("coll/exscan.c")), CollectiveFamilyRules::reduceScatterAndExscan),
                 messaging(COLL, 10, REQUIRED, "nonBlockingCollectivesMatchTheBlockingOnes",
-                        "Every non-blocking collective, started together with the others and completed in reverse order, gives what its"
-                                + " blocking form gives.",
+                        "Every non-blocking collective (ialltoallw and ireduce_scatter too), started together with the others and completed"
+                                + " in reverse order, gives what its blocking form gives.",
                         List.of(standard("§6.12 nonblocking collective operations"), mpich("coll/nonblocking2.c"), mpich("coll/nonblocking3.c")),
                         CollectiveFamilyRules::nonBlocking),
                 messaging(COLL, 11, REQUIRED, "persistentCollectivesRestart",
@@ -238,10 +238,14 @@ final class CollectiveFamilyRules {
                 long[] counts = new long[p];
                 long[] displs = new long[p];
                 Arrays.fill(counts, b);
+                long[] byteDispls = new long[p];
+                Datatype[] types = new Datatype[p];
+                Arrays.fill(types, Datatype.LONG);
                 for (int r = 0; r < p; r++) {
                     displs[r] = (long) r * b;
+                    byteDispls[r] = (long) r * b * Long.BYTES;
                 }
-                long[][] got = new long[13][];
+                long[][] got = new long[14][];
                 for (int i = 0; i < got.length; i++) {
                     got[i] = new long[b * p];
                 }
@@ -264,11 +268,14 @@ final class CollectiveFamilyRules {
                     w.ireduceScatterBlock(MemorySegment.ofArray(all), MemorySegment.ofArray(got[9]), b, Datatype.LONG, Op.SUM),
                     w.iscan(MemorySegment.ofArray(mine), MemorySegment.ofArray(got[10]), b, Datatype.LONG, Op.SUM),
                     w.iexscan(MemorySegment.ofArray(mine), MemorySegment.ofArray(got[11]), b, Datatype.LONG, Op.SUM),
+                    w.ialltoallw(MemorySegment.ofArray(myAlltoall), counts, byteDispls, types, MemorySegment.ofArray(got[12]), counts,
+                            byteDispls, types),
+                    w.ireduceScatter(MemorySegment.ofArray(all), MemorySegment.ofArray(got[13]), counts, Datatype.LONG, Op.SUM),
                     w.ibarrier()};
                 for (int i = r.length - 1; i >= 0; i--) {
                     r[i].await();
                 }
-                long[][] want = new long[12][];
+                long[][] want = new long[14][];
                 for (int i = 0; i < want.length; i++) {
                     want[i] = new long[b * p];
                 }
@@ -284,8 +291,11 @@ final class CollectiveFamilyRules {
                 w.reduceScatterBlock(MemorySegment.ofArray(all), MemorySegment.ofArray(want[9]), b, Datatype.LONG, Op.SUM);
                 w.scan(MemorySegment.ofArray(mine), MemorySegment.ofArray(want[10]), b, Datatype.LONG, Op.SUM);
                 w.exscan(MemorySegment.ofArray(mine), MemorySegment.ofArray(want[11]), b, Datatype.LONG, Op.SUM);
+                w.alltoallw(MemorySegment.ofArray(myAlltoall), counts, byteDispls, types, MemorySegment.ofArray(want[12]), counts,
+                        byteDispls, types);
+                w.reduceScatter(MemorySegment.ofArray(all), MemorySegment.ofArray(want[13]), counts, Datatype.LONG, Op.SUM);
                 String[] names = {"igather", "igatherv", "iscatter", "iscatterv", "iallgather", "iallgatherv", "ialltoall", "ialltoallv",
-                    "ireduce", "ireduce_scatter_block", "iscan", "iexscan"};
+                    "ireduce", "ireduce_scatter_block", "iscan", "iexscan", "ialltoallw", "ireduce_scatter"};
                 for (int i = 0; i < want.length; i++) {
                     checkEquals(Arrays.toString(want[i]), Arrays.toString(got[i]), names[i] + " on rank " + me);
                 }

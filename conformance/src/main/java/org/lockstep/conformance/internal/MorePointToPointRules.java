@@ -59,7 +59,77 @@ final class MorePointToPointRules {
                         "A partitioned send whose parts are marked ready in reverse order, after each part is written, delivers every"
                                 + " part's contents of that moment; parrived turns true for each part, and both sides restart.",
                         List.of(standard("§4 partitioned point-to-point communication"), mpich("part/sendrecv_part.c")),
-                        MorePointToPointRules::partitioned));
+                        MorePointToPointRules::partitioned),
+                messaging(PT2PT, 39, REQUIRED, "persistentSendsOfEveryModeAndImrecv",
+                        "A persistent synchronous send does not complete at any start before its receive is posted, a persistent"
+                                + " buffered send completes at each start before it is received, a persistent ready send to a posted receive"
+                                + " delivers it; imrecv of a matched message delivers exactly it, and a second imrecv of it is a REQUEST error.",
+                        List.of(standard("§3.9 persistent communication requests: MPI_Ssend_init, MPI_Bsend_init, MPI_Rsend_init"),
+                                standard("§3.8.3 matched receives"), mpich("pt2pt/mprobe.c")),
+                        MorePointToPointRules::everyModePersistent));
+    }
+
+    /** Polls of a request that must stay pending (as PT2PT.15's issend). */
+    private static final int STILL_PENDING_POLLS = 2_000;
+
+    private static void everyModePersistent(MessagingRuleContext c) {
+        c.runClean(2, "persistent sends of every mode, and imrecv", rank -> {
+            Communicator w = rank.comm();
+            int starts = 3;
+            int[] data = new int[2];
+            MemorySegment buffer = MemorySegment.ofArray(data);
+            if (w.rank() == 0) {
+                PersistentRequest synchronous = w.ssendInit(buffer, 2, Datatype.INT, 1, 40);
+                w.attachBuffer(MemorySegment.ofArray(new byte[1024]));
+                PersistentRequest buffered = w.bsendInit(buffer, 2, Datatype.INT, 1, 41);
+                PersistentRequest ready = w.rsendInit(buffer, 2, Datatype.INT, 1, 42);
+                for (int k = 0; k < starts; k++) {
+                    data[0] = 10 * k;
+                    data[1] = 10 * k + 1;
+                    synchronous.start();
+                    for (int i = 0; i < STILL_PENDING_POLLS; i++) {
+                        check(synchronous.test().isEmpty(), "a persistent ssend (start " + k + ") completed before its receive was posted");
+                    }
+                    rank.signal("ssend checked " + k);
+                    synchronous.await();
+                    data[0] = 10 * k + 2;
+                    buffered.start();
+                    buffered.await(); // locally: the receive is posted only after the signal below
+                    data[0] = -1; // the buffered copy was taken at start
+                    rank.signal("bsend done " + k);
+                    rank.awaitSignal("rsend posted " + k);
+                    data[0] = 10 * k + 3;
+                    ready.start();
+                    ready.await();
+                }
+                w.detachBuffer();
+                synchronous.free();
+                buffered.free();
+                ready.free();
+                w.send(MemorySegment.ofArray(new int[] {7, 8}), 2, Datatype.INT, 1, 43);
+            } else {
+                int[] got = new int[2];
+                MemorySegment into = MemorySegment.ofArray(got);
+                for (int k = 0; k < starts; k++) {
+                    rank.awaitSignal("ssend checked " + k);
+                    w.recv(into, 2, Datatype.INT, 0, 40);
+                    checkEquals(10 * k, got[0], "persistent ssend, start " + k);
+                    rank.awaitSignal("bsend done " + k);
+                    w.recv(into, 2, Datatype.INT, 0, 41);
+                    checkEquals(10 * k + 2, got[0], "persistent bsend, start " + k + " (the buffer's contents at its start)");
+                    Request posted = w.irecv(into, 2, Datatype.INT, 0, 42);
+                    rank.signal("rsend posted " + k);
+                    posted.await();
+                    checkEquals(10 * k + 3, got[0], "persistent rsend, start " + k);
+                }
+                Message m = w.mprobe(0, 43);
+                Status s = w.imrecv(into, 2, Datatype.INT, m).await();
+                checkEquals(7, got[0], "imrecv of the matched message");
+                checkEquals(0, s.source(), "source of imrecv");
+                expectError(ErrorClass.REQUEST, "a second imrecv of one matched message",
+                        () -> w.imrecv(into, 2, Datatype.INT, m).await());
+            }
+        });
     }
 
     private static void persistentRequests(MessagingRuleContext c) {

@@ -193,6 +193,32 @@ final class ApiBreakages {
         }
     }
 
+    /** A persistent synchronous send is a persistent standard one: it completes without waiting for its receive. */
+    static final class PersistentSsendAsSend {
+        private final Communicator real;
+
+        PersistentSsendAsSend(Communicator real) {
+            this.real = real;
+        }
+
+        public PersistentRequest ssendInit(MemorySegment buffer, long count, Datatype type, int dest, int tag) {
+            return real.sendInit(buffer, count, type, dest, tag);
+        }
+    }
+
+    /** splitType orders each part by rank, ignoring the keys. */
+    static final class SplitTypeIgnoresKey {
+        private final Communicator real;
+
+        SplitTypeIgnoresKey(Communicator real) {
+            this.real = real;
+        }
+
+        public Communicator splitType(Communicator.SplitType type, int key) {
+            return real.splitType(type, 0);
+        }
+    }
+
     /** igather returns a completed request and gathers nothing. */
     static final class IgatherNeverRuns {
         IgatherNeverRuns(Communicator real) {
@@ -212,56 +238,78 @@ final class ApiBreakages {
         }
 
         public PersistentRequest allreduceInit(MemorySegment send, MemorySegment recv, long count, Datatype type, Op op) {
-            PersistentRequest inner = real.allreduceInit(send, recv, count, type, op);
-            return new PersistentRequest() {
-                private boolean ranOnce;
-                private boolean active;
+            return new RunsOnce(real.allreduceInit(send, recv, count, type, op));
+        }
+    }
 
-                @Override
-                public void start() {
-                    if (active) {
-                        inner.start(); // the real one reports the misuse
-                    }
-                    active = true;
-                    if (!ranOnce) {
-                        inner.start();
-                    }
-                }
+    /** A persistent alltoallw runs at its first start only; later starts complete at once with the old result. */
+    static final class PersistentAlltoallwRunsOnce {
+        private final Communicator real;
 
-                @Override
-                public boolean isActive() {
-                    return active;
-                }
+        PersistentAlltoallwRunsOnce(Communicator real) {
+            this.real = real;
+        }
 
-                @Override
-                public void free() {
-                    inner.free();
-                }
+        public PersistentRequest alltoallwInit(MemorySegment send, long[] sendCounts, long[] sendDisplacements, Datatype[] sendTypes,
+                                               MemorySegment recv, long[] recvCounts, long[] recvDisplacements, Datatype[] recvTypes) {
+            return new RunsOnce(real.alltoallwInit(send, sendCounts, sendDisplacements, sendTypes, recv, recvCounts, recvDisplacements,
+                    recvTypes));
+        }
+    }
 
-                @Override
-                public Status await() {
-                    active = false;
-                    if (!ranOnce) {
-                        ranOnce = true;
-                        return inner.await();
-                    }
-                    return Status.empty();
-                }
+    /** A persistent request that starts its real operation the first time only, and later completes at once. */
+    private static final class RunsOnce implements PersistentRequest {
+        private final PersistentRequest inner;
+        private boolean ranOnce;
+        private boolean active;
 
-                @Override
-                public Optional<Status> test() {
-                    return Optional.of(await());
-                }
+        RunsOnce(PersistentRequest inner) {
+            this.inner = inner;
+        }
 
-                @Override
-                public boolean isComplete() {
-                    return true;
-                }
+        @Override
+        public void start() {
+            if (active) {
+                inner.start(); // the real one reports the misuse
+            }
+            active = true;
+            if (!ranOnce) {
+                inner.start();
+            }
+        }
 
-                @Override
-                public void cancel() {
-                }
-            };
+        @Override
+        public boolean isActive() {
+            return active;
+        }
+
+        @Override
+        public void free() {
+            inner.free();
+        }
+
+        @Override
+        public Status await() {
+            active = false;
+            if (!ranOnce) {
+                ranOnce = true;
+                return inner.await();
+            }
+            return Status.empty();
+        }
+
+        @Override
+        public Optional<Status> test() {
+            return Optional.of(await());
+        }
+
+        @Override
+        public boolean isComplete() {
+            return true;
+        }
+
+        @Override
+        public void cancel() {
         }
     }
 
