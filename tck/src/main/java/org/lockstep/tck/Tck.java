@@ -116,7 +116,16 @@ public final class Tck {
             List<Rule> inThisJvm = configuration.launcher().isEmpty() ? rules
                     : rules.stream().filter(r -> r.group().subject() == org.lockstep.conformance.Group.Subject.DEVICE).toList();
             if (configuration.launcher().isPresent()) {
+                // A provider whose checkpoints are durable only with a world's own checkpoint property (the mailbox
+                // transport) cannot run the checkpoint rules in one launched job of fixed properties: skipped, not hung.
+                boolean worldsNeedOwnProperties = profile.capabilities().features().contains(Capability.PERSISTENCE);
+                String providerName = provider.name();
+                rules.stream().filter(r -> worldsNeedOwnProperties && r.group() == org.lockstep.conformance.Group.CKPT)
+                        .forEach(r -> record.accept(new RuleOutcome(r, RuleOutcome.Verdict.SKIPPED, "checkpoint rules need worlds of"
+                                + " their own properties, which a launched job of " + providerName + " cannot give", "",
+                                java.util.OptionalLong.empty(), Duration.ZERO)));
                 List<LaunchPlan.Step> steps = rules.stream().filter(r -> !inThisJvm.contains(r))
+                        .filter(r -> !(worldsNeedOwnProperties && r.group() == org.lockstep.conformance.Group.CKPT))
                         .map(r -> new LaunchPlan.Step(r, settingsOf.apply(r))).toList();
                 // one job holds every world: as many processes as the largest rank count of any rule
                 int ranks = configuration.maxRanks().orElse(steps.stream().flatMap(st -> st.settings().rankCounts().stream())
