@@ -1,7 +1,6 @@
 package org.lockstep.pcie.mailbox;
 
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
-import org.lockstep.pcie.layout.LayoutConstants;
 import org.lockstep.spi.device.ExternalMemory;
 
 /**
@@ -27,11 +26,6 @@ final class PayloadBlocks {
         this.singleCopy = singleCopy;
         this.awaitingRelease = awaitingRelease;
         this.statistics = statistics;
-    }
-
-    /** Heap bytes of a block holding {@code payload} bytes. */
-    static long blockBytes(long payload) {
-        return LayoutConstants.align(HeapBlockDescriptor.blockLength(payload), LayoutConstants.CACHE_LINE);
     }
 
     /** Bytes of this rank's heap partition: no block can be larger. */

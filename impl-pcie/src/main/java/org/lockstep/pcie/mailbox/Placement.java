@@ -2,12 +2,16 @@ package org.lockstep.pcie.mailbox;
 
 import static org.lockstep.pcie.layout.SlotDescriptor.*;
 
+import org.lockstep.api.ErrorClass;
+import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
+import org.lockstep.pcie.layout.LayoutConstants;
 
 /**
  * How the next piece of a send goes into a slot, chosen once per piece for the {@link Sender}
  * ({@link #choose}): its kind, its payload bytes and the slot flags that say so. One per sender,
- * reused.
+ * reused. It also refuses at the start a message whose pieces could never fit the heap
+ * partition ({@link #checkFits}, {@link #checkFitsOneBlock}).
  */
 final class Placement {
     /** Length of the first fragment of a long message (later ones double). */
@@ -47,6 +51,36 @@ final class Placement {
         this.maxFragment = maxFragment;
         this.singleCopy = singleCopy;
         this.log = log;
+    }
+
+    /** Heap bytes of a block holding {@code payload} bytes. */
+    private static long blockBytes(long payload) {
+        return LayoutConstants.align(HeapBlockDescriptor.blockLength(payload), LayoutConstants.CACHE_LINE);
+    }
+
+    /**
+     * Fails at once a message that could never be placed: a heap block of its largest piece would
+     * not fit the heap partition of {@code heapCapacity} bytes. Reads only what never changes.
+     */
+    void checkFits(long bytes, boolean synchronous, int reportedDest, long heapCapacity) {
+        if ((bytes > inlineCapacity || synchronous) && blockBytes(Math.min(bytes, maxFragment)) > heapCapacity) {
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
+                    + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
+                    + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heapCapacity
+                    + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
+        }
+    }
+
+    /**
+     * A send started before a restarted rank restored its checkpoint goes outside the log, in one
+     * heap block: fails one whose block would not fit the heap partition of {@code heapCapacity} bytes.
+     */
+    void checkFitsOneBlock(long length, int reportedDest, long heapCapacity) {
+        if (blockBytes(length) > heapCapacity) {
+            throw new LockstepException(ErrorClass.NO_MEM, "message of " + length + " bytes to rank " + reportedDest
+                    + " sent before the restarted rank restored its checkpoint must fit one heap block, but the heap "
+                    + "partition has only " + heapCapacity + " bytes; restore the checkpoint before sending it");
+        }
     }
 
     /** Chooses the placement of {@code send}'s next piece ({@code direct}: an accepted offer's payload is in place). */

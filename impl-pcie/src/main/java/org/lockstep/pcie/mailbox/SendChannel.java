@@ -1,7 +1,10 @@
 package org.lockstep.pcie.mailbox;
 
+import static org.lockstep.pcie.layout.SlotDescriptor.FLAG_PREAMBLE;
+
 import java.util.ArrayDeque;
 
+import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.pcie.ring.SlotRing;
 
 /**
@@ -28,5 +31,33 @@ final class SendChannel {
     /** Whether a new send must queue behind earlier ones. */
     boolean busy() {
         return !pending.isEmpty() || !republish.isEmpty();
+    }
+
+    /**
+     * A restart: the pair ring resumes after its last published ticket, what the predecessor
+     * logged beyond the last published sequence number waits to be published again first, and
+     * sequence numbers go on from the checkpoint.
+     */
+    void resume(MessageLog messageLog, long sentAtCheckpoint) {
+        ring.resumeAfterPublished();
+        // The last slot still in the ring that carries a logged message (a preamble one has no sequence number).
+        long publishedThrough = ring.lastSequenceWithout(FLAG_PREAMBLE);
+        republish.addAll(messageLog.unpublished(dest, publishedThrough));
+        nextSequence = sentAtCheckpoint + 1;
+    }
+
+    /** Publishes, in order, the predecessor's unpublished logged messages while the pair ring has room; whether any. */
+    boolean republishLogged(SlotHeader header, TransportStatistics statistics) {
+        boolean any = false;
+        while (!republish.isEmpty() && ring.hasRoom()) {
+            LoggedMessage logged = republish.pollFirst();
+            header.set(logged.sequence(), logged.tag(), logged.context(), logged.length(), logged.messageLength(), logged.flags(),
+                    logged.block());
+            ring.publish(ring.next(), header, null, 0);
+            ring.advance();
+            statistics.messagesRepublished++;
+            any = true;
+        }
+        return any;
     }
 }

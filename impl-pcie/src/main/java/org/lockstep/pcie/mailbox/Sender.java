@@ -1,11 +1,8 @@
 package org.lockstep.pcie.mailbox;
 
-import static org.lockstep.pcie.layout.SlotDescriptor.FLAG_PREAMBLE;
-
 import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 
-import org.lockstep.api.ErrorClass;
 import org.lockstep.api.LockstepException;
 import org.lockstep.pcie.layout.HeapBlockDescriptor;
 import org.lockstep.pcie.layout.MailboxConfig;
@@ -31,8 +28,6 @@ import org.lockstep.spi.events.Events;
 final class Sender {
     private final int rank;
     private final int inlineCapacity;
-    /** Largest payload placed in one heap block; longer messages go as several fragments. */
-    private final long maxFragment;
     private final HeapAllocator heap;
     private final ChannelLog log;
     private final PeerWatch peers;
@@ -53,7 +48,6 @@ final class Sender {
         MailboxConfig config = layout.config();
         this.rank = rank;
         this.inlineCapacity = config.inlineCapacity();
-        this.maxFragment = maxFragment;
         this.heap = heap;
         this.log = log;
         this.peers = peers;
@@ -83,24 +77,15 @@ final class Sender {
         return inlineCapacity;
     }
 
-    /** Fails at once a message that could never be placed: its heap blocks would not fit the heap partition. */
+    /** Fails at once a message that could never be placed ({@link Placement#checkFits}); called outside the lock. */
     void checkFits(long bytes, boolean synchronous, int reportedDest) {
-        if ((bytes > inlineCapacity || synchronous) && PayloadBlocks.blockBytes(Math.min(bytes, maxFragment)) > heap.capacity()) {
-            throw new LockstepException(ErrorClass.NO_MEM, "message of " + bytes + " bytes to rank " + reportedDest
-                    + " goes by indirection (inline threshold " + inlineCapacity + " bytes) in fragments of "
-                    + Math.min(bytes, maxFragment) + " bytes, but the heap partition has only " + heap.capacity()
-                    + " bytes; raise lockstep.mailbox.heapPerRank above the inline threshold");
-        }
+        placement.checkFits(bytes, synchronous, reportedDest, heap.capacity());
     }
 
     /** Starts {@code send}: places as much of it as there is room for, and queues the rest. */
     void start(SendRequest send) {
         if (log.inPreamble()) {
-            if (PayloadBlocks.blockBytes(send.length) > heap.capacity()) {
-                throw new LockstepException(ErrorClass.NO_MEM, "message of " + send.length + " bytes to rank " + send.reportedDest
-                        + " sent before the restarted rank restored its checkpoint must fit one heap block, but the heap "
-                        + "partition has only " + heap.capacity() + " bytes; restore the checkpoint before sending it");
-            }
+            placement.checkFitsOneBlock(send.length, send.reportedDest, heap.capacity());
             send.preamble = true;
         }
         peers.failIfGone(send.dest, null, "send to");
@@ -340,15 +325,7 @@ final class Sender {
     private boolean republishLogged() {
         boolean any = false;
         for (SendChannel channel : channels) {
-            while (!channel.republish.isEmpty() && channel.ring.hasRoom()) {
-                LoggedMessage logged = channel.republish.pollFirst();
-                header.set(logged.sequence(), logged.tag(), logged.context(), logged.length(), logged.messageLength(), logged.flags(),
-                        logged.block());
-                channel.ring.publish(channel.ring.next(), header, null, 0);
-                channel.ring.advance();
-                statistics.messagesRepublished++;
-                any = true;
-            }
+            any |= channel.republishLogged(header, statistics);
         }
         return any;
     }
@@ -360,11 +337,7 @@ final class Sender {
      */
     void resume(MessageLog messageLog, long[] sentAtCheckpoint) {
         for (SendChannel channel : channels) {
-            channel.ring.resumeAfterPublished();
-            // The last slot still in the ring that carries a logged message (a preamble one has no sequence number).
-            long publishedThrough = channel.ring.lastSequenceWithout(FLAG_PREAMBLE);
-            channel.republish.addAll(messageLog.unpublished(channel.dest, publishedThrough));
-            channel.nextSequence = sentAtCheckpoint[channel.dest] + 1;
+            channel.resume(messageLog, sentAtCheckpoint[channel.dest]);
         }
     }
 
