@@ -4,7 +4,10 @@ after, and after/before pair by pair (median, min-max). A row is 'better' or 'wo
 says so (latencies and times lower is better, msg/s higher); otherwise it is within the noise of the runs.
 Where the runs were bracketed by the cache-line probe (pN-BENCH-SIDE.probe), a pair counts only where both
 sides ran near (both readings under NEAR_NS) or both far, and the table has a row for each placement.
-Usage: python3 tools/bench/summarize-before-after.py OUT"""
+With --p99 the ping-pong and collectives rows get a p99 row each beside the median (the benches print both).
+With --pooled a second table pools the runs by placement across pairs (every near run of a side against
+every near run of the other, far with far), for rows where the host seldom gives a pair one placement.
+Usage: python3 tools/bench/summarize-before-after.py [--p99] [--pooled] OUT"""
 import collections
 import glob
 import re
@@ -34,11 +37,15 @@ def placement(probe_file):
     return 'near' if all(near) else 'far' if not any(near) else 'moved'
 
 
-def read(bench, pair, side, text):
-    for m in re.finditer(r'PP size=(\d+) iters=\d+ med_us=([\d.]+)', text):
+def read(bench, pair, side, text, p99=False):
+    for m in re.finditer(r'PP size=(\d+) iters=\d+ med_us=([\d.]+)(?: p99_us=([\d.]+))?', text):
         put(bench, '%s B median one-way us' % m[1], pair, side, float(m[2]))
-    for m in re.finditer(r'COLL op=(\w+) bytes=(\d+) np=\d+ iters=\d+ med_us=([\d.]+)', text):
+        if p99 and m[3]:
+            put(bench, '%s B p99 one-way us' % m[1], pair, side, float(m[3]))
+    for m in re.finditer(r'COLL op=(\w+) bytes=(\d+) np=\d+ iters=\d+ med_us=([\d.]+)(?: p99_us=([\d.]+))?', text):
         put(bench, '%s %s B median us' % (m[1], m[2]), pair, side, float(m[3]))
+        if p99 and m[4]:
+            put(bench, '%s %s B p99 us' % (m[1], m[2]), pair, side, float(m[4]))
     for m in re.finditer(r'processes, (\d+) B, (receives posted ahead|one receive at a time)[^:]*: '
                          r'log off (\d+) msg/s, off indirect \d+ msg/s, log on (\d+) msg/s', text):
         kind = 'posted' if m[2].startswith('receives') else 'one at a time'
@@ -76,11 +83,11 @@ def paired(bench, pair):
     return before if before == after and before != 'moved' else None
 
 
-def main(out):
+def main(out, p99=False, pooled=False):
     for name in sorted(glob.glob(out + '/p*-*-*.out')):
         m = re.match(r'.*/p(\d+)-(\w+)-(before|after)\.out$', name)
         if m:
-            read(m[2], int(m[1]), m[3], open(name).read())
+            read(m[2], int(m[1]), m[3], open(name).read(), p99)
             placements[(m[2], int(m[1]), m[3])] = placement(name[:-len('.out')] + '.probe')
     print('| bench | row | placement | pairs | before (median) | after (median) | after/before (median of pairs) | min-max | |')
     print('|---|---|---|---:|---:|---:|---:|---:|---|')
@@ -95,6 +102,20 @@ def main(out):
     if left_out:
         print('\nLeft out (the two sides ran on different placements, or the vCPUs moved during a run): '
               + ', '.join('%s pair %d' % k for k in sorted(left_out)))
+    if pooled:
+        print('\nPooled by placement (runs of all pairs; n before / n after):\n')
+        print('| bench | row | placement | runs | before (median) | after (median) | after/before | |')
+        print('|---|---|---|---:|---:|---:|---:|---|')
+        for (bench, row), pairs in rows.items():
+            for where in ('near', 'far'):
+                sides = {side: [v[side] for p, v in sorted(pairs.items()) if side in v and v[side] > 0
+                                and placements[(bench, p, side)] == where] for side in ('before', 'after')}
+                if sides['before'] and sides['after']:
+                    b, a = statistics.median(sides['before']), statistics.median(sides['after'])
+                    ratio = a / b
+                    worse = ratio < 1 if higher_is_better[(bench, row)] else ratio > 1
+                    print('| %s | %s | %s | %d / %d | %s | %s | %.2f | %s |' % (bench, row, where, len(sides['before']),
+                          len(sides['after']), shown(b), shown(a), ratio, 'worse' if worse else 'better or level'))
 
 
 def line(bench, row, where, pairs, both):
@@ -108,4 +129,5 @@ def line(bench, row, where, pairs, both):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1] if len(sys.argv) > 1 else '.')
+    arguments = [a for a in sys.argv[1:] if a not in ('--p99', '--pooled')]
+    main(arguments[0] if arguments else '.', '--p99' in sys.argv[1:], '--pooled' in sys.argv[1:])
