@@ -23,17 +23,17 @@ final class Delivery {
     private final ExternalMemory device;
     private final ChannelLog log;
     private final TransportStatistics statistics;
-    /** Per source, heap bytes of unexpected messages this rank keeps locked in that sender's heap. */
-    private final long[] heldHeapBytes;
+    /** The receiver's channels, by source: each counts the heap bytes its unexpected messages hold. */
+    private final ReceiveChannel[] channels;
     /** The share of a sender's heap that one receiver may keep locked by unexpected messages. */
     private final long heldHeapBudget;
 
-    Delivery(ExternalMemory device, ChannelLog log, TransportStatistics statistics, int size, long heapPartitionLength) {
+    Delivery(ExternalMemory device, ChannelLog log, TransportStatistics statistics, ReceiveChannel[] channels, long heapPartitionLength) {
         this.device = device;
         this.log = log;
         this.statistics = statistics;
-        this.heldHeapBytes = new long[size];
-        this.heldHeapBudget = heapPartitionLength / (2L * Math.max(1, size - 1));
+        this.channels = channels;
+        this.heldHeapBudget = heapPartitionLength / (2L * Math.max(1, channels.length - 1));
     }
 
     /**
@@ -110,8 +110,9 @@ final class Delivery {
         if (message.isSynchronous()) {
             return;
         }
-        if (message.isIndirect() && heldHeapBytes[message.source] + message.length <= heldHeapBudget) {
-            heldHeapBytes[message.source] += message.length;
+        ReceiveChannel channel = channels[message.source];
+        if (message.isIndirect() && channel.heldHeapBytes + message.length <= heldHeapBudget) {
+            channel.heldHeapBytes += message.length;
             message.held = true;
             return;
         }
@@ -140,7 +141,7 @@ final class Delivery {
 
     private void unhold(IncomingMessage message) {
         if (message.held) {
-            heldHeapBytes[message.source] -= message.length;
+            channels[message.source].heldHeapBytes -= message.length;
             message.held = false;
         }
     }

@@ -41,14 +41,12 @@ final class Receiver {
     /** This rank's asynchronous mailbox; null without device atomics. */
     private final SlotRing asyncRing;
     private final Delivery delivery;
-    private final SlotRing.Reader<IncomingMessage>[] pairReaders;
     private final SlotRing.Reader<IncomingMessage> asyncReader;
     private int asyncIdleRounds;
     private boolean asyncRecentlyUsed;
     /** When the asynchronous ring was first seen claimed but unpublished at its next ticket; 0 if not stuck. */
     private long asyncStuckSince;
 
-    @SuppressWarnings("unchecked")
     Receiver(ExternalMemory device, MailboxLayout layout, int rank, MatchingEngine<IncomingMessage> matching, ChannelLog log,
              PeerWatch peers, SingleCopy singleCopy, TransportStatistics statistics) {
         MailboxConfig config = layout.config();
@@ -60,13 +58,12 @@ final class Receiver {
         this.singleCopy = singleCopy;
         this.statistics = statistics;
         this.slots = new SlotReader(device, layout, rank);
-        this.delivery = new Delivery(device, log, statistics, size, layout.heapPartitionLength());
         this.channels = new ReceiveChannel[size];
-        this.pairReaders = (SlotRing.Reader<IncomingMessage>[]) new SlotRing.Reader<?>[size];
         for (int source = 0; source < size; source++) {
-            channels[source] = new ReceiveChannel(source, SlotRing.pair(device, layout, source, rank));
-            pairReaders[source] = reader(channels[source].ring, source);
+            SlotRing ring = SlotRing.pair(device, layout, source, rank);
+            channels[source] = new ReceiveChannel(source, ring, reader(ring, source));
         }
+        this.delivery = new Delivery(device, log, statistics, channels, layout.heapPartitionLength());
         this.asyncRing = config.asyncSlots() > 0 ? SlotRing.async(device, layout, rank) : null;
         this.asyncReader = asyncRing == null ? null : reader(asyncRing, -1);
     }
@@ -105,7 +102,7 @@ final class Receiver {
             if (channel.source == rank && selfPublished == channel.ring.next()) {
                 continue;
             }
-            any |= channel.ring.drain(pairReaders[channel.source]);
+            any |= channel.ring.drain(channel.reader);
         }
         // The asynchronous mailbox fills only when pair mailboxes are full: while it stays empty it
         // is read every few rounds, not on every one.

@@ -8,14 +8,17 @@ import org.lockstep.pcie.ring.SlotHeader;
 import org.lockstep.pcie.ring.SlotRing;
 
 /**
- * This rank's end of the channel to one destination: its pair mailbox (as the sender sees it),
- * the channel's next sequence number, the sends waiting for room, and, after a restart, the
- * logged messages a predecessor placed but never published. Used under the endpoint's lock.
+ * This rank's end of the channel to one destination: its pair mailbox and the destination's
+ * asynchronous mailbox (as the sender sees them), the channel's next sequence number, the sends
+ * waiting for room, and, after a restart, the logged messages a predecessor placed but never
+ * published. Used under the endpoint's lock.
  */
 final class SendChannel {
     final int dest;
     /** The pair mailbox (this rank, dest): the next ticket to publish and the drained ticket as last read. */
     final SlotRing ring;
+    /** dest's asynchronous mailbox as senders see it, taken when the pair ring is full; null without device atomics. */
+    final SlotRing asyncRing;
     /** Sequence number of the channel's next message (preamble messages take none). */
     long nextSequence = 1;
     /** Sends not yet fully placed, in the order they were started. */
@@ -23,9 +26,10 @@ final class SendChannel {
     /** LoggedMessage messages a predecessor placed but never published, to publish before anything new. */
     final ArrayDeque<LoggedMessage> republish = new ArrayDeque<>();
 
-    SendChannel(int dest, SlotRing ring) {
+    SendChannel(int dest, SlotRing ring, SlotRing asyncRing) {
         this.dest = dest;
         this.ring = ring;
+        this.asyncRing = asyncRing;
     }
 
     /** Whether a new send must queue behind earlier ones. */

@@ -34,8 +34,6 @@ final class Sender {
     private final SingleCopy singleCopy;
     private final TransportStatistics statistics;
     private final SendChannel[] channels;
-    /** Per destination, its asynchronous mailbox as senders see it; null without device atomics. */
-    private final SlotRing[] asyncRings;
     private final SlotHeader header;
     private final Placement placement;
     private final PayloadBlocks blocks;
@@ -59,12 +57,9 @@ final class Sender {
         this.blocks = new PayloadBlocks(device, heap, log, singleCopy, awaitingRelease, statistics);
         int size = config.worldSize();
         this.channels = new SendChannel[size];
-        this.asyncRings = config.asyncSlots() > 0 ? new SlotRing[size] : null;
         for (int dest = 0; dest < size; dest++) {
-            channels[dest] = new SendChannel(dest, SlotRing.pair(device, layout, rank, dest));
-            if (asyncRings != null) {
-                asyncRings[dest] = SlotRing.async(device, layout, dest);
-            }
+            channels[dest] = new SendChannel(dest, SlotRing.pair(device, layout, rank, dest),
+                    config.asyncSlots() > 0 ? SlotRing.async(device, layout, dest) : null);
         }
     }
 
@@ -188,8 +183,8 @@ final class Sender {
         long ticket;
         if (ring.hasRoom()) {
             ticket = ring.next();
-        } else if (asyncRings != null && !send.preamble && (ticket = asyncRings[send.dest].claim(rank)) != SlotRing.FULL) {
-            ring = asyncRings[send.dest];
+        } else if (channel.asyncRing != null && !send.preamble && (ticket = channel.asyncRing.claim(rank)) != SlotRing.FULL) {
+            ring = channel.asyncRing;
         } else {
             if (block != HeapAllocator.FAILED) {
                 blocks.releaseUnpublished(send.dest, block, p.blockLength());
