@@ -6,7 +6,8 @@ Where the runs were bracketed by the cache-line probe (pN-BENCH-SIDE.probe), a p
 sides ran near (both readings under NEAR_NS) or both far, and the table has a row for each placement.
 With --p99 the ping-pong and collectives rows get a p99 row each beside the median (the benches print both).
 With --pooled a second table pools the runs by placement across pairs (every near run of a side against
-every near run of the other, far with far), for rows where the host seldom gives a pair one placement.
+every near run of the other, far with far), for rows where the host seldom gives a pair one placement; there a
+row is better or worse in every run only when no run of one side reaches the other side's range.
 Usage: python3 tools/bench/summarize-before-after.py [--p99] [--pooled] OUT"""
 import collections
 import glob
@@ -103,20 +104,21 @@ def main(out, p99=False, pooled=False):
         print('\nLeft out (the two sides ran on different placements, or the vCPUs moved during a run): '
               + ', '.join('%s pair %d' % k for k in sorted(left_out)))
     if pooled:
-        print('\nPooled by placement (runs of all pairs; n before / n after):\n')
-        print('| bench | row | placement | runs | before (median) | after (median) | after/before | |')
+        print('\nPooled by placement (runs of all pairs):\n')
+        print('| bench | row | placement | runs before / after | before median (min-max) | after median (min-max) | after/before | |')
         print('|---|---|---|---:|---:|---:|---:|---|')
         for (bench, row), pairs in rows.items():
             for where in ('near', 'far'):
-                sides = {side: [v[side] for p, v in sorted(pairs.items()) if side in v and v[side] > 0
-                                and placements[(bench, p, side)] == where] for side in ('before', 'after')}
-                if sides['before'] and sides['after']:
-                    b, a = statistics.median(sides['before']), statistics.median(sides['after'])
-                    ratio = a / b
-                    worse = ratio < 1 if higher_is_better[(bench, row)] else ratio > 1
-                    print('| %s | %s | %s | %d / %d | %s | %s | %.2f | %s |' % (bench, row, where, len(sides['before']),
-                          len(sides['after']), shown(b), shown(a), ratio, 'worse' if worse else 'better or level'))
-
+                b, a = ([v[side] for p, v in sorted(pairs.items()) if side in v and v[side] > 0
+                         and placements[(bench, p, side)] == where] for side in ('before', 'after'))
+                if b and a:
+                    lower, higher = (b, a) if higher_is_better[(bench, row)] else (a, b)
+                    verdict = ('better in every run' if max(lower) < min(higher) else
+                               'worse in every run' if min(lower) > max(higher) else 'the ranges overlap')
+                    print('| %s | %s | %s | %d / %d | %s (%s-%s) | %s (%s-%s) | %.2f | %s |' % (
+                        bench, row, where, len(b), len(a), shown(statistics.median(b)), shown(min(b)), shown(max(b)),
+                        shown(statistics.median(a)), shown(min(a)), shown(max(a)),
+                        statistics.median(a) / statistics.median(b), verdict))
 
 def line(bench, row, where, pairs, both):
     before = [pairs[p]['before'] for p in both]
